@@ -1,0 +1,9 @@
+"""toolsift: LLM tool calls from every provider's shape into one, at the speed of the disk."""
+
+from toolsift._backend import IMPLEMENTATION
+from toolsift._errors import ParseError
+from toolsift._types import AgentResponse, ToolCall
+
+__version__ = "0.1.0"
+
+__all__ = ["IMPLEMENTATION", "AgentResponse", "ParseError", "ToolCall", "__version__"]

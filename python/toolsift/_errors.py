@@ -1,0 +1,39 @@
+"""The one exception toolsift raises for input it cannot read."""
+
+from __future__ import annotations
+
+__all__ = ["ParseError", "check_threads", "record_error"]
+
+
+class ParseError(ValueError):
+    """JSON text that is not valid JSON (or nests deeper than the limit).
+
+    `msg` says what is wrong, `pos` is the 0-based byte offset in the UTF-8 text where it
+    was found. Both backends give the same `msg` and `pos` for the same input.
+    """
+
+    msg: str
+    pos: int
+
+    def __init__(self, msg: str, pos: int) -> None:
+        super().__init__(f"{msg} at byte {pos}")
+        self.msg = msg
+        self.pos = pos
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ParseError, (self.msg, self.pos))
+
+
+def record_error(exc: BaseException) -> str:
+    """The `error` text of a batch record that could not be read (both backends)."""
+    if isinstance(exc, ParseError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def check_threads(threads: object) -> None:
+    """`threads` must be None (all cores) or a positive int (both backends)."""
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+    ):
+        raise ValueError(f"threads must be a positive int or None (all cores), got {threads!r}")

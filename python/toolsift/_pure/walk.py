@@ -1,0 +1,173 @@
+"""Format walkers for OpenAI, Gemini and custom JSON responses (pure Python).
+
+Each walker reads a decoded response (dicts and lists from JSON text, or the caller's
+own dicts and SDK objects read by attribute) and yields `(name, id, arguments)` for
+every call; `_tool_call` then turns those three raw values into a ToolCall. The Rust
+walkers in `src/formats/` follow these functions line by line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from toolsift._errors import ParseError, check_threads, record_error
+from toolsift._jsontext import dumps_compact, loads
+from toolsift._types import AgentResponse, ToolCall
+
+__all__ = ["Parser", "arguments_of", "harvest"]
+
+TEXT_TYPES = (str, bytes, bytearray, memoryview)
+# Values that are never read by attribute: only dicts are looked into, and other
+# objects (SDK models) by attribute.
+_PLAIN = (str, bytes, bytearray, memoryview, int, float, list, tuple, type(None))
+
+RawCall = tuple[Any, Any, Any]  # (name, id, arguments) as found, None where missing
+
+
+def field(obj: Any, key: str) -> Any:
+    """`obj[key]` for a dict, `obj.key` for an SDK object; None where missing."""
+    if isinstance(obj, dict):
+        return obj.get(key)
+    if isinstance(obj, _PLAIN):
+        return None
+    return getattr(obj, key, None)
+
+
+def member(obj: Any, key: str) -> Any:
+    """`obj[key]` for a dict only (custom JSON paths do not read attributes)."""
+    return obj.get(key) if isinstance(obj, dict) else None
+
+
+def elements(obj: Any) -> Sequence[Any]:
+    """The items of a list or tuple; nothing for anything else."""
+    return obj if isinstance(obj, (list, tuple)) else ()
+
+
+def openai_calls(doc: Any) -> Iterator[RawCall]:
+    """`choices[].message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`."""
+    for choice in elements(field(doc, "choices")):
+        for call in elements(field(field(choice, "message"), "tool_calls")):
+            function = field(call, "function")
+            if function is None:
+                continue
+            yield field(function, "name"), field(call, "id"), field(function, "arguments")
+
+
+def gemini_calls(doc: Any) -> Iterator[RawCall]:
+    """`candidates[].content.parts[].function_call` (or REST `functionCall`)."""
+    for candidate in elements(field(doc, "candidates")):
+        for part in elements(field(field(candidate, "content"), "parts")):
+            call = field(part, "function_call")
+            if call is None:
+                call = field(part, "functionCall")
+            if call is None:
+                continue
+            yield field(call, "name"), field(call, "id"), field(call, "args")
+
+
+def json_calls(
+    doc: Any, path: Sequence[str], name_key: str, arguments_key: str, single: bool
+) -> list[RawCall]:
+    """Calls at a dot path of dict keys; a list is searched item by item, first hit wins."""
+    if isinstance(doc, (list, tuple)):
+        for item in doc:
+            found = _json_calls_at(item, path, name_key, arguments_key, single)
+            if found:
+                return found
+        return []
+    return _json_calls_at(doc, path, name_key, arguments_key, single)
+
+
+def _json_calls_at(
+    doc: Any, path: Sequence[str], name_key: str, arguments_key: str, single: bool
+) -> list[RawCall]:
+    found_at = doc
+    for key in path:
+        if not isinstance(found_at, dict) or key not in found_at:
+            return []
+        found_at = found_at[key]
+    found: list[RawCall] = []
+    for call in [found_at] if single else elements(found_at):
+        if not isinstance(call, dict):
+            continue
+        name = call.get(name_key)
+        if not isinstance(name, str) or not name:
+            continue  # entries without a name are skipped, as russo does
+        found.append((name, call.get("id"), call.get(arguments_key)))
+    return found
+
+
+def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
+    """`(arguments, raw_arguments)` from the arguments value as found.
+
+    An object is the arguments (copied); a string is decoded as JSON and must give an
+    object; anything else gives `{}` and keeps the value as text, so nothing is lost.
+    Missing or null means no arguments.
+    """
+    if value is None:
+        return {}, None
+    if isinstance(value, dict):
+        return dict(value), None
+    if isinstance(value, str):
+        try:
+            decoded = loads(value)
+        except ParseError:
+            return {}, value
+        return (decoded, None) if isinstance(decoded, dict) else ({}, value)
+    return {}, dumps_compact(value)
+
+
+def tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
+    """A ToolCall from the raw values: a name or id that is not a string counts as missing."""
+    decoded, raw = arguments_of(arguments)
+    return ToolCall(
+        name if isinstance(name, str) else "",
+        decoded,
+        id if isinstance(id, str) else None,
+        raw,
+    )
+
+
+def harvest(calls: Iterable[RawCall]) -> list[ToolCall]:
+    return [tool_call(name, id, arguments) for name, id, arguments in calls]
+
+
+class Parser:
+    """One configured walker; the public parser classes delegate to it."""
+
+    def __init__(
+        self,
+        format: str,
+        tool_calls_key: str = "tool_calls",
+        name_key: str = "name",
+        arguments_key: str = "arguments",
+        single: bool = False,
+    ) -> None:
+        walkers: dict[str, Callable[[Any], Iterable[RawCall]]] = {
+            "openai": openai_calls,
+            "gemini": gemini_calls,
+        }
+        if format == "json":
+            path = tool_calls_key.split(".")
+            self._walk: Callable[[Any], Iterable[RawCall]] = lambda doc: json_calls(
+                doc, path, name_key, arguments_key, single
+            )
+        elif format in walkers:
+            self._walk = walkers[format]
+        else:
+            raise ValueError(f"unknown format {format!r}; expected one of: openai, gemini, json")
+
+    def parse(self, raw: Any) -> AgentResponse:
+        doc = loads(raw) if isinstance(raw, TEXT_TYPES) else raw
+        return AgentResponse(harvest(self._walk(doc)), raw)
+
+    def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
+        check_threads(threads)
+        return [self._parse_recorded(raw) for raw in raws]
+
+    def _parse_recorded(self, raw: Any) -> AgentResponse:
+        try:
+            return self.parse(raw)
+        except Exception as exc:  # one bad record is recorded, never raised
+            return AgentResponse([], raw, record_error(exc))

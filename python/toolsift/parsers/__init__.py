@@ -1,0 +1,88 @@
+"""Drop-in parsers: the class names, keywords and results of `russo.parsers`, faster.
+
+Every class has `parse(raw) -> AgentResponse` and `parse_many(raws, *, threads=None)`.
+`raw` may be a dict, an SDK object (read by attribute), or `str` / `bytes` of JSON text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, ClassVar
+
+from toolsift import _backend
+from toolsift._types import AgentResponse
+
+__all__ = ["GeminiResponseParser", "JsonResponseParser", "OpenAIResponseParser"]
+
+
+class _ResponseParser:
+    # The backend module is read when an instance is made; tests bind subclasses to each.
+    _backend: ClassVar[ModuleType] = _backend.core
+    _format: ClassVar[str]
+
+    def __init__(self, **options: Any) -> None:
+        self._core = self._backend.Parser(self._format, **options)
+
+    def parse(self, raw: Any) -> AgentResponse:
+        """The tool calls in one response. Raises ParseError for text that is not JSON."""
+        return self._core.parse(raw)
+
+    def parse_many(self, raws: Iterable[Any], *, threads: int | None = None) -> list[AgentResponse]:
+        """`parse` over many responses, in order; text is parsed on `threads` cores
+        (None: all) with the GIL released. A record that cannot be read never raises:
+        its AgentResponse has no calls and `error` set."""
+        return self._core.parse_many(raws, threads)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class OpenAIResponseParser(_ResponseParser):
+    """OpenAI chat completions: `choices[].message.tool_calls[].function`."""
+
+    _format = "openai"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class GeminiResponseParser(_ResponseParser):
+    """Gemini `candidates[].content.parts[].function_call` (or REST `functionCall`)."""
+
+    _format = "gemini"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class JsonResponseParser(_ResponseParser):
+    """Custom JSON endpoints: calls at a dot path, with configurable key names."""
+
+    _format = "json"
+
+    def __init__(
+        self,
+        *,
+        tool_calls_key: str = "tool_calls",
+        name_key: str = "name",
+        arguments_key: str = "arguments",
+        single: bool = False,
+    ) -> None:
+        self.tool_calls_key = tool_calls_key
+        self.name_key = name_key
+        self.arguments_key = arguments_key
+        self.single = single
+        super().__init__(
+            tool_calls_key=tool_calls_key,
+            name_key=name_key,
+            arguments_key=arguments_key,
+            single=single,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"JsonResponseParser(tool_calls_key={self.tool_calls_key!r}, "
+            f"name_key={self.name_key!r}, arguments_key={self.arguments_key!r}, "
+            f"single={self.single!r})"
+        )

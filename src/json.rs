@@ -1,0 +1,387 @@
+//! JSON text to a flat tape of tokens, with the project's JSON semantics.
+//!
+//! serde_json does the parsing; this module only decides what to keep. Integers of any
+//! size are exact (serde_json's `arbitrary_precision` hands over the digits of every
+//! number that does not fit 64 bits), floats are parsed from their text with Rust's
+//! correctly rounded `f64::from_str`, duplicate keys are all kept in order (readers take
+//! the last one), and nesting deeper than [`MAX_DEPTH`] is an error. Deep input never
+//! overflows the stack: every container recursion runs under `stacker::maybe_grow`.
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+
+/// Deepest nesting of arrays and objects accepted (the same as orjson's).
+pub const MAX_DEPTH: usize = 1024;
+
+/// The key serde_json (with `arbitrary_precision`) uses to hand over a number's text.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// One JSON value, or the start of a container whose contents follow it on the tape.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Token<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    /// An integer outside the 64-bit range, as its decimal text.
+    BigInt(Cow<'a, str>),
+    Float(f64),
+    Str(Cow<'a, str>),
+    /// `len` items follow; `end` is the index just past the last of them.
+    Array { len: u32, end: u32 },
+    /// `len` key/value pairs follow (each key a `Str`); `end` as for arrays.
+    Object { len: u32, end: u32 },
+}
+
+/// A parsed document: `tokens[0]` is the root.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tape<'a> {
+    pub tokens: Vec<Token<'a>>,
+}
+
+/// Where and why JSON text could not be parsed. `pos` is a byte offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    pub pos: usize,
+    pub message: String,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.message, self.pos)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// Parse `input`; strings without escapes borrow from it.
+pub fn parse(input: &[u8]) -> Result<Tape<'_>, JsonError> {
+    parse_with::<Borrow>(input)
+}
+
+/// Parse `input` into a tape that owns all its strings.
+pub fn parse_owned(input: &[u8]) -> Result<Tape<'static>, JsonError> {
+    parse_with::<Own>(input)
+}
+
+fn parse_with<'de, 'o, K: Keep<'de, 'o>>(input: &'de [u8]) -> Result<Tape<'o>, JsonError> {
+    let mut de = serde_json::Deserializer::from_slice(input);
+    // Our own depth counter enforces MAX_DEPTH, everywhere in the document.
+    de.disable_recursion_limit();
+    let mut tokens = Vec::with_capacity(input.len() / 8 + 4);
+    let result = Builder::<K> {
+        tokens: &mut tokens,
+        depth: 0,
+        keep: std::marker::PhantomData,
+    }
+    .deserialize(&mut de)
+    .and_then(|()| de.end());
+    match result {
+        Ok(()) => Ok(Tape { tokens }),
+        Err(err) => Err(json_error(input, &err)),
+    }
+}
+
+/// serde_json reports line and column (1-based, in bytes); turn that into a byte offset.
+fn json_error(input: &[u8], err: &serde_json::Error) -> JsonError {
+    let line_start: usize = input
+        .split(|&b| b == b'\n')
+        .take(err.line().saturating_sub(1))
+        .map(|line| line.len() + 1)
+        .sum();
+    let pos = (line_start + err.column().saturating_sub(1)).min(input.len());
+    let message = err.to_string();
+    // Drop serde_json's own " at line L column C" suffix: we report the byte offset.
+    let message = match message.rfind(" at line ") {
+        Some(cut) => message[..cut].to_string(),
+        None => message,
+    };
+    JsonError { pos, message }
+}
+
+/// How a string read from the input becomes a tape string: borrowed or owned.
+trait Keep<'de, 'o> {
+    fn keep(s: &'de str) -> Cow<'o, str>;
+}
+
+struct Borrow;
+impl<'de: 'o, 'o> Keep<'de, 'o> for Borrow {
+    fn keep(s: &'de str) -> Cow<'o, str> {
+        Cow::Borrowed(s)
+    }
+}
+
+struct Own;
+impl<'de, 'o> Keep<'de, 'o> for Own {
+    fn keep(s: &'de str) -> Cow<'o, str> {
+        Cow::Owned(s.to_owned())
+    }
+}
+
+/// Appends one value (and everything inside it) to the tape.
+struct Builder<'t, 'o, K> {
+    tokens: &'t mut Vec<Token<'o>>,
+    depth: usize,
+    keep: std::marker::PhantomData<K>,
+}
+
+impl<'t, 'o, K> Builder<'t, 'o, K> {
+    fn child(&mut self) -> Builder<'_, 'o, K> {
+        Builder {
+            tokens: self.tokens,
+            depth: self.depth,
+            keep: std::marker::PhantomData,
+        }
+    }
+
+    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(E::custom(format!("nesting deeper than {MAX_DEPTH}")));
+        }
+        Ok(())
+    }
+
+    /// Fill in the container token pushed at `at` once its contents are on the tape.
+    fn close(&mut self, at: usize, len: usize, object: bool) {
+        let (len, end) = (len as u32, self.tokens.len() as u32);
+        self.tokens[at] = if object {
+            Token::Object { len, end }
+        } else {
+            Token::Array { len, end }
+        };
+    }
+}
+
+impl<'de, 'o, K: Keep<'de, 'o>> DeserializeSeed<'de> for Builder<'_, 'o, K> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        // Grow the stack on the heap when deep nesting would otherwise overflow it.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || deserializer.deserialize_any(self))
+    }
+}
+
+impl<'de, 'o, K: Keep<'de, 'o>> Visitor<'de> for Builder<'_, 'o, K> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.tokens.push(Token::Null);
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.tokens.push(Token::Bool(v));
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.tokens.push(Token::Int(v));
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.tokens.push(match i64::try_from(v) {
+            Ok(small) => Token::Int(small),
+            Err(_) => Token::UInt(v),
+        });
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.tokens.push(Token::Float(v));
+        Ok(())
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
+        self.tokens.push(Token::Str(K::keep(v)));
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.tokens.push(Token::Str(Cow::Owned(v.to_owned())));
+        Ok(())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<(), E> {
+        self.tokens.push(Token::Str(Cow::Owned(v)));
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        self.enter()?;
+        let at = self.tokens.len();
+        self.tokens.push(Token::Null);
+        let mut len = 0;
+        while seq.next_element_seed(self.child())?.is_some() {
+            len += 1;
+        }
+        self.close(at, len, false);
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+        let at = self.tokens.len();
+        let Some(first) = map.next_key_seed(Key::<'o, K>(std::marker::PhantomData))? else {
+            self.enter()?;
+            self.tokens.push(Token::Object { len: 0, end: at as u32 + 1 });
+            return Ok(());
+        };
+        if first == NUMBER_TOKEN {
+            // Not an object: serde_json's hand-over of a number it did not convert.
+            let text: Cow<'de, str> = map.next_value_seed(NumberText)?;
+            self.tokens.push(number_token(&text));
+            return Ok(());
+        }
+        self.enter()?;
+        self.tokens.push(Token::Null);
+        self.tokens.push(Token::Str(first));
+        map.next_value_seed(self.child())?;
+        let mut len = 1;
+        while let Some(key) = map.next_key_seed(Key::<'o, K>(std::marker::PhantomData))? {
+            self.tokens.push(Token::Str(key));
+            map.next_value_seed(self.child())?;
+            len += 1;
+        }
+        self.close(at, len, true);
+        Ok(())
+    }
+}
+
+/// A number's text from serde_json: a float, or an integer beyond 64 bits.
+fn number_token<'o>(text: &str) -> Token<'o> {
+    if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        // Valid JSON number text always parses; out-of-range becomes ±inf, as in Python.
+        Token::Float(text.parse().unwrap_or(f64::NAN))
+    } else if let Ok(small) = text.parse::<i64>() {
+        Token::Int(small) // "-0", which serde_json hands over as text
+    } else {
+        Token::BigInt(Cow::Owned(text.to_owned()))
+    }
+}
+
+/// An object key.
+struct Key<'o, K>(std::marker::PhantomData<(K, &'o ())>);
+
+impl<'de, 'o, K: Keep<'de, 'o>> DeserializeSeed<'de> for Key<'o, K> {
+    type Value = Cow<'o, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, 'o, K: Keep<'de, 'o>> Visitor<'de> for Key<'o, K> {
+    type Value = Cow<'o, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(K::keep(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+/// The text of a number handed over by serde_json.
+struct NumberText;
+
+impl<'de> DeserializeSeed<'de> for NumberText {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NumberText {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+impl<'a> Tape<'a> {
+    /// The index just past the value that starts at `idx`.
+    pub fn skip(&self, idx: usize) -> usize {
+        match self.tokens[idx] {
+            Token::Array { end, .. } | Token::Object { end, .. } => end as usize,
+            _ => idx + 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_and_containers() {
+        let tape = parse(br#"{"a":[1,-2,1.5,true,null,"x"],"b":{}}"#).unwrap();
+        assert_eq!(tape.tokens[0], Token::Object { len: 2, end: 11 });
+        assert_eq!(tape.tokens[2], Token::Array { len: 6, end: 9 });
+        assert_eq!(tape.tokens[3], Token::Int(1));
+        assert_eq!(tape.tokens[4], Token::Int(-2));
+        assert_eq!(tape.tokens[5], Token::Float(1.5));
+        assert_eq!(tape.tokens[10], Token::Object { len: 0, end: 11 });
+    }
+
+    #[test]
+    fn big_numbers_exact() {
+        let tape = parse(b"[18446744073709551615, 18446744073709551616, -9223372036854775809, 1e400, 0.1]").unwrap();
+        assert_eq!(tape.tokens[1], Token::UInt(u64::MAX));
+        assert_eq!(tape.tokens[2], Token::BigInt("18446744073709551616".into()));
+        assert_eq!(tape.tokens[3], Token::BigInt("-9223372036854775809".into()));
+        assert_eq!(tape.tokens[4], Token::Float(f64::INFINITY));
+        assert_eq!(tape.tokens[5], Token::Float(0.1));
+    }
+
+    #[test]
+    fn depth_limit() {
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse(ok.as_bytes()).is_ok());
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        let err = parse(deep.as_bytes()).unwrap_err();
+        assert!(err.message.contains("nesting deeper than 1024"), "{err}");
+        let err = parse("[".repeat(100_000).as_bytes()).unwrap_err();
+        assert!(err.message.contains("nesting"), "{err}");
+        let objects = "{\"a\":".repeat(100_000);
+        assert!(parse(objects.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn invalid_text() {
+        for bad in [
+            &b""[..], b"[1,]", b"NaN", b"{\"a\" 1}", b"\"\xff\"", b"\"\\ud800\"", b"\"\\udc00\"",
+            b"{} x", b"01", b"1.", b"\xef\xbb\xbf{}", b"\"a\x01\"",
+        ] {
+            assert!(parse(bad).is_err(), "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! Core results to Python objects: tool calls, their arguments, whole responses.
+
+use super::objects::PyNode;
+use crate::formats::{Format, RawCall};
+use crate::json::{JsonError, Tape, Token};
+use crate::record::{decode_object, Arguments, Record};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::{intern, IntoPyObjectExt};
+use std::sync::Mutex;
+
+/// Python objects the builder needs, looked up once per process.
+struct Hooks {
+    tool_call: Py<PyAny>,
+    agent_response: Py<PyAny>,
+    parse_error: Py<PyAny>,
+    error_for: Py<PyAny>,
+    dumps_compact: Py<PyAny>,
+    record_error: Py<PyAny>,
+    check_threads: Py<PyAny>,
+}
+
+static HOOKS: PyOnceLock<Hooks> = PyOnceLock::new();
+
+fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
+    HOOKS.get_or_try_init(py, || {
+        let types = py.import("toolsift._types")?;
+        let errors = py.import("toolsift._errors")?;
+        let jsontext = py.import("toolsift._jsontext")?;
+        Ok(Hooks {
+            tool_call: types.getattr("ToolCall")?.unbind(),
+            agent_response: types.getattr("AgentResponse")?.unbind(),
+            parse_error: errors.getattr("ParseError")?.unbind(),
+            error_for: jsontext.getattr("error_for")?.unbind(),
+            dumps_compact: jsontext.getattr("dumps_compact")?.unbind(),
+            record_error: errors.getattr("record_error")?.unbind(),
+            check_threads: errors.getattr("check_threads")?.unbind(),
+        })
+    })
+}
+
+/// Object keys repeat across responses (the same tools, the same argument names):
+/// keep their Python strings in a small direct-mapped cache.
+struct KeyCache {
+    slots: Vec<Option<(Box<str>, Py<PyString>)>>,
+}
+
+const KEY_SLOTS: usize = 1024;
+const KEY_MAX_LEN: usize = 64;
+
+static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
+
+impl KeyCache {
+    fn get<'py>(&mut self, py: Python<'py>, key: &str) -> Bound<'py, PyString> {
+        if key.len() > KEY_MAX_LEN {
+            return PyString::new(py, key);
+        }
+        // FNV-1a: short keys, no need for anything stronger.
+        let hash = key
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let slot = &mut self.slots[(hash as usize) % KEY_SLOTS];
+        if let Some((cached, string)) = slot {
+            if **cached == *key {
+                return string.bind(py).clone();
+            }
+        }
+        let string = PyString::new(py, key);
+        *slot = Some((key.into(), string.clone().unbind()));
+        string
+    }
+}
+
+/// Builds Python results; holds the key cache while it lives.
+pub struct Builder<'py> {
+    py: Python<'py>,
+    hooks: &'static Hooks,
+    keys: Option<std::sync::MutexGuard<'static, Option<KeyCache>>>,
+}
+
+impl<'py> Builder<'py> {
+    pub fn new(py: Python<'py>) -> PyResult<Self> {
+        // try_lock: a re-entrant call (an SDK attribute that parses) just goes without.
+        let keys = KEYS.try_lock().ok().map(|mut guard| {
+            guard.get_or_insert_with(|| KeyCache {
+                slots: (0..KEY_SLOTS).map(|_| None).collect(),
+            });
+            guard
+        });
+        Ok(Builder {
+            py,
+            hooks: hooks(py)?,
+            keys,
+        })
+    }
+
+    fn key(&mut self, key: &str) -> Bound<'py, PyString> {
+        match self.keys.as_mut().and_then(|guard| guard.as_mut()) {
+            Some(cache) => cache.get(self.py, key),
+            None => PyString::new(self.py, key),
+        }
+    }
+
+    /// The Python value of the tape value at `idx`, and the index just past it.
+    fn value(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let py = self.py;
+        let value = match &tape.tokens[idx] {
+            Token::Null => py.None().into_bound(py),
+            Token::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+            Token::Int(i) => i.into_bound_py_any(py)?,
+            Token::UInt(u) => u.into_bound_py_any(py)?,
+            Token::BigInt(digits) => py.get_type::<PyInt>().call1((digits.as_ref(),))?,
+            Token::Float(f) => PyFloat::new(py, *f).into_any(),
+            Token::Str(s) => PyString::new(py, s).into_any(),
+            Token::Array { len, end } => {
+                let mut items = Vec::with_capacity(*len as usize);
+                let mut at = idx + 1;
+                while at < *end as usize {
+                    let (item, next) = self.nested(tape, at)?;
+                    items.push(item);
+                    at = next;
+                }
+                return Ok((PyList::new(py, items)?.into_any(), *end as usize));
+            }
+            Token::Object { .. } => return self.object(tape, idx),
+        };
+        Ok((value, idx + 1))
+    }
+
+    fn nested(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        // The tape is at most MAX_DEPTH deep; grow the stack rather than overflow it.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.value(tape, idx))
+    }
+
+    /// The dict of the object at `idx` (duplicate keys: the last value wins).
+    fn object(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let Token::Object { end, .. } = tape.tokens[idx] else {
+            unreachable!("object() is only called on an object token")
+        };
+        let dict = PyDict::new(self.py);
+        let mut at = idx + 1;
+        while at < end as usize {
+            let Token::Str(key) = &tape.tokens[at] else {
+                unreachable!("object keys are strings on the tape")
+            };
+            let key = self.key(key);
+            let (value, next) = self.nested(tape, at + 1)?;
+            dict.set_item(key, value)?;
+            at = next;
+        }
+        Ok((dict.into_any(), end as usize))
+    }
+
+    fn empty_dict(&self) -> Bound<'py, PyAny> {
+        PyDict::new(self.py).into_any()
+    }
+
+    fn tool_call(
+        &self,
+        name: Bound<'py, PyAny>,
+        arguments: Bound<'py, PyAny>,
+        id: Bound<'py, PyAny>,
+        raw_arguments: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.hooks
+            .tool_call
+            .bind(self.py)
+            .call1((name, arguments, id, raw_arguments))
+    }
+
+    fn response(
+        &self,
+        calls: Vec<Bound<'py, PyAny>>,
+        raw: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let calls = PyList::new(self.py, calls)?;
+        self.hooks.agent_response.bind(self.py).call1((calls, raw))
+    }
+
+    /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.
+    fn kept_as_text(&self, value: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let text = self.hooks.dumps_compact.bind(self.py).call1((value,))?;
+        Ok((self.empty_dict(), text))
+    }
+
+    /// The ParseError for text that did not parse. Its message comes from
+    /// `toolsift._jsontext.error_for`, so both backends say the same thing.
+    pub fn parse_error(&self, raw: &Bound<'py, PyAny>, err: Option<&JsonError>) -> PyResult<PyErr> {
+        let described = self.hooks.error_for.bind(self.py).call1((raw,))?;
+        let error = if described.is_none() {
+            // The two parsers disagree about this text: say what serde_json said.
+            let (message, pos) = match err {
+                Some(err) => (err.message.clone(), err.pos),
+                None => ("invalid text".to_owned(), 0),
+            };
+            self.hooks.parse_error.bind(self.py).call1((message, pos))?
+        } else {
+            described
+        };
+        Ok(PyErr::from_value(error))
+    }
+
+    /// A record that could not be read: no calls, `error` set.
+    pub fn failed(&self, raw: &Bound<'py, PyAny>, err: PyErr) -> PyResult<Bound<'py, PyAny>> {
+        let message = self.hooks.record_error.bind(self.py).call1((err.value(self.py),))?;
+        let calls = PyList::empty(self.py);
+        self.hooks
+            .agent_response
+            .bind(self.py)
+            .call1((calls, raw, message))
+    }
+
+    pub fn check_threads(&self, threads: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
+        self.hooks.check_threads.bind(self.py).call1((threads,))?;
+        Ok(())
+    }
+}
+
+/// The AgentResponse for a response parsed from text.
+pub fn response_from_record<'py>(
+    b: &mut Builder<'py>,
+    raw: &Bound<'py, PyAny>,
+    record: &Record<'_>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let tape = &record.tape;
+    let string_at = |idx: Option<usize>| match idx.map(|i| &tape.tokens[i]) {
+        Some(Token::Str(s)) => Some(PyString::new(py, s)),
+        _ => None,
+    };
+    let mut calls = Vec::with_capacity(record.calls.len());
+    for call in &record.calls {
+        let name = string_at(call.name).unwrap_or_else(|| intern!(py, "").clone());
+        let id = string_at(call.id).map_or_else(|| py.None().into_bound(py), Bound::into_any);
+        let (arguments, raw_arguments) = match &call.arguments {
+            Arguments::Missing => (b.empty_dict(), py.None().into_bound(py)),
+            Arguments::Object(idx) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
+            Arguments::Decoded(args) => (b.object(args, 0)?.0, py.None().into_bound(py)),
+            Arguments::Undecodable(idx) => (b.empty_dict(), string_at(Some(*idx)).unwrap().into_any()),
+            Arguments::Other(idx) => {
+                let value = b.value(tape, *idx)?.0;
+                b.kept_as_text(&value)?
+            }
+        };
+        calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
+    }
+    b.response(calls, raw)
+}
+
+/// The AgentResponse for the caller's own dicts and SDK objects.
+pub fn response_from_node<'py>(
+    b: &mut Builder<'py>,
+    format: &Format,
+    raw: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let mut calls = Vec::new();
+    for RawCall { name, id, arguments } in format.walk(&PyNode(raw.clone()))? {
+        let name = match name {
+            Some(PyNode(n)) if n.is_instance_of::<PyString>() => n,
+            _ => intern!(py, "").clone().into_any(),
+        };
+        let id = match id {
+            Some(PyNode(i)) if i.is_instance_of::<PyString>() => i,
+            _ => py.None().into_bound(py),
+        };
+        let (arguments, raw_arguments) = match arguments {
+            None => (b.empty_dict(), py.None().into_bound(py)),
+            Some(PyNode(value)) => arguments_of_object(b, value)?,
+        };
+        calls.push(b.tool_call(name, arguments, id, raw_arguments)?);
+    }
+    b.response(calls, raw)
+}
+
+/// `(arguments, raw_arguments)` for an arguments value given as a Python object.
+fn arguments_of_object<'py>(
+    b: &mut Builder<'py>,
+    value: Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let py = b.py;
+    if let Ok(dict) = value.cast::<PyDict>() {
+        return Ok((dict.copy()?.into_any(), py.None().into_bound(py)));
+    }
+    if let Ok(text) = value.cast::<PyString>() {
+        let decoded = text.to_str().ok().and_then(decode_object);
+        return Ok(match decoded {
+            Some(tape) => (b.object(&tape, 0)?.0, py.None().into_bound(py)),
+            None => (b.empty_dict(), value),
+        });
+    }
+    b.kept_as_text(&value)
+}

@@ -1,0 +1,83 @@
+//! The PyO3 layer: Python input in, core calls, Python objects out.
+
+mod batch;
+mod build;
+mod objects;
+
+use crate::formats::Format;
+use crate::record::parse_record;
+use build::{response_from_node, response_from_record, Builder};
+use objects::{text_of, Text};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// One configured walker (the public parser classes delegate to it).
+#[pyclass(frozen, module = "toolsift._native")]
+struct Parser {
+    format: Format,
+}
+
+#[pymethods]
+impl Parser {
+    #[new]
+    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=false))]
+    fn new(
+        format: &str,
+        tool_calls_key: &str,
+        name_key: &str,
+        arguments_key: &str,
+        single: bool,
+    ) -> PyResult<Self> {
+        Format::new(format, tool_calls_key, name_key, arguments_key, single)
+            .map(|format| Parser { format })
+            .map_err(PyValueError::new_err)
+    }
+
+    /// The calls in one response; raises ParseError for text that is not JSON.
+    fn parse<'py>(&self, raw: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = raw.py();
+        let mut builder = Builder::new(py)?;
+        match text_of(raw)? {
+            Text::Bytes(bytes) => parse_text(&mut builder, &self.format, raw, bytes.as_bytes()),
+            Text::Str(text) => match text.to_str() {
+                Ok(s) => parse_text(&mut builder, &self.format, raw, s.as_bytes()),
+                Err(_) => Err(builder.parse_error(raw, None)?),
+            },
+            Text::NotText => response_from_node(&mut builder, &self.format, raw),
+        }
+    }
+
+    /// `parse` over many responses, in order; text is parsed on worker threads with the
+    /// GIL released. A record that cannot be read is recorded in its `error`.
+    #[pyo3(signature = (raws, threads=None))]
+    fn parse_many<'py>(
+        &self,
+        raws: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        batch::parse_many(&self.format, raws, threads)
+    }
+}
+
+fn parse_text<'py>(
+    builder: &mut Builder<'py>,
+    format: &Format,
+    raw: &Bound<'py, PyAny>,
+    text: &[u8],
+) -> PyResult<Bound<'py, PyAny>> {
+    match parse_record(format, text) {
+        Ok(record) => response_from_record(builder, raw, &record),
+        Err(err) => Err(builder.parse_error(raw, Some(&err))?),
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Parser>()?;
+    m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
+    m.add(
+        "BUILD_PROFILE",
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+    )?;
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! The caller's Python objects as [`Node`]s: dicts by key, SDK objects by attribute.
+
+use crate::node::Node;
+use pyo3::exceptions::PyAttributeError;
+use pyo3::prelude::*;
+use pyo3::types::{
+    PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+};
+
+/// A Python value inside a response.
+#[derive(Clone)]
+pub struct PyNode<'py>(pub Bound<'py, PyAny>);
+
+/// Values that are never read by attribute (the pure backend's `_PLAIN`).
+fn is_plain(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_none()
+        || obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.is_instance_of::<PyInt>()
+        || obj.is_instance_of::<PyFloat>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<PyMemoryView>()
+}
+
+fn present(value: Bound<'_, PyAny>) -> Option<PyNode<'_>> {
+    (!value.is_none()).then_some(PyNode(value))
+}
+
+impl<'py> Node for PyNode<'py> {
+    type Error = PyErr;
+
+    fn field(&self, key: &str) -> PyResult<Option<Self>> {
+        if let Ok(dict) = self.0.cast::<PyDict>() {
+            return Ok(dict.get_item(key)?.and_then(present));
+        }
+        if is_plain(&self.0) {
+            return Ok(None);
+        }
+        match self.0.getattr(key) {
+            Ok(value) => Ok(present(value)),
+            Err(err) if err.is_instance_of::<PyAttributeError>(self.0.py()) => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+
+    fn member(&self, key: &str) -> PyResult<Option<Self>> {
+        match self.0.cast::<PyDict>() {
+            Ok(dict) => Ok(dict.get_item(key)?.and_then(present)),
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn elements(&self) -> Vec<Self> {
+        if let Ok(list) = self.0.cast::<PyList>() {
+            return list.iter().map(PyNode).collect();
+        }
+        if let Ok(tuple) = self.0.cast::<PyTuple>() {
+            return tuple.iter().map(PyNode).collect();
+        }
+        Vec::new()
+    }
+
+    fn is_array(&self) -> bool {
+        self.0.is_instance_of::<PyList>() || self.0.is_instance_of::<PyTuple>()
+    }
+
+    fn is_object(&self) -> bool {
+        self.0.is_instance_of::<PyDict>()
+    }
+
+    fn is_nonempty_str(&self) -> bool {
+        self.0
+            .cast::<PyString>()
+            .is_ok_and(|s| s.len().is_ok_and(|n| n > 0))
+    }
+}
+
+/// What kind of input a raw response is.
+pub enum Text<'py> {
+    Bytes(Bound<'py, PyBytes>),
+    Str(Bound<'py, PyString>),
+    NotText,
+}
+
+/// JSON text (`str`, `bytes`, `bytearray`, `memoryview`) or another object to walk.
+pub fn text_of<'py>(raw: &Bound<'py, PyAny>) -> PyResult<Text<'py>> {
+    if let Ok(bytes) = raw.cast::<PyBytes>() {
+        return Ok(Text::Bytes(bytes.clone()));
+    }
+    if let Ok(text) = raw.cast::<PyString>() {
+        return Ok(Text::Str(text.clone()));
+    }
+    if raw.is_instance_of::<PyByteArray>() || raw.is_instance_of::<PyMemoryView>() {
+        let copy = raw.py().get_type::<PyBytes>().call1((raw,))?;
+        return Ok(Text::Bytes(copy.cast_into::<PyBytes>()?));
+    }
+    Ok(Text::NotText)
+}

@@ -1,0 +1,76 @@
+"""Every behaviour test runs on both backends through the `impl` fixture.
+
+With TOOLSIFT_IMPLEMENTATION set (as CI does, once per backend) only that backend runs,
+and a missing native module is an error; unset, both run, and the Rust one is skipped
+if the extension was not built.
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from typing import Any
+
+import pytest
+
+from toolsift import _backend, parsers
+
+FORCED = os.environ.get("TOOLSIFT_IMPLEMENTATION", "").strip().lower()
+IMPLS = [FORCED] if FORCED else ["rust", "python"]
+
+
+def backend_module(name: str) -> types.ModuleType:
+    try:
+        return _backend.load(name)
+    except ImportError:
+        if FORCED:
+            raise
+        pytest.skip("the native module is not built")
+
+
+def bind(cls: type, backend: types.ModuleType) -> type:
+    """`cls` with its backend fixed, whatever TOOLSIFT_IMPLEMENTATION says."""
+    return type(cls.__name__, (cls,), {"_backend": backend})
+
+
+@pytest.fixture(params=IMPLS)
+def impl(request: pytest.FixtureRequest) -> str:
+    backend_module(request.param)
+    return request.param
+
+
+@pytest.fixture
+def backend(impl: str) -> types.ModuleType:
+    return backend_module(impl)
+
+
+@pytest.fixture
+def make(backend: types.ModuleType) -> Any:
+    """`make.OpenAIResponseParser()` etc., bound to the backend under test."""
+    return types.SimpleNamespace(
+        **{name: bind(getattr(parsers, name), backend) for name in parsers.__all__}
+    )
+
+
+def both_backends() -> tuple[types.ModuleType, types.ModuleType]:
+    """The Rust and Python backends side by side, for parity tests."""
+    return backend_module("rust"), backend_module("python")
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal, and of the same JSON types all the way down (1 is not 1.0, nor True)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and a != a:
+        return b != b
+    if isinstance(a, float):
+        return a == b and str(a) == str(b)  # tells -0.0 from 0.0
+    return a == b
+
+
+def calls_as_dicts(response: Any) -> list[dict[str, Any]]:
+    return [call.model_dump() for call in response.tool_calls]

@@ -1,0 +1,79 @@
+"""The shared vectors (tests/vectors/parsers.json) on both backends, every input form."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import calls_as_dicts, same
+
+from toolsift import ParseError
+from toolsift._jsontext import error_for
+
+VECTORS = json.loads((Path(__file__).parent / "vectors" / "parsers.json").read_text("utf-8"))
+CLASSES = {"openai": "OpenAIResponseParser", "gemini": "GeminiResponseParser", "json": "JsonResponseParser"}
+
+
+def parser_for(make: Any, case: dict[str, Any]) -> Any:
+    return getattr(make, CLASSES[case["parser"]])(**case.get("options", {}))
+
+
+def inputs_of(case: dict[str, Any]) -> list[Any]:
+    """Every form the case's input can take: the object itself, str and bytes of JSON."""
+    if "text" in case:
+        return [case["text"], case["text"].encode("utf-8")]
+    text = json.dumps(case["input"], ensure_ascii=False)
+    return [case["input"], text, text.encode("utf-8"), json.dumps(case["input"]).encode()]
+
+
+def expected_calls(case: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {"name": c["name"], "arguments": c["arguments"], "id": c["id"], "raw_arguments": c["raw_arguments"]}
+        for c in case["calls"]
+    ]
+
+
+@pytest.mark.parametrize("case", VECTORS, ids=[c["name"] for c in VECTORS])
+def test_vector(make: Any, case: dict[str, Any]) -> None:
+    parser = parser_for(make, case)
+    for raw in inputs_of(case):
+        if case.get("error"):
+            with pytest.raises(ParseError) as caught:
+                parser.parse(raw)
+            expected = error_for(raw)
+            assert expected is not None
+            assert (caught.value.msg, caught.value.pos) == (expected.msg, expected.pos)
+            continue
+        response = parser.parse(raw)
+        assert response.raw is raw
+        assert response.error is None
+        got = calls_as_dicts(response)
+        assert same(got, expected_calls(case)), (type(raw).__name__, got)
+
+
+@pytest.mark.parametrize("threads", [1, 2, None])
+def test_parse_many_matches_parse(make: Any, threads: int | None) -> None:
+    """One batch holding every vector in every form: same results as parse, in order."""
+    raws: list[Any] = []
+    expected: list[dict[str, Any]] = []
+    for case in VECTORS:
+        if case["parser"] != "openai":
+            continue
+        for raw in inputs_of(case):
+            raws.append(raw)
+            expected.append(case)
+    parser = make.OpenAIResponseParser()
+    # Repeat so that the batch spans several chunks of the native backend.
+    results = parser.parse_many(raws * 25, threads=threads)
+    assert len(results) == len(raws) * 25
+    for i, result in enumerate(results):
+        raw, case = raws[i % len(raws)], expected[i % len(raws)]
+        assert result.raw is raw
+        if case.get("error"):
+            assert result.tool_calls == []
+            assert result.error == str(error_for(raw))
+        else:
+            assert result.error is None
+            assert same(calls_as_dicts(result), expected_calls(case))

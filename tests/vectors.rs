@@ -1,0 +1,127 @@
+//! The shared vectors in tests/vectors/parsers.json, run on the Rust core (pytest runs
+//! the same file on both backends through Python).
+
+use serde_json::{Map, Value};
+use std::path::Path;
+use toolsift::formats::Format;
+use toolsift::json::{Tape, Token};
+use toolsift::record::{parse_record, Arguments};
+
+fn load(name: &str) -> Vec<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors").join(name);
+    let text = std::fs::read_to_string(&path).expect("vector file");
+    serde_json::from_str(&text).expect("vector file is JSON")
+}
+
+/// The tape value at `idx` as a serde_json value (duplicate keys: the last wins).
+fn value(tape: &Tape<'_>, idx: usize) -> Value {
+    match &tape.tokens[idx] {
+        Token::Null => Value::Null,
+        Token::Bool(b) => Value::Bool(*b),
+        Token::Int(i) => Value::from(*i),
+        Token::UInt(u) => Value::from(*u),
+        Token::BigInt(digits) => serde_json::from_str(digits).unwrap(),
+        Token::Float(f) => Value::from(*f),
+        Token::Str(s) => Value::String(s.to_string()),
+        Token::Array { end, .. } => {
+            let mut items = Vec::new();
+            let mut at = idx + 1;
+            while at < *end as usize {
+                items.push(value(tape, at));
+                at = tape.skip(at);
+            }
+            Value::Array(items)
+        }
+        Token::Object { end, .. } => {
+            let mut map = Map::new();
+            let mut at = idx + 1;
+            while at < *end as usize {
+                let Token::Str(key) = &tape.tokens[at] else { panic!("key") };
+                map.insert(key.to_string(), value(tape, at + 1));
+                at = tape.skip(at + 1);
+            }
+            Value::Object(map)
+        }
+    }
+}
+
+/// Equal JSON values; numbers compare by value and kind (integer or float).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.to_string(), y.to_string());
+            match (x.parse::<i128>(), y.parse::<i128>()) {
+                (Ok(i), Ok(j)) => i == j,
+                (Err(_), Err(_)) => x.parse::<f64>().unwrap().to_bits() == y.parse::<f64>().unwrap().to_bits(),
+                _ => false,
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(i, j)| same(i, j)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn option(case: &Value, key: &str, default: &str) -> String {
+    case["options"][key].as_str().unwrap_or(default).to_owned()
+}
+
+#[test]
+fn parser_vectors() {
+    let cases = load("parsers.json");
+    assert!(cases.len() > 50);
+    for case in &cases {
+        let name = case["name"].as_str().unwrap();
+        let format = Format::new(
+            case["parser"].as_str().unwrap(),
+            &option(case, "tool_calls_key", "tool_calls"),
+            &option(case, "name_key", "name"),
+            &option(case, "arguments_key", "arguments"),
+            case["options"]["single"].as_bool().unwrap_or(false),
+        )
+        .unwrap();
+        let text = match case.get("text") {
+            Some(text) => text.as_str().unwrap().to_owned(),
+            None => serde_json::to_string(&case["input"]).unwrap(),
+        };
+        let result = parse_record(&format, text.as_bytes());
+        if case.get("error").is_some() {
+            assert!(result.is_err(), "{name}: expected an error");
+            continue;
+        }
+        let record = result.unwrap_or_else(|err| panic!("{name}: {err}"));
+        let tape = &record.tape;
+        let string_at = |idx: Option<usize>| match idx.map(|i| &tape.tokens[i]) {
+            Some(Token::Str(s)) => Value::String(s.to_string()),
+            _ => Value::Null,
+        };
+        let got: Vec<Value> = record
+            .calls
+            .iter()
+            .map(|call| {
+                let (arguments, raw) = match &call.arguments {
+                    Arguments::Missing => (Value::Object(Map::new()), Value::Null),
+                    Arguments::Object(idx) => (value(tape, *idx), Value::Null),
+                    Arguments::Decoded(args) => (value(args, 0), Value::Null),
+                    Arguments::Undecodable(idx) => (Value::Object(Map::new()), string_at(Some(*idx))),
+                    Arguments::Other(idx) => (
+                        Value::Object(Map::new()),
+                        Value::String(serde_json::to_string(&value(tape, *idx)).unwrap()),
+                    ),
+                };
+                let name = match string_at(call.name) {
+                    Value::Null => Value::String(String::new()),
+                    name => name,
+                };
+                serde_json::json!({"name": name, "arguments": arguments, "id": string_at(call.id), "raw_arguments": raw})
+            })
+            .collect();
+        let expected = case["calls"].as_array().unwrap();
+        assert!(
+            got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
+            "{name}:\n got      {got:?}\n expected {expected:?}"
+        );
+    }
+}
