@@ -19,25 +19,40 @@ const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// One JSON value, or the start of a container whose contents follow it on the tape.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Token<'a> {
+pub enum Token {
     Null,
     Bool(bool),
     Int(i64),
     UInt(u64),
     /// An integer outside the 64-bit range, as its decimal text.
-    BigInt(Cow<'a, str>),
+    BigInt(Box<str>),
     Float(f64),
-    Str(Cow<'a, str>),
+    Str(Text),
     /// `len` items follow; `end` is the index just past the last of them.
-    Array { len: u32, end: u32 },
+    Array {
+        len: u32,
+        end: u32,
+    },
     /// `len` key/value pairs follow (each key a `Str`); `end` as for arrays.
-    Object { len: u32, end: u32 },
+    Object {
+        len: u32,
+        end: u32,
+    },
 }
 
-/// A parsed document: `tokens[0]` is the root.
+/// A string on the tape: a slice of the source text when it had no escapes (no copy),
+/// else its unescaped copy.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Text {
+    Source { start: u32, len: u32 },
+    Owned(Box<str>),
+}
+
+/// A parsed document: `tokens[0]` is the root. Strings point into `source`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tape<'a> {
-    pub tokens: Vec<Token<'a>>,
+    pub source: Cow<'a, str>,
+    pub tokens: Vec<Token>,
 }
 
 /// Where and why JSON text could not be parsed. `pos` is a byte offset.
@@ -55,31 +70,58 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
-/// Parse `input`; strings without escapes borrow from it.
+/// Parse UTF-8 bytes (checked once, up front, with SIMD).
 pub fn parse(input: &[u8]) -> Result<Tape<'_>, JsonError> {
-    parse_with::<Borrow>(input)
+    match simdutf8::compat::from_utf8(input) {
+        Ok(text) => parse_str(text),
+        Err(err) => Err(JsonError {
+            pos: err.valid_up_to(),
+            message: "invalid UTF-8".to_owned(),
+        }),
+    }
 }
 
-/// Parse `input` into a tape that owns all its strings.
-pub fn parse_owned(input: &[u8]) -> Result<Tape<'static>, JsonError> {
-    parse_with::<Own>(input)
+/// Parse text; strings without escapes point into it.
+pub fn parse_str(text: &str) -> Result<Tape<'_>, JsonError> {
+    let tokens = tokens_of(text)?;
+    Ok(Tape {
+        source: Cow::Borrowed(text),
+        tokens,
+    })
 }
 
-fn parse_with<'de, 'o, K: Keep<'de, 'o>>(input: &'de [u8]) -> Result<Tape<'o>, JsonError> {
-    let mut de = serde_json::Deserializer::from_slice(input);
+/// Parse text and keep it: the tape owns its source. On error the text comes back.
+pub fn parse_string(text: String) -> Result<Tape<'static>, (JsonError, String)> {
+    match tokens_of(&text) {
+        Ok(tokens) => Ok(Tape {
+            source: Cow::Owned(text),
+            tokens,
+        }),
+        Err(err) => Err((err, text)),
+    }
+}
+
+fn tokens_of(text: &str) -> Result<Vec<Token>, JsonError> {
+    if u32::try_from(text.len()).is_err() {
+        return Err(JsonError {
+            pos: 0,
+            message: "document larger than 4 GiB".to_owned(),
+        });
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
     // Our own depth counter enforces MAX_DEPTH, everywhere in the document.
     de.disable_recursion_limit();
-    let mut tokens = Vec::with_capacity(input.len() / 8 + 4);
-    let result = Builder::<K> {
+    let mut tokens = Vec::with_capacity(text.len() / 8 + 4);
+    let result = Builder {
         tokens: &mut tokens,
+        source: SourceRange::of(text),
         depth: 0,
-        keep: std::marker::PhantomData,
     }
     .deserialize(&mut de)
     .and_then(|()| de.end());
     match result {
-        Ok(()) => Ok(Tape { tokens }),
-        Err(err) => Err(json_error(input, &err)),
+        Ok(()) => Ok(tokens),
+        Err(err) => Err(json_error(text.as_bytes(), &err)),
     }
 }
 
@@ -100,38 +142,51 @@ fn json_error(input: &[u8], err: &serde_json::Error) -> JsonError {
     JsonError { pos, message }
 }
 
-/// How a string read from the input becomes a tape string: borrowed or owned.
-trait Keep<'de, 'o> {
-    fn keep(s: &'de str) -> Cow<'o, str>;
+/// The address range of the source text, to tell slices of it from other strings.
+#[derive(Clone, Copy)]
+struct SourceRange {
+    start: usize,
+    len: usize,
 }
 
-struct Borrow;
-impl<'de: 'o, 'o> Keep<'de, 'o> for Borrow {
-    fn keep(s: &'de str) -> Cow<'o, str> {
-        Cow::Borrowed(s)
+impl SourceRange {
+    fn of(text: &str) -> Self {
+        SourceRange {
+            start: text.as_ptr() as usize,
+            len: text.len(),
+        }
     }
-}
 
-struct Own;
-impl<'de, 'o> Keep<'de, 'o> for Own {
-    fn keep(s: &'de str) -> Cow<'o, str> {
-        Cow::Owned(s.to_owned())
+    /// `s` as a tape string: an offset where it lies inside the source, else a copy.
+    fn text(self, s: &str) -> Text {
+        match self.offset(s) {
+            Some(start) => Text::Source {
+                start,
+                len: s.len() as u32, // inside a source of at most 4 GiB
+            },
+            None => Text::Owned(s.into()),
+        }
+    }
+
+    fn offset(self, s: &str) -> Option<u32> {
+        let at = (s.as_ptr() as usize).wrapping_sub(self.start);
+        (at <= self.len && s.len() <= self.len - at).then_some(at as u32)
     }
 }
 
 /// Appends one value (and everything inside it) to the tape.
-struct Builder<'t, 'o, K> {
-    tokens: &'t mut Vec<Token<'o>>,
+struct Builder<'t> {
+    tokens: &'t mut Vec<Token>,
+    source: SourceRange,
     depth: usize,
-    keep: std::marker::PhantomData<K>,
 }
 
-impl<'t, 'o, K> Builder<'t, 'o, K> {
-    fn child(&mut self) -> Builder<'_, 'o, K> {
+impl Builder<'_> {
+    fn child(&mut self) -> Builder<'_> {
         Builder {
             tokens: self.tokens,
+            source: self.source,
             depth: self.depth,
-            keep: std::marker::PhantomData,
         }
     }
 
@@ -152,18 +207,26 @@ impl<'t, 'o, K> Builder<'t, 'o, K> {
             Token::Array { len, end }
         };
     }
+
+    fn key(&self) -> Key {
+        Key {
+            source: self.source,
+        }
+    }
 }
 
-impl<'de, 'o, K: Keep<'de, 'o>> DeserializeSeed<'de> for Builder<'_, 'o, K> {
+impl<'de> DeserializeSeed<'de> for Builder<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         // Grow the stack on the heap when deep nesting would otherwise overflow it.
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || deserializer.deserialize_any(self))
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            deserializer.deserialize_any(self)
+        })
     }
 }
 
-impl<'de, 'o, K: Keep<'de, 'o>> Visitor<'de> for Builder<'_, 'o, K> {
+impl<'de> Visitor<'de> for Builder<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -198,18 +261,9 @@ impl<'de, 'o, K: Keep<'de, 'o>> Visitor<'de> for Builder<'_, 'o, K> {
         Ok(())
     }
 
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
-        self.tokens.push(Token::Str(K::keep(v)));
-        Ok(())
-    }
-
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.tokens.push(Token::Str(Cow::Owned(v.to_owned())));
-        Ok(())
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<(), E> {
-        self.tokens.push(Token::Str(Cow::Owned(v)));
+        let text = self.source.text(v);
+        self.tokens.push(Token::Str(text));
         Ok(())
     }
 
@@ -227,23 +281,32 @@ impl<'de, 'o, K: Keep<'de, 'o>> Visitor<'de> for Builder<'_, 'o, K> {
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         let at = self.tokens.len();
-        let Some(first) = map.next_key_seed(Key::<'o, K>(std::marker::PhantomData))? else {
-            self.enter()?;
-            self.tokens.push(Token::Object { len: 0, end: at as u32 + 1 });
-            return Ok(());
+        let first = match map.next_key_seed(self.key())? {
+            None => {
+                self.enter()?;
+                self.tokens.push(Token::Object {
+                    len: 0,
+                    end: at as u32 + 1,
+                });
+                return Ok(());
+            }
+            Some(KeyText::Number) => {
+                // Not an object: serde_json's hand-over of a number it did not convert.
+                let text: Cow<'de, str> = map.next_value_seed(NumberText)?;
+                self.tokens.push(number_token(&text));
+                return Ok(());
+            }
+            Some(KeyText::Key(first)) => first,
         };
-        if first == NUMBER_TOKEN {
-            // Not an object: serde_json's hand-over of a number it did not convert.
-            let text: Cow<'de, str> = map.next_value_seed(NumberText)?;
-            self.tokens.push(number_token(&text));
-            return Ok(());
-        }
         self.enter()?;
         self.tokens.push(Token::Null);
         self.tokens.push(Token::Str(first));
         map.next_value_seed(self.child())?;
         let mut len = 1;
-        while let Some(key) = map.next_key_seed(Key::<'o, K>(std::marker::PhantomData))? {
+        while let Some(key) = map.next_key_seed(self.key())? {
+            let KeyText::Key(key) = key else {
+                return Err(de::Error::custom("number token inside an object"));
+            };
             self.tokens.push(Token::Str(key));
             map.next_value_seed(self.child())?;
             len += 1;
@@ -254,45 +317,52 @@ impl<'de, 'o, K: Keep<'de, 'o>> Visitor<'de> for Builder<'_, 'o, K> {
 }
 
 /// A number's text from serde_json: a float, or an integer beyond 64 bits.
-fn number_token<'o>(text: &str) -> Token<'o> {
+fn number_token(text: &str) -> Token {
     if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         // Valid JSON number text always parses; out-of-range becomes ±inf, as in Python.
         Token::Float(text.parse().unwrap_or(f64::NAN))
     } else if let Ok(small) = text.parse::<i64>() {
         Token::Int(small) // "-0", which serde_json hands over as text
     } else {
-        Token::BigInt(Cow::Owned(text.to_owned()))
+        Token::BigInt(text.into())
     }
 }
 
-/// An object key.
-struct Key<'o, K>(std::marker::PhantomData<(K, &'o ())>);
+/// An object key, or serde_json's number hand-over (its key is not in the source).
+enum KeyText {
+    Key(Text),
+    Number,
+}
 
-impl<'de, 'o, K: Keep<'de, 'o>> DeserializeSeed<'de> for Key<'o, K> {
-    type Value = Cow<'o, str>;
+struct Key {
+    source: SourceRange,
+}
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = KeyText;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<KeyText, D::Error> {
         deserializer.deserialize_str(self)
     }
 }
 
-impl<'de, 'o, K: Keep<'de, 'o>> Visitor<'de> for Key<'o, K> {
-    type Value = Cow<'o, str>;
+impl<'de> Visitor<'de> for Key {
+    type Value = KeyText;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a string key")
     }
 
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(K::keep(v))
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<KeyText, E> {
+        // Keys without escapes are slices of the source; the number token is not.
+        if self.source.offset(v).is_none() && v == NUMBER_TOKEN {
+            return Ok(KeyText::Number);
+        }
+        Ok(KeyText::Key(self.source.text(v)))
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v))
+    fn visit_str<E>(self, v: &str) -> Result<KeyText, E> {
+        Ok(KeyText::Key(Text::Owned(v.into())))
     }
 }
 
@@ -327,12 +397,28 @@ impl<'de> Visitor<'de> for NumberText {
     }
 }
 
-impl<'a> Tape<'a> {
+impl Tape<'_> {
     /// The index just past the value that starts at `idx`.
     pub fn skip(&self, idx: usize) -> usize {
         match self.tokens[idx] {
             Token::Array { end, .. } | Token::Object { end, .. } => end as usize,
             _ => idx + 1,
+        }
+    }
+
+    /// The contents of a tape string.
+    pub fn text<'s>(&'s self, text: &'s Text) -> &'s str {
+        match text {
+            Text::Source { start, len } => &self.source[*start as usize..(*start + *len) as usize],
+            Text::Owned(s) => s,
+        }
+    }
+
+    /// The string at `idx`, if the value there is a string.
+    pub fn str_at(&self, idx: usize) -> Option<&str> {
+        match &self.tokens[idx] {
+            Token::Str(text) => Some(self.text(text)),
+            _ => None,
         }
     }
 }
@@ -354,12 +440,21 @@ mod tests {
 
     #[test]
     fn big_numbers_exact() {
-        let tape = parse(b"[18446744073709551615, 18446744073709551616, -9223372036854775809, 1e400, 0.1]").unwrap();
+        let tape = parse(
+            b"[18446744073709551615, 18446744073709551616, -9223372036854775809, 1e400, 0.1]",
+        )
+        .unwrap();
         assert_eq!(tape.tokens[1], Token::UInt(u64::MAX));
         assert_eq!(tape.tokens[2], Token::BigInt("18446744073709551616".into()));
         assert_eq!(tape.tokens[3], Token::BigInt("-9223372036854775809".into()));
         assert_eq!(tape.tokens[4], Token::Float(f64::INFINITY));
         assert_eq!(tape.tokens[5], Token::Float(0.1));
+        let tape = parse(br#"{"$serde_json::private::Number": "1.5", "k\u0041": "a\n"}"#).unwrap();
+        assert_eq!(tape.tokens[0], Token::Object { len: 2, end: 5 });
+        assert_eq!(tape.str_at(1), Some("$serde_json::private::Number"));
+        assert_eq!(tape.str_at(2), Some("1.5"));
+        assert_eq!(tape.str_at(3), Some("kA"));
+        assert_eq!(tape.str_at(4), Some("a\n"));
     }
 
     #[test]
@@ -378,8 +473,18 @@ mod tests {
     #[test]
     fn invalid_text() {
         for bad in [
-            &b""[..], b"[1,]", b"NaN", b"{\"a\" 1}", b"\"\xff\"", b"\"\\ud800\"", b"\"\\udc00\"",
-            b"{} x", b"01", b"1.", b"\xef\xbb\xbf{}", b"\"a\x01\"",
+            &b""[..],
+            b"[1,]",
+            b"NaN",
+            b"{\"a\" 1}",
+            b"\"\xff\"",
+            b"\"\\ud800\"",
+            b"\"\\udc00\"",
+            b"{} x",
+            b"01",
+            b"1.",
+            b"\xef\xbb\xbf{}",
+            b"\"a\x01\"",
         ] {
             assert!(parse(bad).is_err(), "{:?}", String::from_utf8_lossy(bad));
         }

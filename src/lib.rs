@@ -11,3 +11,9 @@ pub mod record;
 
 #[cfg(feature = "python")]
 mod python;
+
+// Parsing allocates many short-lived buffers (tapes, unescaped strings) per record;
+// mimalloc serves them from thread-local pages instead of the system allocator's
+// shared arenas, which matters most with several worker threads.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

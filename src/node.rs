@@ -33,19 +33,19 @@ impl<'t, 'a> TapeNode<'t, 'a> {
         TapeNode { tape, idx: 0 }
     }
 
-    pub fn token(&self) -> &'t Token<'a> {
+    pub fn token(&self) -> &'t Token {
         &self.tape.tokens[self.idx]
     }
 
     pub fn as_str(&self) -> Option<&'t str> {
-        match self.token() {
-            Token::Str(s) => Some(s),
-            _ => None,
-        }
+        self.tape.str_at(self.idx)
     }
 
     fn at(&self, idx: usize) -> Self {
-        TapeNode { tape: self.tape, idx }
+        TapeNode {
+            tape: self.tape,
+            idx,
+        }
     }
 }
 
@@ -65,7 +65,7 @@ impl Node for TapeNode<'_, '_> {
         let mut idx = self.idx + 1;
         while idx < end as usize {
             let value = idx + 1;
-            if matches!(&self.tape.tokens[idx], Token::Str(k) if k == key) {
+            if self.tape.str_at(idx) == Some(key) {
                 found = Some(value);
             }
             idx = self.tape.skip(value);

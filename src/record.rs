@@ -1,78 +1,98 @@
 //! One response's JSON text to its calls, with nothing borrowed from Python: the part of
 //! the work that runs on worker threads with the GIL released.
 
-use crate::formats::{Format, RawCall};
-use crate::json::{self, JsonError, Tape, Token};
+use crate::formats::Format;
+use crate::json::{self, JsonError, Tape, Text, Token};
 use crate::node::TapeNode;
+use std::borrow::Cow;
 
 /// A parsed response: its tape and its calls, each pointing into the tape by index.
 #[derive(Debug)]
 pub struct Record<'a> {
     pub tape: Tape<'a>,
-    pub calls: Vec<Call>,
+    pub calls: Vec<Call<'a>>,
 }
 
 /// One call; `name` and `id` are tape indices of the values as found.
 #[derive(Debug)]
-pub struct Call {
+pub struct Call<'a> {
     pub name: Option<usize>,
     pub id: Option<usize>,
-    pub arguments: Arguments,
+    pub arguments: Arguments<'a>,
 }
 
 /// What the arguments value turned out to be.
 #[derive(Debug)]
-pub enum Arguments {
+pub enum Arguments<'a> {
     /// Missing or null: no arguments.
     Missing,
     /// An object on the response's tape, at this index.
     Object(usize),
     /// A string holding a JSON object, decoded onto its own tape.
-    Decoded(Tape<'static>),
-    /// A string that is not JSON text of an object: kept as text (tape index of the string).
-    Undecodable(usize),
+    Decoded(Tape<'a>),
+    /// A string that is not the JSON text of an object: kept as it is.
+    Undecodable(Cow<'a, str>),
     /// Some other value (number, list, bool) at this index: kept as its JSON text.
     Other(usize),
 }
 
 /// Parse one response and find its calls.
 pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, JsonError> {
-    let tape = json::parse(text)?;
-    let root = TapeNode::root(&tape);
-    let Ok(raw_calls) = format.walk(&root);
-    let calls = raw_calls.into_iter().map(resolve).collect();
+    let mut tape = json::parse(text)?;
+    let Ok(raw_calls) = format.walk(&TapeNode::root(&tape));
+    let found: Vec<(Option<usize>, Option<usize>, Option<usize>)> = raw_calls
+        .into_iter()
+        .map(|c| {
+            (
+                c.name.map(|n| n.idx),
+                c.id.map(|n| n.idx),
+                c.arguments.map(|n| n.idx),
+            )
+        })
+        .collect();
+    let calls = found
+        .into_iter()
+        .map(|(name, id, arguments)| Call {
+            name,
+            id,
+            arguments: match arguments {
+                None => Arguments::Missing,
+                Some(idx) => arguments_at(&mut tape, idx),
+            },
+        })
+        .collect();
     Ok(Record { tape, calls })
 }
 
-fn resolve(raw: RawCall<TapeNode<'_, '_>>) -> Call {
-    let arguments = match raw.arguments {
-        None => Arguments::Missing,
-        Some(node) => match node.token() {
-            Token::Object { .. } => Arguments::Object(node.idx),
-            Token::Str(text) => decode_arguments(text, node.idx),
-            _ => Arguments::Other(node.idx),
-        },
+/// The arguments value at `idx`. A string's text is moved out of the response's tape
+/// (each call has its own arguments value, and nothing else reads it) onto its own.
+fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize) -> Arguments<'a> {
+    match &mut tape.tokens[idx] {
+        Token::Object { .. } => Arguments::Object(idx),
+        Token::Str(Text::Owned(text)) => decode_object(Cow::Owned(std::mem::take(text).into())),
+        Token::Str(Text::Source { start, len }) => {
+            let range = *start as usize..(*start + *len) as usize;
+            let text = match &tape.source {
+                Cow::Borrowed(source) => Cow::Borrowed(&source[range]),
+                Cow::Owned(source) => Cow::Owned(source[range].to_owned()),
+            };
+            decode_object(text)
+        }
+        _ => Arguments::Other(idx),
+    }
+}
+
+/// Arguments given as text: decoded when it is the JSON text of an object, else kept.
+pub fn decode_object(text: Cow<'_, str>) -> Arguments<'_> {
+    let decoded = match text {
+        Cow::Borrowed(text) => json::parse_str(text).map_err(|_| Cow::Borrowed(text)),
+        Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
     };
-    Call {
-        name: raw.name.map(|n| n.idx),
-        id: raw.id.map(|n| n.idx),
-        arguments,
+    match decoded {
+        Ok(tape) if matches!(tape.tokens[0], Token::Object { .. }) => Arguments::Decoded(tape),
+        Ok(tape) => Arguments::Undecodable(tape.source),
+        Err(text) => Arguments::Undecodable(text),
     }
-}
-
-/// Arguments given as a string: JSON text that must decode to an object.
-fn decode_arguments(text: &str, idx: usize) -> Arguments {
-    match decode_object(text) {
-        Some(tape) => Arguments::Decoded(tape),
-        None => Arguments::Undecodable(idx),
-    }
-}
-
-/// The tape of `text` when it is the JSON text of an object.
-pub fn decode_object(text: &str) -> Option<Tape<'static>> {
-    json::parse_owned(text.as_bytes())
-        .ok()
-        .filter(|tape| matches!(tape.tokens[0], Token::Object { .. }))
 }
 
 #[cfg(test)]
@@ -89,8 +109,8 @@ mod tests {
         let record = parse_record(&openai(), text).unwrap();
         assert_eq!(record.calls.len(), 1);
         let call = &record.calls[0];
-        assert_eq!(record.tape.tokens[call.name.unwrap()], Token::Str("f".into()));
-        assert_eq!(record.tape.tokens[call.id.unwrap()], Token::Str("c1".into()));
+        assert_eq!(record.tape.str_at(call.name.unwrap()), Some("f"));
+        assert_eq!(record.tape.str_at(call.id.unwrap()), Some("c1"));
         let Arguments::Decoded(args) = &call.arguments else {
             panic!("{:?}", call.arguments)
         };
@@ -101,6 +121,9 @@ mod tests {
     fn undecodable_arguments_are_kept() {
         let text = br#"{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{\"a\":"}}]}}]}"#;
         let record = parse_record(&openai(), text).unwrap();
-        assert!(matches!(record.calls[0].arguments, Arguments::Undecodable(_)));
+        assert!(matches!(
+            record.calls[0].arguments,
+            Arguments::Undecodable(_)
+        ));
     }
 }

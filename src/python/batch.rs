@@ -2,13 +2,13 @@
 //! calling thread turns finished chunks into Python objects (which needs the GIL).
 
 use super::build::{response_from_node, response_from_record, Builder};
-use super::objects::{text_of, Text};
+use super::objects::Input;
 use crate::formats::Format;
 use crate::json::JsonError;
 use crate::record::{parse_record, Record};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::PyList;
 use rayon::ThreadPool;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -18,15 +18,6 @@ use std::sync::{mpsc, Arc, Mutex, OnceLock};
 /// Records per unit of work: large enough to amortize hand-offs, small enough that
 /// Ctrl-C is noticed within milliseconds and memory stays bounded.
 const CHUNK: usize = 512;
-
-/// What one item of the batch is, and its text when it has one.
-enum Input<'py> {
-    Bytes(Bound<'py, PyBytes>),
-    Str(Bound<'py, PyString>),
-    Object,
-}
-
-use pyo3::types::PyBytes;
 
 /// One record after the worker threads: `None` when there was no text to parse.
 type Parsed<'a> = Option<Result<Record<'a>, JsonError>>;
@@ -44,32 +35,22 @@ pub fn parse_many<'py>(
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
     let items: Vec<Bound<'py, PyAny>> = raws.try_iter()?.collect::<PyResult<_>>()?;
-    let inputs = items
-        .iter()
-        .map(|item| {
-            Ok(match text_of(item)? {
-                Text::Bytes(b) => Input::Bytes(b),
-                Text::Str(s) => Input::Str(s),
-                Text::NotText => Input::Object,
-            })
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let inputs = items.iter().map(Input::of).collect::<PyResult<Vec<_>>>()?;
     // Borrowed views of the text; the Python objects in `inputs` keep them alive.
-    let texts: Vec<Option<&[u8]>> = inputs
-        .iter()
-        .map(|input| match input {
-            Input::Bytes(b) => Some(b.as_bytes()),
-            Input::Str(s) => s.to_str().ok().map(str::as_bytes),
-            Input::Object => None,
-        })
-        .collect();
+    let texts: Vec<Option<&[u8]>> = inputs.iter().map(Input::text).collect();
     let chunks: Vec<&[Option<&[u8]>]> = texts.chunks(CHUNK).collect();
 
     let mut out = Vec::with_capacity(items.len());
     let mut consume = |k: usize, parsed: Vec<Parsed<'_>>| -> PyResult<()> {
         for (offset, record) in parsed.into_iter().enumerate() {
             let at = k * CHUNK + offset;
-            out.push(response(&mut builder, format, &items[at], &inputs[at], record)?);
+            out.push(response(
+                &mut builder,
+                format,
+                &items[at],
+                &inputs[at],
+                record,
+            )?);
         }
         py.check_signals() // Ctrl-C stops a long batch between chunks
     };

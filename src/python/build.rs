@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use pyo3::{intern, IntoPyObjectExt};
+use std::borrow::Cow;
 use std::sync::Mutex;
 
 /// Python objects the builder needs, looked up once per process.
@@ -57,9 +58,9 @@ impl KeyCache {
             return PyString::new(py, key);
         }
         // FNV-1a: short keys, no need for anything stronger.
-        let hash = key
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
         let slot = &mut self.slots[(hash as usize) % KEY_SLOTS];
         if let Some((cached, string)) = slot {
             if **cached == *key {
@@ -112,7 +113,7 @@ impl<'py> Builder<'py> {
             Token::UInt(u) => u.into_bound_py_any(py)?,
             Token::BigInt(digits) => py.get_type::<PyInt>().call1((digits.as_ref(),))?,
             Token::Float(f) => PyFloat::new(py, *f).into_any(),
-            Token::Str(s) => PyString::new(py, s).into_any(),
+            Token::Str(s) => PyString::new(py, tape.text(s)).into_any(),
             Token::Array { len, end } => {
                 let mut items = Vec::with_capacity(*len as usize);
                 let mut at = idx + 1;
@@ -141,10 +142,7 @@ impl<'py> Builder<'py> {
         let dict = PyDict::new(self.py);
         let mut at = idx + 1;
         while at < end as usize {
-            let Token::Str(key) = &tape.tokens[at] else {
-                unreachable!("object keys are strings on the tape")
-            };
-            let key = self.key(key);
+            let key = self.key(tape.str_at(at).unwrap_or_default());
             let (value, next) = self.nested(tape, at + 1)?;
             dict.set_item(key, value)?;
             at = next;
@@ -179,7 +177,10 @@ impl<'py> Builder<'py> {
     }
 
     /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.
-    fn kept_as_text(&self, value: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    fn kept_as_text(
+        &self,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let text = self.hooks.dumps_compact.bind(self.py).call1((value,))?;
         Ok((self.empty_dict(), text))
     }
@@ -203,7 +204,11 @@ impl<'py> Builder<'py> {
 
     /// A record that could not be read: no calls, `error` set.
     pub fn failed(&self, raw: &Bound<'py, PyAny>, err: PyErr) -> PyResult<Bound<'py, PyAny>> {
-        let message = self.hooks.record_error.bind(self.py).call1((err.value(self.py),))?;
+        let message = self
+            .hooks
+            .record_error
+            .bind(self.py)
+            .call1((err.value(self.py),))?;
         let calls = PyList::empty(self.py);
         self.hooks
             .agent_response
@@ -225,9 +230,9 @@ pub fn response_from_record<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     let tape = &record.tape;
-    let string_at = |idx: Option<usize>| match idx.map(|i| &tape.tokens[i]) {
-        Some(Token::Str(s)) => Some(PyString::new(py, s)),
-        _ => None,
+    let string_at = |idx: Option<usize>| {
+        idx.and_then(|i| tape.str_at(i))
+            .map(|s| PyString::new(py, s))
     };
     let mut calls = Vec::with_capacity(record.calls.len());
     for call in &record.calls {
@@ -237,7 +242,7 @@ pub fn response_from_record<'py>(
             Arguments::Missing => (b.empty_dict(), py.None().into_bound(py)),
             Arguments::Object(idx) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
             Arguments::Decoded(args) => (b.object(args, 0)?.0, py.None().into_bound(py)),
-            Arguments::Undecodable(idx) => (b.empty_dict(), string_at(Some(*idx)).unwrap().into_any()),
+            Arguments::Undecodable(text) => (b.empty_dict(), PyString::new(py, text).into_any()),
             Arguments::Other(idx) => {
                 let value = b.value(tape, *idx)?.0;
                 b.kept_as_text(&value)?
@@ -256,7 +261,12 @@ pub fn response_from_node<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     let mut calls = Vec::new();
-    for RawCall { name, id, arguments } in format.walk(&PyNode(raw.clone()))? {
+    for RawCall {
+        name,
+        id,
+        arguments,
+    } in format.walk(&PyNode(raw.clone()))?
+    {
         let name = match name {
             Some(PyNode(n)) if n.is_instance_of::<PyString>() => n,
             _ => intern!(py, "").clone().into_any(),
@@ -284,10 +294,10 @@ fn arguments_of_object<'py>(
         return Ok((dict.copy()?.into_any(), py.None().into_bound(py)));
     }
     if let Ok(text) = value.cast::<PyString>() {
-        let decoded = text.to_str().ok().and_then(decode_object);
+        let decoded = text.to_str().ok().map(|s| decode_object(Cow::Borrowed(s)));
         return Ok(match decoded {
-            Some(tape) => (b.object(&tape, 0)?.0, py.None().into_bound(py)),
-            None => (b.empty_dict(), value),
+            Some(Arguments::Decoded(tape)) => (b.object(&tape, 0)?.0, py.None().into_bound(py)),
+            _ => (b.empty_dict(), value),
         });
     }
     b.kept_as_text(&value)

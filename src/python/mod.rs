@@ -7,7 +7,7 @@ mod objects;
 use crate::formats::Format;
 use crate::record::parse_record;
 use build::{response_from_node, response_from_record, Builder};
-use objects::{text_of, Text};
+use objects::Input;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -37,13 +37,12 @@ impl Parser {
     fn parse<'py>(&self, raw: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = raw.py();
         let mut builder = Builder::new(py)?;
-        match text_of(raw)? {
-            Text::Bytes(bytes) => parse_text(&mut builder, &self.format, raw, bytes.as_bytes()),
-            Text::Str(text) => match text.to_str() {
-                Ok(s) => parse_text(&mut builder, &self.format, raw, s.as_bytes()),
-                Err(_) => Err(builder.parse_error(raw, None)?),
-            },
-            Text::NotText => response_from_node(&mut builder, &self.format, raw),
+        let input = Input::of(raw)?;
+        match (input.text(), &input) {
+            (Some(text), _) => parse_text(&mut builder, &self.format, raw, text),
+            (None, Input::Object) => response_from_node(&mut builder, &self.format, raw),
+            // A str with lone surrogates cannot be UTF-8, so it is not JSON text.
+            (None, _) => Err(builder.parse_error(raw, None)?),
         }
     }
 
@@ -77,7 +76,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
     m.add(
         "BUILD_PROFILE",
-        if cfg!(debug_assertions) { "debug" } else { "release" },
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
     )?;
     Ok(())
 }

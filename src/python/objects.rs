@@ -77,24 +77,35 @@ impl<'py> Node for PyNode<'py> {
     }
 }
 
-/// What kind of input a raw response is.
-pub enum Text<'py> {
+/// A raw response: JSON text, or an object (dict, SDK object) to walk.
+pub enum Input<'py> {
     Bytes(Bound<'py, PyBytes>),
     Str(Bound<'py, PyString>),
-    NotText,
+    Object,
 }
 
-/// JSON text (`str`, `bytes`, `bytearray`, `memoryview`) or another object to walk.
-pub fn text_of<'py>(raw: &Bound<'py, PyAny>) -> PyResult<Text<'py>> {
-    if let Ok(bytes) = raw.cast::<PyBytes>() {
-        return Ok(Text::Bytes(bytes.clone()));
+impl<'py> Input<'py> {
+    /// `bytearray` and `memoryview` are copied to `bytes`.
+    pub fn of(raw: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
+        if let Ok(bytes) = raw.cast::<PyBytes>() {
+            return Ok(Input::Bytes(bytes.clone()));
+        }
+        if let Ok(text) = raw.cast::<PyString>() {
+            return Ok(Input::Str(text.clone()));
+        }
+        if raw.is_instance_of::<PyByteArray>() || raw.is_instance_of::<PyMemoryView>() {
+            let copy = raw.py().get_type::<PyBytes>().call1((raw,))?;
+            return Ok(Input::Bytes(copy.cast_into::<PyBytes>()?));
+        }
+        Ok(Input::Object)
     }
-    if let Ok(text) = raw.cast::<PyString>() {
-        return Ok(Text::Str(text.clone()));
+
+    /// The UTF-8 text, where there is some (a `str` with lone surrogates has none).
+    pub fn text(&self) -> Option<&[u8]> {
+        match self {
+            Input::Bytes(bytes) => Some(bytes.as_bytes()),
+            Input::Str(text) => text.to_str().ok().map(str::as_bytes),
+            Input::Object => None,
+        }
     }
-    if raw.is_instance_of::<PyByteArray>() || raw.is_instance_of::<PyMemoryView>() {
-        let copy = raw.py().get_type::<PyBytes>().call1((raw,))?;
-        return Ok(Text::Bytes(copy.cast_into::<PyBytes>()?));
-    }
-    Ok(Text::NotText)
 }

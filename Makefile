@@ -1,0 +1,49 @@
+# Two commands for a newcomer: `make sample` (the main job on the bundled sample) and
+# `make test` (every check, both backends). Both set up .venv and build the extension.
+
+VENV := .venv
+PY := $(VENV)/bin/python
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(VIRTUAL_ENV)/bin:$(PATH)
+
+.PHONY: build sample test test-rust test-python lint bench
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip maturin
+
+# The release build of the extension, installed in editable mode with the test extras.
+# russo (the package toolsift replaces) declares Python >= 3.12 but runs on 3.11.
+build: $(PY)
+	$(VENV)/bin/maturin develop --release --quiet --extras test,arrow,dev
+	$(PY) -m pip install --quiet --no-deps --ignore-requires-python "russo==0.3.3"
+
+sample: build
+	$(PY) -m toolsift extract python/toolsift/samples/openai_batch_output.jsonl --format openai -o sample_calls.csv
+	$(PY) -m toolsift extract python/toolsift/samples/gemini_batch_output.jsonl --format gemini -o sample_calls.parquet
+
+# pytest exits 5 when it collected no tests: that is a failure here, not a pass.
+PYTEST = $(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; exit $$rc
+
+test: build lint
+	cargo test --quiet
+	$(MAKE) --no-print-directory test-rust test-python
+	$(PY) -m pytest -q -p no:cacheprovider benches
+
+test-rust:
+	TOOLSIFT_IMPLEMENTATION=rust $(PYTEST)
+
+test-python:
+	TOOLSIFT_IMPLEMENTATION=python $(PYTEST)
+
+lint: $(PY)
+	cargo fmt --check
+	cargo clippy --quiet --all-targets -- -D warnings
+	cargo clippy --quiet --all-targets --features python -- -D warnings
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
+
+bench: build
+	$(PY) -m pytest benches --benchmark-enable --benchmark-json=bench.json -p no:cacheprovider
+	$(PY) benches/report.py bench.json

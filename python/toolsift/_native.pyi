@@ -1,0 +1,21 @@
+"""Stubs of the compiled module (src/python/)."""
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+from toolsift._types import AgentResponse
+
+MAX_DEPTH: Final[int]
+BUILD_PROFILE: Final[str]
+
+class Parser:
+    def __new__(
+        cls,
+        format: str,
+        tool_calls_key: str = "tool_calls",
+        name_key: str = "name",
+        arguments_key: str = "arguments",
+        single: bool = False,
+    ) -> Parser: ...
+    def parse(self, raw: Any) -> AgentResponse: ...
+    def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]: ...
