@@ -12,7 +12,6 @@ import types
 from typing import Any
 
 import pytest
-
 from toolsift import _backend, parsers
 
 FORCED = os.environ.get("TOOLSIFT_IMPLEMENTATION", "").strip().lower()
@@ -64,7 +63,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, float) and a != a:
         return b != b
     if isinstance(a, float):

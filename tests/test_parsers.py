@@ -8,12 +8,15 @@ from typing import Any
 
 import pytest
 from conftest import calls_as_dicts, same
-
 from toolsift import ParseError
 from toolsift._jsontext import error_for
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "parsers.json").read_text("utf-8"))
-CLASSES = {"openai": "OpenAIResponseParser", "gemini": "GeminiResponseParser", "json": "JsonResponseParser"}
+CLASSES = {
+    "openai": "OpenAIResponseParser",
+    "gemini": "GeminiResponseParser",
+    "json": "JsonResponseParser",
+}
 
 
 def parser_for(make: Any, case: dict[str, Any]) -> Any:
@@ -30,7 +33,12 @@ def inputs_of(case: dict[str, Any]) -> list[Any]:
 
 def expected_calls(case: dict[str, Any]) -> list[dict[str, Any]]:
     return [
-        {"name": c["name"], "arguments": c["arguments"], "id": c["id"], "raw_arguments": c["raw_arguments"]}
+        {
+            "name": c["name"],
+            "arguments": c["arguments"],
+            "id": c["id"],
+            "raw_arguments": c["raw_arguments"],
+        }
         for c in case["calls"]
     ]
 

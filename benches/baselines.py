@@ -1,0 +1,145 @@
+"""What a user would write instead of toolsift, for the benchmarks to compare against.
+
+Each baseline turns a list of JSON lines (bytes) into a list of toolsift ``AgentResponse``
+objects holding ``ToolCall`` objects with the arguments decoded into dicts, with
+toolsift's rules: arguments that do not decode into a JSON object become ``{}`` and
+their text is kept in ``raw_arguments``; Gemini reads ``functionCall`` and
+``function_call``. ``raw`` is the line itself, as toolsift's ``parse(bytes)`` gives it, so
+the decoded document is dropped after the walk (keeping it alive as ``raw``, as russo
+does, costs much more than one may think: the collector walks it again and again).
+
+* ``json_walk_*``: ``json.loads`` the line, then a plain Python walk.
+* ``orjson_walk_*``: the same walk with ``orjson.loads`` (both for the line and for the
+  OpenAI argument strings). orjson turns integers beyond 64 bits into floats, so on the
+  few calls that carry such numbers its result differs from ``json.loads``'s.
+* ``russo_*``: ``json.loads`` the line, then russo's own parser, which builds russo's
+  pydantic ``ToolCall``/``AgentResponse`` (``russo_parsers()`` is None when russo is not
+  importable).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from toolsift._types import AgentResponse, ToolCall
+
+__all__ = [
+    "gemini_walk",
+    "json_walk_gemini",
+    "json_walk_openai",
+    "openai_walk",
+    "orjson_walk_gemini",
+    "orjson_walk_openai",
+    "russo_bytes",
+    "russo_import_error",
+    "russo_parsers",
+]
+
+Loads = Callable[[Any], Any]
+
+
+def _decode_args(text: str, loads: Loads) -> tuple[dict[str, Any], str | None]:
+    try:
+        value = loads(text)
+    except ValueError:  # json.JSONDecodeError and orjson.JSONDecodeError both are
+        return {}, text
+    if isinstance(value, dict):
+        return value, None
+    return {}, text
+
+
+def openai_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentResponse:
+    """`choices[].message.tool_calls[].function.{name, arguments}` of a decoded response.
+
+    `raw` is what the caller passed (the line); None means `doc` itself.
+    """
+    calls = []
+    for choice in doc.get("choices") or ():
+        message = choice.get("message")
+        if not message:
+            continue
+        for tc in message.get("tool_calls") or ():
+            function = tc.get("function")
+            if function is None:
+                continue
+            args = function.get("arguments", "{}")
+            raw_args = None
+            if isinstance(args, str):
+                args, raw_args = _decode_args(args, loads)
+            elif not isinstance(args, dict):
+                args, raw_args = {}, json.dumps(args)
+            calls.append(ToolCall(function.get("name", ""), args, tc.get("id"), raw_args))
+    return AgentResponse(calls, doc if raw is None else raw)
+
+
+def gemini_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentResponse:
+    """`candidates[].content.parts[].functionCall|function_call.{name, args, id}`.
+
+    `raw` is what the caller passed (the line); None means `doc` itself.
+    """
+    calls = []
+    for cand in doc.get("candidates") or ():
+        content = cand.get("content")
+        if not content:
+            continue
+        for part in content.get("parts") or ():
+            fc = part.get("functionCall")
+            if fc is None:
+                fc = part.get("function_call")
+                if fc is None:
+                    continue
+            args = fc.get("args") or {}
+            raw_args = None
+            if isinstance(args, str):
+                args, raw_args = _decode_args(args, loads)
+            elif not isinstance(args, dict):
+                args, raw_args = {}, json.dumps(args)
+            calls.append(ToolCall(fc.get("name", ""), args, fc.get("id"), raw_args))
+    return AgentResponse(calls, doc if raw is None else raw)
+
+
+def json_walk_openai(lines: list[bytes]) -> list[AgentResponse]:
+    loads = json.loads
+    return [openai_walk(loads(line), line, loads) for line in lines]
+
+
+def orjson_walk_openai(lines: list[bytes]) -> list[AgentResponse]:
+    loads = orjson.loads
+    return [openai_walk(loads(line), line, loads) for line in lines]
+
+
+def json_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
+    loads = json.loads
+    return [gemini_walk(loads(line), line, loads) for line in lines]
+
+
+def orjson_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
+    loads = orjson.loads
+    return [gemini_walk(loads(line), line, loads) for line in lines]
+
+
+russo_import_error: str | None = None
+try:
+    import russo.parsers as _russo_parsers
+except Exception as exc:  # russo needs Python >= 3.12 officially; any failure means "skip"
+    _russo_parsers = None
+    russo_import_error = f"russo.parsers is not importable: {type(exc).__name__}: {exc}"
+
+
+def russo_parsers() -> Any:
+    """The `russo.parsers` module, or None (then `russo_import_error` says why)."""
+    return _russo_parsers
+
+
+def russo_bytes(parser: Any) -> Callable[[list[bytes]], list[Any]]:
+    """`json.loads` + russo's `parser.parse`, over lines."""
+
+    def run(lines: list[bytes]) -> list[Any]:
+        loads = json.loads
+        parse = parser.parse
+        return [parse(loads(line)) for line in lines]
+
+    return run

@@ -1,0 +1,523 @@
+"""LiteRT-LM / Gemma 4 (SdkResponseParser functions): vectors, behaviour and properties.
+
+Every test takes the backend from the `litert` fixture, so the same tests can run over
+the pure-Python module and the native one.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolsift._types import ToolCall
+
+VECTORS_PATH = pathlib.Path(__file__).parent / "vectors" / "litert.json"
+VECTORS = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
+
+E = '<|"|>'  # the Gemma 4 escape token
+OPEN, CLOSE = "<|tool_call>", "<tool_call|>"
+FG_OPEN, FG_CLOSE = "<start_function_call>", "<end_function_call>"
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(scope="module")
+def litert() -> ModuleType:
+    """The backend under test (the pure-Python module; to be extended to the native one)."""
+    from toolsift._pure import litert as module
+
+    return module
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def strict(value: Any) -> Any:
+    """A comparable form that tells int, float and bool apart and keeps key order."""
+    if isinstance(value, dict):
+        return ("dict", tuple((key, strict(item)) for key, item in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(strict(item) for item in value))
+    return (type(value).__name__, value)
+
+
+def dumped(calls: list[ToolCall]) -> Any:
+    return strict([call.model_dump() for call in calls])
+
+
+def compact(value: Any) -> str:
+    """Reference compact JSON (stdlib), as dumps_compact must write it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def strip_ref(value: Any) -> Any:
+    """Reference stripper: `<|"|>` removed from every string value (not key)."""
+    if isinstance(value, str):
+        return value.replace(E, "")
+    if isinstance(value, dict):
+        return {key: strip_ref(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [strip_ref(item) for item in value]
+    return value
+
+
+# ----------------------------------------------------------------------------- vectors
+
+
+def test_vectors_file_shape() -> None:
+    assert len(VECTORS) >= 40
+    names = [case["name"] for case in VECTORS]
+    assert len(names) == len(set(names))
+    functions = {"extract_tool_calls", "clean_raw_for_history", "tool_response_payload"}
+    for case in VECTORS:
+        assert set(case) == {"name", "function", "input", "expect"}
+        assert case["function"] in functions
+        assert isinstance(case["input"], str)
+        if case["function"] == "extract_tool_calls":
+            for call in case["expect"]:
+                assert set(call) == {"name", "arguments", "id", "raw_arguments"}
+
+
+@pytest.mark.parametrize("case", VECTORS, ids=[case["name"] for case in VECTORS])
+def test_vector(litert: ModuleType, case: dict[str, Any]) -> None:
+    function = getattr(litert, case["function"])
+    if case["function"] == "extract_tool_calls":
+        assert dumped(function(case["input"])) == strict(case["expect"])
+        # bytes of the same text give the same calls
+        assert dumped(function(case["input"].encode())) == strict(case["expect"])
+    else:
+        assert strict(function(case["input"])) == strict(case["expect"])
+
+
+# ------------------------------------------------------------------- extract_tool_calls
+
+
+def test_calls_are_tool_calls(litert: ModuleType) -> None:
+    [call] = litert.extract_tool_calls(OPEN + "call:f{a:1}" + CLOSE)
+    assert isinstance(call, ToolCall)
+    assert call == ToolCall("f", {"a": 1})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b"\xff\xfe" + OPEN.encode() + b"call:f{}", "\ud800" + OPEN + "call:f{}", None, 42, ["x"]],
+    ids=["invalid-utf8", "lone-surrogate", "none", "int", "list"],
+)
+def test_input_that_is_not_unicode_text_gives_no_calls(litert: ModuleType, text: Any) -> None:
+    assert litert.extract_tool_calls(text) == []
+
+
+def test_bytearray_and_memoryview_are_text(litert: ModuleType) -> None:
+    text = (OPEN + "call:f{a:1}" + CLOSE).encode()
+    assert litert.extract_tool_calls(bytearray(text)) == [ToolCall("f", {"a": 1})]
+    assert litert.extract_tool_calls(memoryview(text)) == [ToolCall("f", {"a": 1})]
+
+
+def _nested_arrays(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def test_depth_limit_in_raw_tokens(litert: ModuleType) -> None:
+    assert litert.MAX_DEPTH == 1024
+    # the call's object is depth 1, so 1023 arrays inside it reach exactly 1024
+    [call] = litert.extract_tool_calls(OPEN + "call:f{a:" + _nested_arrays(1023) + "}" + CLOSE)
+    assert call.raw_arguments is None
+    value = call.arguments["a"]
+    for _ in range(1022):
+        assert isinstance(value, list) and len(value) == 1
+        value = value[0]
+    assert value == []
+    text = "{a:" + _nested_arrays(1024) + "}"
+    [call] = litert.extract_tool_calls(OPEN + "call:f" + text + CLOSE)
+    assert (call.name, call.arguments, call.raw_arguments) == ("f", {}, text)
+
+
+@pytest.mark.parametrize("depth", [1025, 5000, 100_000])
+def test_very_deep_input_never_raises(litert: ModuleType, depth: int) -> None:
+    text = OPEN + "call:f{a:" + "[" * depth
+    [call] = litert.extract_tool_calls(text)
+    assert call.name == "f" and call.arguments == {}
+    deep_json = '{"tool_calls":[{"name":"f","arguments":{"a":' + _nested_arrays(depth) + "}}]}"
+    assert isinstance(litert.extract_tool_calls(deep_json), list)
+    assert litert.clean_raw_for_history(deep_json) == deep_json  # compact, or too deep
+    assert litert.extract_tool_calls("{" * depth) == []
+
+
+def test_raw_token_numbers_decode_as_json_does(litert: ModuleType) -> None:
+    [call] = litert.extract_tool_calls(OPEN + "call:f{a:1e400,b:-1e400,c:" + "9" * 5000 + "}")
+    assert call.arguments["a"] == float("inf") and call.arguments["b"] == float("-inf")
+    big = call.arguments["c"]  # beyond int()'s 4300-digit limit, still exact
+    assert isinstance(big, int) and big == 10**5000 - 1
+
+
+def test_closing_token_only_or_opening_token_only(litert: ModuleType) -> None:
+    assert litert.extract_tool_calls(CLOSE + CLOSE) == []
+    assert litert.extract_tool_calls(OPEN) == []
+    assert litert.extract_tool_calls(OPEN + "call:") == []
+    assert litert.extract_tool_calls(OPEN + "call:f") == [ToolCall("f", {})]
+    [call] = litert.extract_tool_calls(OPEN + "call:f{")
+    assert (call.name, call.arguments, call.raw_arguments) == ("f", {}, "{")
+
+
+# ------------------------------------------------------------------------------ parse_sdk
+
+
+def test_parse_sdk_dispatch(litert: ModuleType) -> None:
+    message = {"tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {}}}]}
+    assert litert.parse_sdk(message) == [ToolCall("f", {})]
+    assert litert.parse_sdk(json.dumps(message)) == [ToolCall("f", {})]
+    assert litert.parse_sdk(json.dumps(message).encode()) == [ToolCall("f", {})]
+    assert litert.parse_sdk([message, "x", {"tool_calls": [{"name": "g"}]}]) == [
+        ToolCall("f", {}),
+        ToolCall("g", {}),
+    ]
+    for raw in (None, 0, 1.5, True, ("a",), object()):
+        assert litert.parse_sdk(raw) == []
+
+
+def test_parse_sdk_dict_raw_token_fallback(litert: ModuleType) -> None:
+    message = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "ok " + OPEN + "call:f{a:" + E + "x" + E + "}"}],
+    }
+    assert litert.parse_sdk(message) == [ToolCall("f", {"a": "x"})]
+    message["tool_calls"] = [{"name": "g"}]
+    assert litert.parse_sdk(message) == [ToolCall("g", {})]
+
+
+def test_parse_sdk_dict_arguments(litert: ModuleType) -> None:
+    arguments = {"k": [E + "v", {"n": E}]}
+    [call] = litert.parse_sdk({"tool_calls": [{"name": "f", "arguments": arguments, "id": "i"}]})
+    assert call.arguments == {"k": ["v", {"n": ""}]} and call.id == "i"
+    assert arguments == {"k": [E + "v", {"n": E}]}  # the caller's dict is not changed
+    weird = object()
+    [call] = litert.parse_sdk({"tool_calls": [{"name": "f", "arguments": weird}]})
+    assert (call.arguments, call.raw_arguments) == ({}, repr(weird))
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(1100):
+        node["a"] = {}
+        node = node["a"]
+    [call] = litert.parse_sdk({"tool_calls": [{"name": "f", "arguments": deep}]})
+    assert (call.arguments, call.raw_arguments) == ({}, None)
+
+
+def test_parse_sdk_cyclic_dict_does_not_hang(litert: ModuleType) -> None:
+    cyclic: dict[str, Any] = {"text": "no call"}
+    cyclic["self"] = cyclic
+    assert litert.parse_sdk(cyclic) == []
+    arguments: dict[str, Any] = {}
+    arguments["self"] = arguments
+    [call] = litert.parse_sdk({"tool_calls": [{"name": "f", "arguments": arguments}]})
+    assert call.name == "f" and call.arguments == {}
+
+
+# ---------------------------------------------------------------------- strip_escape_tokens
+
+
+def test_strip_escape_tokens(litert: ModuleType) -> None:
+    value = {E + "k": [E + "a" + E, {"b": E}, 1, None, True, 2.5], "s": "x" + E}
+    assert strict(litert.strip_escape_tokens(value)) == strict(
+        {E + "k": ["a", {"b": ""}, 1, None, True, 2.5], "s": "x"}
+    )
+    assert value["s"] == "x" + E  # not changed in place
+    assert litert.strip_escape_tokens(E + E + "z") == "z"
+    assert litert.strip_escape_tokens(7) == 7
+    assert litert.strip_escape_tokens(("a" + E,)) == ("a" + E,)  # only dicts and lists
+
+
+def test_strip_escape_tokens_depth_limit(litert: ModuleType) -> None:
+    ok: list[Any] = []
+    for _ in range(1023):
+        ok = [ok]
+    stripped = litert.strip_escape_tokens(ok)  # 1024 levels
+    for _ in range(1023):  # walked by hand: == on it would exceed Python's recursion limit
+        assert isinstance(stripped, list) and len(stripped) == 1
+        stripped = stripped[0]
+    assert stripped == []
+    with pytest.raises(ValueError, match="deeper than 1024"):
+        litert.strip_escape_tokens([ok])
+
+
+# --------------------------------------------------------------------- history and tools
+
+
+def test_clean_raw_for_history_bytes_and_odd_text(litert: ModuleType) -> None:
+    assert litert.clean_raw_for_history(b'{ "a" : "' + b'<|\\"|>' + b'x" }') == '{"a":"x"}'
+    assert litert.clean_raw_for_history(b"\xff{}") == "\ufffd{}"
+    assert litert.clean_raw_for_history("\ud800 no") == "\ud800 no"
+
+
+def test_serialize_tools_for_sdk(litert: ModuleType) -> None:
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    tools = [
+        {"name": "a", "description": "Get A.", "parameters": schema},
+        {"type": "function", "function": {"name": "b", "description": "B é"}},
+        SimpleNamespace(name="c", description=None, parameters=schema),
+        SimpleNamespace(name="d"),
+    ]
+    empty = {"type": "object", "properties": {}}
+    expected = [
+        {
+            "type": "function",
+            "function": {"name": "a", "description": "Get A.", "parameters": schema},
+        },
+        {"type": "function", "function": {"name": "b", "description": "B é", "parameters": empty}},
+        {"type": "function", "function": {"name": "c", "description": "", "parameters": schema}},
+        {"type": "function", "function": {"name": "d", "description": "", "parameters": empty}},
+    ]
+    text = litert.serialize_tools_for_sdk(tools)
+    assert text == compact(expected)
+    assert litert.serialize_tools_for_sdk(iter([])) == "[]"
+    for bad in ({"description": "no name"}, SimpleNamespace(name=""), 3):
+        with pytest.raises(TypeError, match="tool 0 has no name"):
+            litert.serialize_tools_for_sdk([bad])
+
+
+def test_build_tool_responses_json(litert: ModuleType) -> None:
+    text = litert.build_tool_responses_json(
+        [
+            ("get_weather", {"temp": 21, "sky": "sunny"}),
+            {"name": "get_time", "response": '{"time": "07:30"}'},
+            ["echo", "plain text"],
+            ("count", 3),
+            ("items", [1, 2]),
+        ]
+    )
+    assert text == compact(
+        {
+            "role": "tool",
+            "content": [
+                {
+                    "type": "tool_response",
+                    "name": "get_weather",
+                    "response": {"temp": 21, "sky": "sunny"},
+                },
+                {"type": "tool_response", "name": "get_time", "response": {"time": "07:30"}},
+                {"type": "tool_response", "name": "echo", "response": {"value": "plain text"}},
+                {"type": "tool_response", "name": "count", "response": {"value": 3}},
+                {"type": "tool_response", "name": "items", "response": {"value": [1, 2]}},
+            ],
+        }
+    )
+    assert litert.build_tool_responses_json([]) == '{"role":"tool","content":[]}'
+    for bad in (("only-name",), {"name": "x"}, "xy", (1, {})):
+        with pytest.raises(TypeError, match="tool response 0"):
+            litert.build_tool_responses_json([bad])
+
+
+def test_tool_response_payload_other_types(litert: ModuleType) -> None:
+    assert litert.tool_response_payload("\ud800") == {"value": "\ud800"}
+    assert litert.tool_response_payload(" {} ") == {}
+
+
+# ------------------------------------------------------------------------- properties
+
+# Strings that often hold the escape token and JSON / Gemma punctuation. No "<" other
+# than in the escape token, so a string never spells a block token by accident.
+PIECES = st.sampled_from([E, ",", ":", "{", "}", "[", "]", '"', "}{", " ", "\\", "é", "😀", "\n"])
+STRINGS = st.lists(
+    st.one_of(
+        st.text(st.characters(exclude_characters="<", exclude_categories=("Cs",)), max_size=4),
+        PIECES,
+    ),
+    max_size=6,
+).map("".join)
+NAMES = st.from_regex(r"[A-Za-z_][A-Za-z0-9_.\-]{0,8}", fullmatch=True)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=False, allow_infinity=False),
+    STRINGS,
+)
+
+
+def trees(keys: st.SearchStrategy[str]) -> st.SearchStrategy[Any]:
+    return st.recursive(
+        SCALARS,
+        lambda children: (
+            st.lists(children, max_size=4) | st.dictionaries(keys, children, max_size=4)
+        ),
+        max_leaves=16,
+    )
+
+
+JSON_ARGUMENTS = st.dictionaries(STRINGS, trees(STRINGS), max_size=5)
+GEMMA_ARGUMENTS = st.dictionaries(NAMES, trees(NAMES), max_size=5)
+CALL_IDS = st.one_of(st.none(), st.text(max_size=5))
+STYLES = st.sampled_from(["openai", "flat", "content-flat", "content-openai"])
+JSON_CALLS = st.lists(
+    st.tuples(NAMES, JSON_ARGUMENTS, CALL_IDS, STYLES, st.booleans()), min_size=1, max_size=4
+)
+
+
+def json_message(calls: list[tuple[Any, ...]], text: str) -> tuple[dict[str, Any], list[ToolCall]]:
+    """A LiteRT-LM message holding the calls, and the calls it must give, in order."""
+    message: dict[str, Any] = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    first: list[ToolCall] = []
+    then: list[ToolCall] = []
+    for name, arguments, call_id, style, as_string in calls:
+        body = {"name": name, "arguments": compact(arguments) if as_string else arguments}
+        item = {"type": "function", "function": body} if style.endswith("openai") else dict(body)
+        if call_id is not None:
+            item["id"] = call_id
+        if style.startswith("content"):
+            message["content"].append({"type": "tool_call", "tool_call": item})
+            then.append(ToolCall(name, strip_ref(arguments), call_id))
+        else:
+            message.setdefault("tool_calls", []).append(item)
+            first.append(ToolCall(name, strip_ref(arguments), call_id))
+    return message, first + then
+
+
+def with_ids(calls: list[ToolCall]) -> Any:
+    return dumped(calls)
+
+
+def render_json(value: Any, how: str) -> str:
+    if how == "compact":
+        return compact(value)
+    if how == "ascii":
+        return json.dumps(value)
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+RENDERINGS = st.sampled_from(["compact", "ascii", "indent"])
+
+
+@SETTINGS
+@given(calls=JSON_CALLS, text=STRINGS, how=RENDERINGS)
+def test_property_json_documents(
+    litert: ModuleType, calls: list[tuple[Any, ...]], text: str, how: str
+) -> None:
+    message, expected = json_message(calls, text)
+    rendered = render_json(message, how)
+    assert with_ids(litert.extract_tool_calls(rendered)) == with_ids(expected)
+    assert with_ids(litert.parse_sdk(message)) == with_ids(expected)
+    assert litert.clean_raw_for_history(rendered) == compact(strip_ref(message))
+
+
+@SETTINGS
+@given(
+    groups=st.lists(st.tuples(JSON_CALLS, STRINGS), min_size=2, max_size=4),
+    separators=st.lists(st.sampled_from(["", " ", "\n", "\r\n\t "]), min_size=4, max_size=4),
+    how=RENDERINGS,
+)
+def test_property_glued_documents(
+    litert: ModuleType, groups: list[tuple[Any, str]], separators: list[str], how: str
+) -> None:
+    texts = []
+    expected: list[ToolCall] = []
+    for calls, text in groups:
+        message, calls_of_message = json_message(calls, text)
+        texts.append(render_json(message, how))
+        expected.extend(calls_of_message)
+    glued = separators[0] + "".join(
+        text + separators[i % len(separators)] for i, text in enumerate(texts, 1)
+    )
+    assert with_ids(litert.extract_tool_calls(glued)) == with_ids(expected)
+    assert litert.clean_raw_for_history(glued) == glued
+
+
+def render_gemma(value: Any, ws: str, native: str) -> str:
+    """A value in the Gemma 4 call syntax; strings use `native` as delimiter unless they
+    hold it, then the other one."""
+    if isinstance(value, dict):
+        items = [
+            key + ws + ":" + ws + render_gemma(item, ws, native) for key, item in value.items()
+        ]
+        return "{" + ws + ("," + ws).join(items) + ws + "}"
+    if isinstance(value, list):
+        return (
+            "[" + ws + ("," + ws).join(render_gemma(item, ws, native) for item in value) + ws + "]"
+        )
+    if isinstance(value, str):
+        delimiter = native if native not in value else ({E, "<escape>"} - {native}).pop()
+        return delimiter + value + delimiter
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    return repr(value)  # int, or a float in JSON number syntax (no nan/inf here)
+
+
+GEMMA_CALLS = st.lists(
+    st.tuples(NAMES, GEMMA_ARGUMENTS, st.booleans(), st.booleans()), min_size=1, max_size=4
+)
+PROSE = st.text(st.characters(exclude_characters="<", exclude_categories=("Cs",)), max_size=10)
+
+
+@SETTINGS
+@given(
+    calls=GEMMA_CALLS,
+    prose=PROSE,
+    ws=st.sampled_from(["", " ", "\n  "]),
+    cut_last_close=st.booleans(),
+)
+def test_property_gemma_tokens(
+    litert: ModuleType,
+    calls: list[tuple[str, dict[str, Any], bool, bool]],
+    prose: str,
+    ws: str,
+    cut_last_close: bool,
+) -> None:
+    parts = [prose]
+    expected = []
+    for name, arguments, function_gemma, omit_empty_object in calls:
+        opener, closer, native = (
+            (FG_OPEN, FG_CLOSE, "<escape>") if function_gemma else (OPEN, CLOSE, E)
+        )
+        # no arguments may be written as no object at all
+        body = (
+            "" if omit_empty_object and not arguments else ws + render_gemma(arguments, ws, native)
+        )
+        parts.append(opener + ws + "call:" + ws + name + body + ws + closer + prose)
+        expected.append(ToolCall(name, strip_ref(arguments)))
+    text = "".join(parts)
+    if cut_last_close:
+        text = text[: text.rindex(closer)]
+    assert with_ids(litert.extract_tool_calls(text)) == with_ids(expected)
+    # the same text inside a JSON string: read in its decoded form, found once
+    wrapped = compact({"role": "assistant", "content": [{"type": "text", "text": text}]})
+    assert with_ids(litert.extract_tool_calls(wrapped)) == with_ids(expected)
+    assert with_ids(litert.parse_sdk(json.loads(wrapped))) == with_ids(expected)
+
+
+SOUP_PIECES = [OPEN, CLOSE, FG_OPEN, FG_CLOSE, "call:", E, "<escape>", *'{}[]:,"\\ -.e1f']
+SOUP_PIECES += ["ab", "true", "null", "tool_calls", '{"']
+SOUP = st.lists(st.sampled_from(SOUP_PIECES), max_size=40).map("".join)
+
+
+@SETTINGS
+@given(text=st.one_of(st.text(), SOUP))
+def test_property_never_raises_on_text(litert: ModuleType, text: str) -> None:
+    for candidate in (text, compact({"content": text}), compact([text, text])):
+        calls = litert.extract_tool_calls(candidate)
+        assert isinstance(calls, list)
+        for call in calls:
+            assert isinstance(call.name, str) and isinstance(call.arguments, dict)
+    assert isinstance(litert.clean_raw_for_history(text), str)
+    assert isinstance(litert.tool_response_payload(text), dict)
+    assert isinstance(litert.parse_sdk(text), list)
+
+
+@SETTINGS
+@given(data=st.binary())
+def test_property_never_raises_on_bytes(litert: ModuleType, data: bytes) -> None:
+    assert isinstance(litert.extract_tool_calls(data), list)
+    assert isinstance(litert.clean_raw_for_history(data), str)
+
+
+@SETTINGS
+@given(value=trees(STRINGS))
+def test_property_strip_matches_reference(litert: ModuleType, value: Any) -> None:
+    assert strict(litert.strip_escape_tokens(value)) == strict(strip_ref(value))
+    assert litert.clean_raw_for_history(json.dumps(value, indent=1)) == compact(strip_ref(value))
