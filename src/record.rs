@@ -13,11 +13,11 @@ pub struct Record<'a> {
     pub calls: Vec<Call<'a>>,
 }
 
-/// One call; `name` and `id` are tape indices of the values as found.
+/// One call: its name and id where they were strings, and its arguments.
 #[derive(Debug)]
 pub struct Call<'a> {
-    pub name: Option<usize>,
-    pub id: Option<usize>,
+    pub name: Option<Cow<'a, str>>,
+    pub id: Option<Cow<'a, str>>,
     pub arguments: Arguments<'a>,
 }
 
@@ -34,6 +34,9 @@ pub enum Arguments<'a> {
     Undecodable(Cow<'a, str>),
     /// Some other value (number, list, bool) at this index: kept as its JSON text.
     Other(usize),
+    /// Some other value, on a tape of its own (formats that do not keep the response's
+    /// tape): kept as its JSON text.
+    Value(Tape<'a>),
 }
 
 /// Parse one response and find its calls.
@@ -53,8 +56,8 @@ pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, J
     let calls = found
         .into_iter()
         .map(|(name, id, arguments)| Call {
-            name,
-            id,
+            name: name.and_then(|idx| string_at(&tape, idx)),
+            id: id.and_then(|idx| string_at(&tape, idx)),
             arguments: match arguments {
                 None => Arguments::Missing,
                 Some(idx) => arguments_at(&mut tape, idx),
@@ -62,6 +65,17 @@ pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, J
         })
         .collect();
     Ok(Record { tape, calls })
+}
+
+/// The string at `idx`, borrowed from the input where it had no escapes.
+fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
+    match (&tape.tokens[idx], &tape.source) {
+        (Token::Str(Text::Source { start, len }), Cow::Borrowed(source)) => Some(Cow::Borrowed(
+            &source[*start as usize..(*start + *len) as usize],
+        )),
+        (Token::Str(text), _) => Some(Cow::Owned(tape.text(text).to_owned())),
+        _ => None,
+    }
 }
 
 /// The arguments value at `idx`. A string's text is moved out of the response's tape
@@ -109,8 +123,8 @@ mod tests {
         let record = parse_record(&openai(), text).unwrap();
         assert_eq!(record.calls.len(), 1);
         let call = &record.calls[0];
-        assert_eq!(record.tape.str_at(call.name.unwrap()), Some("f"));
-        assert_eq!(record.tape.str_at(call.id.unwrap()), Some("c1"));
+        assert_eq!(call.name.as_deref(), Some("f"));
+        assert_eq!(call.id.as_deref(), Some("c1"));
         let Arguments::Decoded(args) = &call.arguments else {
             panic!("{:?}", call.arguments)
         };

@@ -99,10 +99,6 @@ fn parser_vectors() {
         }
         let record = result.unwrap_or_else(|err| panic!("{name}: {err}"));
         let tape = &record.tape;
-        let string_at = |idx: Option<usize>| match idx.and_then(|i| tape.str_at(i)) {
-            Some(s) => Value::String(s.to_string()),
-            None => Value::Null,
-        };
         let got: Vec<Value> = record
             .calls
             .iter()
@@ -112,16 +108,18 @@ fn parser_vectors() {
                     Arguments::Object(idx) => (value(tape, *idx), Value::Null),
                     Arguments::Decoded(args) => (value(args, 0), Value::Null),
                     Arguments::Undecodable(text) => (Value::Object(Map::new()), Value::String(text.to_string())),
+                    Arguments::Value(value_tape) => (
+                        Value::Object(Map::new()),
+                        Value::String(serde_json::to_string(&value(value_tape, 0)).unwrap()),
+                    ),
                     Arguments::Other(idx) => (
                         Value::Object(Map::new()),
                         Value::String(serde_json::to_string(&value(tape, *idx)).unwrap()),
                     ),
                 };
-                let name = match string_at(call.name) {
-                    Value::Null => Value::String(String::new()),
-                    name => name,
-                };
-                serde_json::json!({"name": name, "arguments": arguments, "id": string_at(call.id), "raw_arguments": raw})
+                let name = Value::String(call.name.as_deref().unwrap_or_default().to_owned());
+                let id = call.id.as_deref().map_or(Value::Null, |id| Value::String(id.to_owned()));
+                serde_json::json!({"name": name, "arguments": arguments, "id": id, "raw_arguments": raw})
             })
             .collect();
         let expected = case["calls"].as_array().unwrap();

@@ -230,14 +230,16 @@ pub fn response_from_record<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     let tape = &record.tape;
-    let string_at = |idx: Option<usize>| {
-        idx.and_then(|i| tape.str_at(i))
-            .map(|s| PyString::new(py, s))
-    };
     let mut calls = Vec::with_capacity(record.calls.len());
     for call in &record.calls {
-        let name = string_at(call.name).unwrap_or_else(|| intern!(py, "").clone());
-        let id = string_at(call.id).map_or_else(|| py.None().into_bound(py), Bound::into_any);
+        let name = match &call.name {
+            Some(name) => PyString::new(py, name),
+            None => intern!(py, "").clone(),
+        };
+        let id = match &call.id {
+            Some(id) => PyString::new(py, id).into_any(),
+            None => py.None().into_bound(py),
+        };
         let (arguments, raw_arguments) = match &call.arguments {
             Arguments::Missing => (b.empty_dict(), py.None().into_bound(py)),
             Arguments::Object(idx) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
@@ -245,6 +247,10 @@ pub fn response_from_record<'py>(
             Arguments::Undecodable(text) => (b.empty_dict(), PyString::new(py, text).into_any()),
             Arguments::Other(idx) => {
                 let value = b.value(tape, *idx)?.0;
+                b.kept_as_text(&value)?
+            }
+            Arguments::Value(value) => {
+                let value = b.value(value, 0)?.0;
                 b.kept_as_text(&value)?
             }
         };
