@@ -15,7 +15,7 @@ $(PY):
 # The release build of the extension, installed in editable mode with the test extras.
 # russo (the package toolsift replaces) declares Python >= 3.12 but runs on 3.11.
 build: $(PY)
-	$(VENV)/bin/maturin develop --release --quiet --extras test,arrow,dev
+	$(VENV)/bin/maturin develop --release --quiet --extras test,arrow,cli,zstd,dev
 	$(PY) -m pip install --quiet --no-deps --ignore-requires-python "russo==0.3.3"
 
 sample: build

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolsift._errors import ParseError, check_threads, record_error
 from toolsift._jsontext import dumps_compact, loads
+from toolsift._pure import bulk
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser", "arguments_of", "harvest"]
@@ -165,6 +166,32 @@ class Parser:
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
         return [self._parse_recorded(raw) for raw in raws]
+
+    def calls_in(self, doc: Any) -> list[ToolCall]:
+        """The calls in a decoded response (never text: a str is not decoded here)."""
+        return harvest(self._walk(doc))
+
+    def parse_file(
+        self,
+        path: str,
+        record_path: Sequence[str] | None = None,
+        threads: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> Iterator[AgentResponse]:
+        return bulk.parse_file(self.calls_in, path, record_path, threads, progress)
+
+    def arrow_batches(
+        self,
+        source: Any,
+        record_path: Sequence[str] | None,
+        threads: int | None,
+        progress: Callable[[int], None] | None,
+        sink: Callable[[Any], None],
+        schema: Any,
+    ) -> dict[str, int]:
+        return bulk.arrow_batches(
+            self.calls_in, source, record_path, threads, progress, sink, schema
+        )
 
     def _parse_recorded(self, raw: Any) -> AgentResponse:
         try:

@@ -6,11 +6,11 @@ Every class has `parse(raw) -> AgentResponse` and `parse_many(raws, *, threads=N
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 from typing import Any, ClassVar
 
-from toolsift import _backend
+from toolsift import _backend, _bulk
 from toolsift._types import AgentResponse
 
 __all__ = ["GeminiResponseParser", "JsonResponseParser", "OpenAIResponseParser"]
@@ -33,6 +33,50 @@ class _ResponseParser:
         (None: all) with the GIL released. A record that cannot be read never raises:
         its AgentResponse has no calls and `error` set."""
         return self._core.parse_many(raws, threads)
+
+    def parse_file(
+        self,
+        path: Any,
+        *,
+        record_path: str | None = None,
+        threads: int | None = None,
+        progress: _bulk.ProgressArg = False,
+    ) -> Iterator[AgentResponse]:
+        """The AgentResponse of every line of a JSONL file (plain, gzip or zstd), in order,
+        with bounded memory; lines are parsed on `threads` cores (None: all) with the GIL
+        released. Blank lines are skipped. `raw` is the line as bytes, without its line
+        terminator. A line that cannot be read never raises: its `error` is set.
+
+        `record_path`: a dot path to the response inside each line (e.g. "response.body");
+        None: OpenAI Batch API, Vertex AI and Gemini API batch output lines are unwrapped
+        on their own, and a provider-reported failure becomes the line's `error`.
+        `progress`: True shows a tqdm bar on stderr; a callable gets `(bytes_done, total)`.
+        A missing file raises FileNotFoundError now, not on the first iteration.
+        """
+        return _bulk.parse_file(self._core, path, record_path, threads, progress)
+
+    def to_arrow(
+        self,
+        source: Any,
+        *,
+        record_path: str | None = None,
+        threads: int | None = None,
+        progress: _bulk.ProgressArg = False,
+    ) -> Any:
+        """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`).
+
+        `source`: a path (a JSONL file, plain, gzip or zstd), an iterable of `str` /
+        `bytes` records, or a pyarrow string/binary array. Columns: `record` (int64, the
+        0-based line number or position), `custom_id` (from a batch envelope), `call_index`
+        (int32), `id`, `name`, `arguments` (compact JSON of the decoded object, as
+        `json.dumps(..., separators=(",", ":"), ensure_ascii=False)` writes it),
+        `raw_arguments` (the text that did not decode, else null) and `error`. A record
+        that could not be read gives one row with `error` set (and `custom_id` where
+        known), nulls elsewhere; a record with no calls gives no row. `record_path`,
+        `threads` and `progress` as for `parse_file` (for in-memory records, `progress`
+        counts records).
+        """
+        return _bulk.to_arrow(self._core, source, record_path, threads, progress)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

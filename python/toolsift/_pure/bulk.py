@@ -1,0 +1,380 @@
+"""Bulk reading (pure Python): files of JSON lines, provider batch envelopes, Arrow rows.
+
+This is the readable specification of `parse_file` and `to_arrow`; the Rust backend
+(`src/bulk/`, `src/python/bulk.rs`) gives the same results, and the tests say so.
+
+Records
+-------
+A *record* is one line of a file (the terminator, ``\\n`` or ``\\r\\n``, removed; the last
+line may lack it), or one item of an in-memory source. Records are numbered from 0 in
+input order; a *blank* record (empty, or only spaces, tabs, CRs and LFs) is skipped: it
+yields no AgentResponse and no row, but keeps its number. Files may be plain, gzip or
+zstd; the kind is told by the first bytes (the magic numbers), not by the name.
+
+Where the response is (`locate`)
+--------------------------------
+Each record is decoded as JSON (an error is the record's ``error``: ``str(ParseError)``).
+With a `record_path` (keys, from the dot path), the response is the value at that path
+of objects (the last of duplicate keys wins); a missing key, a null or a non-object on
+the way is the error ``nothing at record_path P``. Without one, a record that is a known
+batch envelope is unwrapped, checked in this order:
+
+* OpenAI Batch API output: an object with ``custom_id`` and ``response`` or ``error``.
+  ``custom_id`` is kept; a non-null ``error`` is ``batch error: D``; a ``response``
+  that is not an object is ``batch record has no response``; a ``response.status_code``
+  that is present and not the integer 200 is ``HTTP S: D`` (D from ``body.error``, else
+  the body; ``HTTP S`` alone without a body); else the response is ``response.body``
+  (``batch record has no response body`` when missing).
+* Vertex AI batch prediction output: an object with ``request`` and ``status``. A
+  ``status`` other than null or ``""`` is ``batch error: D``; else the response is
+  ``response`` (``batch record has no response`` when missing).
+* Gemini API batch output: an object with ``key`` and ``response`` or ``error``. A
+  non-null ``error`` is ``batch error: D``; else the response is ``response``.
+
+``key`` (Vertex, Gemini API) is kept as the custom id too. D describes the provider's
+error value: a string as is; an object with a string ``message`` as ``CODE: MESSAGE``
+(when ``code`` is a string or an integer) or ``MESSAGE``; anything else as compact JSON.
+Anything else is the response itself. The response is then walked like a decoded
+`parse` input (a response that is not an object simply has no calls).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import sys
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, Any
+
+from toolsift._errors import ParseError, check_threads, record_error
+from toolsift._jsontext import dumps_compact, loads
+from toolsift._types import AgentResponse, ToolCall
+
+__all__ = [
+    "BATCH_ROWS",
+    "ArrowColumns",
+    "blank",
+    "describe",
+    "locate",
+    "open_records",
+    "read_record",
+    "text_error",
+]
+
+Progress = Callable[[int], None] | None
+Sink = Callable[[Any], None]
+Calls = Callable[[Any], list[ToolCall]]  # a decoded response -> its calls
+
+BATCH_ROWS = 4096
+"""Records per Arrow record batch (the pure backend's; the Rust one cuts per block)."""
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_BLANK = b" \t\r\n"
+_PROGRESS_EVERY = 1 << 20  # report progress about once a MiB
+
+
+# ------------------------------------------------------------------ records of a file
+
+
+def _open(path: str) -> tuple[IO[bytes], IO[bytes]]:
+    """(the raw file, a reader of its decompressed bytes)."""
+    raw = open(path, "rb")  # closed by the caller
+    try:
+        magic = raw.read(4)
+        raw.seek(0)
+        if magic.startswith(_GZIP_MAGIC):
+            return raw, gzip.GzipFile(fileobj=raw, mode="rb")
+        if magic == _ZSTD_MAGIC:
+            try:
+                import zstandard
+            except ImportError as exc:
+                raise ImportError(
+                    "reading .zst files with the pure-Python backend needs the zstandard "
+                    "package: pip install 'toolsift[zstd]'"
+                ) from exc
+            reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+            return raw, io.BufferedReader(reader, 1 << 20)  # type: ignore[arg-type]
+        return raw, raw
+    except BaseException:
+        raw.close()
+        raise
+
+
+def open_records(path: str, progress: Progress = None) -> Iterator[tuple[int, bytes]]:
+    """`(number, line)` for every line of the file that is not blank, in order.
+
+    `progress(done)` is called with the number of (compressed) bytes of the file read so
+    far, about once a MiB and at the end. A file that cannot be read, or whose
+    compressed data is corrupt or cut short, raises OSError.
+    """
+    raw, reader = _open(path)
+    with raw, reader:
+        reported = 0
+        number = -1
+        try:
+            for number, line in enumerate(reader):
+                if progress is not None:
+                    done = raw.tell()
+                    if done - reported >= _PROGRESS_EVERY:
+                        reported = done
+                        progress(done)
+                if line.endswith(b"\n"):
+                    line = line[:-1]
+                if line.endswith(b"\r"):
+                    line = line[:-1]
+                if not blank(line):
+                    yield number, line
+        except _corrupt_errors() as exc:
+            raise OSError(f"{path}: corrupt or truncated compressed data ({exc})") from exc
+        if progress is not None:
+            progress(raw.tell())
+
+
+def _corrupt_errors() -> tuple[type[BaseException], ...]:
+    """What gzip, zlib and zstandard raise for corrupt or truncated data."""
+    errors: list[type[BaseException]] = [EOFError, gzip.BadGzipFile, zlib.error]
+    zstandard = sys.modules.get("zstandard")
+    if zstandard is not None:
+        errors.append(zstandard.ZstdError)
+    return tuple(errors)
+
+
+def blank(record: str | bytes | bytearray | memoryview) -> bool:
+    """Empty, or only JSON whitespace: skipped by the bulk APIs."""
+    if isinstance(record, str):
+        return not record.strip(" \t\r\n")
+    return not bytes(record).strip(_BLANK)
+
+
+def text_error(record: Any) -> str | None:
+    """Why an in-memory record is not text (None when it is)."""
+    if isinstance(record, (str, bytes, bytearray, memoryview)):
+        return None
+    return record_error(TypeError(f"a record must be str or bytes, not {type(record).__name__}"))
+
+
+# ------------------------------------------------------------------ envelopes
+
+
+def describe(value: Any) -> str:
+    """A provider's error value as one line of text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        message = value.get("message")
+        if isinstance(message, str):
+            code = value.get("code")
+            if isinstance(code, str) or type(code) is int:
+                return f"{code}: {message}"
+            return message
+    return dumps_compact(value)
+
+
+def _string(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def locate(doc: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str | None]:
+    """`(response, custom_id, error)` of a decoded record (see the module docstring)."""
+    if path is not None:
+        node = doc
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+            if node is None:
+                return None, None, f"nothing at record_path {'.'.join(path)}"
+        return node, None, None
+    if not isinstance(doc, dict):
+        return doc, None, None
+    if "custom_id" in doc and ("response" in doc or "error" in doc):
+        return _openai_batch(doc)
+    if "request" in doc and "status" in doc:
+        return _vertex_batch(doc)
+    if "key" in doc and ("response" in doc or "error" in doc):
+        return _gemini_batch(doc)
+    return doc, None, None
+
+
+def _openai_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
+    custom_id = _string(doc.get("custom_id"))
+    error = doc.get("error")
+    if error is not None:
+        return None, custom_id, f"batch error: {describe(error)}"
+    response = doc.get("response")
+    if not isinstance(response, dict):
+        return None, custom_id, "batch record has no response"
+    status = response.get("status_code")
+    body = response.get("body")
+    if status is not None and not (type(status) is int and status == 200):
+        head = f"HTTP {dumps_compact(status)}"
+        if body is None:
+            return None, custom_id, head
+        detail = body.get("error") if isinstance(body, dict) else None
+        return None, custom_id, f"{head}: {describe(body if detail is None else detail)}"
+    if body is None:
+        return None, custom_id, "batch record has no response body"
+    return body, custom_id, None
+
+
+def _vertex_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
+    custom_id = _string(doc.get("key"))
+    status = doc.get("status")
+    if status is not None and status != "":
+        return None, custom_id, f"batch error: {describe(status)}"
+    response = doc.get("response")
+    if response is None:
+        return None, custom_id, "batch record has no response"
+    return response, custom_id, None
+
+
+def _gemini_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
+    custom_id = _string(doc.get("key"))
+    error = doc.get("error")
+    if error is not None:
+        return None, custom_id, f"batch error: {describe(error)}"
+    response = doc.get("response")
+    if response is None:
+        return None, custom_id, "batch record has no response"
+    return response, custom_id, None
+
+
+def read_record(
+    calls_in: Calls, record: Any, path: Sequence[str] | None
+) -> tuple[list[ToolCall], str | None, str | None]:
+    """`(calls, custom_id, error)` of one non-blank record."""
+    not_text = text_error(record)
+    if not_text is not None:
+        return [], None, not_text
+    try:
+        doc = loads(record)
+    except ParseError as exc:
+        return [], None, str(exc)
+    response, custom_id, error = locate(doc, path)
+    if error is not None:
+        return [], custom_id, error
+    return calls_in(response), custom_id, None
+
+
+# ------------------------------------------------------------------ the two APIs
+
+
+def parse_file(
+    calls_in: Calls,
+    path: str,
+    record_path: Sequence[str] | None,
+    threads: int | None,
+    progress: Progress,
+) -> Iterator[AgentResponse]:
+    """An AgentResponse per non-blank line; `raw` is the line as bytes (no terminator)."""
+    check_threads(threads)
+    for _, line in open_records(path, progress):
+        calls, _, error = read_record(calls_in, line, record_path)
+        yield AgentResponse(calls, line, error)
+
+
+class ArrowColumns:
+    """The table's columns as Python lists, a record at a time; counts for the summary."""
+
+    NAMES = ("record", "custom_id", "call_index", "id", "name", "arguments", "raw_arguments")
+
+    def __init__(self) -> None:
+        self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
+        self._clear()
+
+    def _clear(self) -> None:
+        self.columns: dict[str, list[Any]] = {name: [] for name in (*self.NAMES, "error")}
+        self.pending = 0
+
+    def add(
+        self, number: int, calls: list[ToolCall], custom_id: str | None, error: str | None
+    ) -> None:
+        self.records += 1
+        self.pending += 1
+        c = self.columns
+        if error is not None:
+            self.failed += 1
+            for name, value in zip(
+                (*self.NAMES, "error"),
+                (number, custom_id, None, None, None, None, None, error),
+                strict=True,
+            ):
+                c[name].append(value)
+            return
+        if calls:
+            self.with_calls += 1
+        for index, call in enumerate(calls):
+            self.calls += 1
+            if call.raw_arguments is not None:
+                self.undecodable += 1
+            c["record"].append(number)
+            c["custom_id"].append(custom_id)
+            c["call_index"].append(index)
+            c["id"].append(call.id)
+            c["name"].append(call.name)
+            c["arguments"].append(dumps_compact(call.arguments))
+            c["raw_arguments"].append(call.raw_arguments)
+            c["error"].append(None)
+
+    def flush(self, sink: Sink, schema: Any) -> None:
+        """Hand the rows so far to `sink` as one pyarrow RecordBatch."""
+        import pyarrow as pa
+
+        if self.pending:
+            sink(pa.record_batch(self.columns, schema=schema))
+        self._clear()
+
+    def summary(self) -> dict[str, int]:
+        return {
+            "records": self.records,
+            "records_with_calls": self.with_calls,
+            "calls": self.calls,
+            "undecodable_arguments": self.undecodable,
+            "failed": self.failed,
+        }
+
+
+def arrow_batches(
+    calls_in: Calls,
+    source: str | Iterable[Any],
+    record_path: Sequence[str] | None,
+    threads: int | None,
+    progress: Progress,
+    sink: Sink,
+    schema: Any,
+) -> dict[str, int]:
+    """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
+
+    Returns the counts: records (not blank), records_with_calls, calls,
+    undecodable_arguments, failed.
+    """
+    check_threads(threads)
+    records: Iterable[tuple[int, Any]]
+    if isinstance(source, str):
+        records = open_records(source, progress)
+    else:
+        if hasattr(source, "to_pylist"):  # a pyarrow Array or ChunkedArray
+            source = source.to_pylist()
+        records = _numbered(source, progress)
+    columns = ArrowColumns()
+    for number, record in records:
+        calls, custom_id, error = read_record(calls_in, record, record_path)
+        columns.add(number, calls, custom_id, error)
+        if columns.pending >= BATCH_ROWS:
+            columns.flush(sink, schema)
+    columns.flush(sink, schema)
+    return columns.summary()
+
+
+def _numbered(items: Iterable[Any], progress: Progress) -> Iterator[tuple[int, Any]]:
+    """In-memory records that are not blank, numbered; progress counts records."""
+    count = 0
+    for number, item in enumerate(items):
+        if progress is not None and number and number % BATCH_ROWS == 0:
+            progress(number)
+        count = number + 1
+        if isinstance(item, (str, bytes, bytearray, memoryview)) and blank(item):
+            continue
+        yield number, item
+    if progress is not None:
+        progress(count)
