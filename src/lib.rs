@@ -4,6 +4,7 @@
 //! with `cargo test` without Python; the PyO3 layer (`python`, behind the `python`
 //! feature) turns Python input into core calls and core results into Python objects.
 
+pub mod bulk;
 pub mod formats;
 pub mod json;
 pub mod node;

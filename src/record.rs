@@ -41,8 +41,16 @@ pub enum Arguments<'a> {
 
 /// Parse one response and find its calls.
 pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, JsonError> {
-    let mut tape = json::parse(text)?;
-    let Ok(raw_calls) = format.walk(&TapeNode::root(&tape));
+    Ok(record_at(format, json::parse(text)?, 0))
+}
+
+/// The calls of the response at `root` on a parsed tape (the whole document, or a part
+/// of it such as the `response.body` of a batch envelope).
+pub fn record_at<'a>(format: &Format, mut tape: Tape<'a>, root: usize) -> Record<'a> {
+    let Ok(raw_calls) = format.walk(&TapeNode {
+        tape: &tape,
+        idx: root,
+    });
     let found: Vec<(Option<usize>, Option<usize>, Option<usize>)> = raw_calls
         .into_iter()
         .map(|c| {
@@ -64,11 +72,11 @@ pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, J
             },
         })
         .collect();
-    Ok(Record { tape, calls })
+    Record { tape, calls }
 }
 
 /// The string at `idx`, borrowed from the input where it had no escapes.
-fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
+pub fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
     match (&tape.tokens[idx], &tape.source) {
         (Token::Str(Text::Source { start, len }), Cow::Borrowed(source)) => Some(Cow::Borrowed(
             &source[*start as usize..(*start + *len) as usize],

@@ -30,10 +30,7 @@ pub fn parse_many<'py>(
     let py = raws.py();
     let mut builder = Builder::new(py)?;
     builder.check_threads(threads)?;
-    let threads = match threads {
-        Some(t) => t.extract::<usize>()?,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let threads = thread_count(threads)?;
     let items: Vec<Bound<'py, PyAny>> = raws.try_iter()?.collect::<PyResult<_>>()?;
     let inputs = items.iter().map(Input::of).collect::<PyResult<Vec<_>>>()?;
     // Borrowed views of the text; the Python objects in `inputs` keep them alive.
@@ -41,7 +38,7 @@ pub fn parse_many<'py>(
     let chunks: Vec<&[Option<&[u8]>]> = texts.chunks(CHUNK).collect();
 
     let mut out = Vec::with_capacity(items.len());
-    let mut consume = |k: usize, parsed: Vec<Parsed<'_>>| -> PyResult<()> {
+    let consume = |k: usize, parsed: Vec<Parsed<'_>>| -> PyResult<()> {
         for (offset, record) in parsed.into_iter().enumerate() {
             let at = k * CHUNK + offset;
             out.push(response(
@@ -54,14 +51,15 @@ pub fn parse_many<'py>(
         }
         py.check_signals() // Ctrl-C stops a long batch between chunks
     };
-    if threads <= 1 || chunks.len() <= 1 {
-        for (k, chunk) in chunks.iter().enumerate() {
-            let parsed = py.detach(|| parse_chunk(format, chunk));
-            consume(k, parsed)?;
-        }
-    } else {
-        pipelined(py, &pool(threads), format, &chunks, consume)?;
-    }
+    let threads = if chunks.len() <= 1 { 1 } else { threads };
+    let mut next = chunks.iter().copied();
+    pipelined(
+        py,
+        threads,
+        || next.next(),
+        |chunk| parse_chunk(format, chunk),
+        consume,
+    )?;
     Ok(PyList::new(py, out)?.into_any())
 }
 
@@ -96,9 +94,17 @@ fn response<'py>(
     }
 }
 
+/// `threads` as given (None: all cores), checked by the caller.
+pub(super) fn thread_count(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    Ok(match threads {
+        Some(t) if !t.is_none() => t.extract::<usize>()?,
+        _ => std::thread::available_parallelism().map_or(1, usize::from),
+    })
+}
+
 /// One pool per thread count, made once: starting threads per call would cost more
 /// than a small batch.
-fn pool(threads: usize) -> Arc<ThreadPool> {
+pub(super) fn pool(threads: usize) -> Arc<ThreadPool> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(Default::default)
@@ -118,63 +124,96 @@ fn pool(threads: usize) -> Arc<ThreadPool> {
         .clone()
 }
 
-/// Parse chunks on the pool, in parallel and ahead of the calling thread, which hands
-/// each finished chunk to `consume` in order.
-fn pipelined<'a>(
+/// Work on chunks in parallel, ahead of the calling thread, which hands each finished
+/// chunk to `consume` in order. `next` gives the chunks (it runs on the calling thread,
+/// with the GIL: a blocking `next` should detach itself); at most `2 * threads + 1`
+/// chunks are taken ahead of `consume`, so memory stays bounded. With one thread, each
+/// chunk is worked on the calling thread with the GIL released.
+pub(super) fn pipelined<C: Send, O: Send>(
     py: Python<'_>,
-    pool: &ThreadPool,
-    format: &Format,
-    chunks: &[&[Option<&'a [u8]>]],
-    mut consume: impl FnMut(usize, Vec<Parsed<'a>>) -> PyResult<()>,
+    threads: usize,
+    mut next: impl FnMut() -> Option<C>,
+    work: impl Fn(C) -> O + Sync,
+    mut consume: impl FnMut(usize, O) -> PyResult<()>,
 ) -> PyResult<()> {
-    type Done<'a> = (usize, Result<Vec<Parsed<'a>>, ()>);
+    // A panic is reported as a failed chunk: never unwound into Python, never left to
+    // hang the calling thread, which waits for every chunk in turn.
+    let guarded = |chunk: C| catch_unwind(AssertUnwindSafe(|| work(chunk))).map_err(|_| ());
+    let panicked = || PyRuntimeError::new_err("toolsift worker thread panicked");
+    if threads <= 1 {
+        let mut k = 0;
+        while let Some(chunk) = next() {
+            let done = py.detach(|| guarded(chunk)).map_err(|()| panicked())?;
+            consume(k, done)?;
+            k += 1;
+        }
+        return Ok(());
+    }
+    let pool = pool(threads);
+    type Done<O> = (usize, Result<O, ()>);
     let cancelled = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<Done<'a>>();
+    let (sender, receiver) = mpsc::channel::<Done<O>>();
     let receiver = Mutex::new(receiver);
     let lookahead = 2 * pool.current_num_threads() + 1;
     pool.in_place_scope(|scope| {
-        let spawn = |k: usize| {
+        let spawn = |k: usize, chunk: C| {
             let sender = sender.clone();
-            let (chunk, cancelled) = (chunks[k], &cancelled);
+            let (cancelled, guarded) = (&cancelled, &guarded);
             scope.spawn(move |_| {
-                let parsed = if cancelled.load(Ordering::Relaxed) {
-                    Ok(Vec::new())
+                let done = if cancelled.load(Ordering::Relaxed) {
+                    Err(())
                 } else {
-                    // A panic is reported as a failed chunk rather than left to hang
-                    // the calling thread, which waits for every chunk in turn.
-                    catch_unwind(AssertUnwindSafe(|| parse_chunk(format, chunk))).map_err(|_| ())
+                    guarded(chunk)
                 };
                 // The receiver outlives the scope, so sending cannot fail.
-                let _ = sender.send((k, parsed));
+                let _ = sender.send((k, done));
             });
         };
-        for k in 0..lookahead.min(chunks.len()) {
-            spawn(k);
+        let mut spawned = 0;
+        let mut exhausted = false;
+        let mut take = |spawned: &mut usize| {
+            if exhausted {
+                return;
+            }
+            match next() {
+                Some(chunk) => {
+                    spawn(*spawned, chunk);
+                    *spawned += 1;
+                }
+                None => exhausted = true,
+            }
+        };
+        while spawned < lookahead {
+            let before = spawned;
+            take(&mut spawned);
+            if spawned == before {
+                break;
+            }
         }
-        let mut early: HashMap<usize, Result<Vec<Parsed<'a>>, ()>> = HashMap::new();
-        for k in 0..chunks.len() {
-            let parsed = loop {
-                if let Some(parsed) = early.remove(&k) {
-                    break parsed;
+        let mut early: HashMap<usize, Result<O, ()>> = HashMap::new();
+        let mut k = 0;
+        while k < spawned {
+            let done = loop {
+                if let Some(done) = early.remove(&k) {
+                    break done;
                 }
                 let received = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
                 match received {
-                    Some((j, parsed)) => {
-                        early.insert(j, parsed);
+                    Some((j, done)) => {
+                        early.insert(j, done);
                     }
                     None => return Err(PyRuntimeError::new_err("toolsift worker threads stopped")),
                 }
             };
-            if k + lookahead < chunks.len() {
-                spawn(k + lookahead);
-            }
-            let outcome = parsed
-                .map_err(|()| PyRuntimeError::new_err("toolsift worker thread panicked"))
-                .and_then(|parsed| consume(k, parsed));
+            take(&mut spawned);
+            let outcome = done
+                .map_err(|()| panicked())
+                .and_then(|done| consume(k, done));
             if let Err(err) = outcome {
                 cancelled.store(true, Ordering::Relaxed);
                 return Err(err);
             }
+            k += 1;
         }
         Ok(())
     })

@@ -216,6 +216,28 @@ impl<'py> Builder<'py> {
             .call1((calls, raw, message))
     }
 
+    /// A record that could not be read, with the reason given as text.
+    pub fn failed_with(
+        &self,
+        raw: &Bound<'py, PyAny>,
+        message: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let calls = PyList::empty(self.py);
+        self.hooks
+            .agent_response
+            .bind(self.py)
+            .call1((calls, raw, message))
+    }
+
+    /// The `error` text of a record that could not be read (`record_error`).
+    pub fn error_text(&self, err: &PyErr) -> PyResult<String> {
+        self.hooks
+            .record_error
+            .bind(self.py)
+            .call1((err.value(self.py),))?
+            .extract()
+    }
+
     pub fn check_threads(&self, threads: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
         self.hooks.check_threads.bind(self.py).call1((threads,))?;
         Ok(())

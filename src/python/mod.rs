@@ -2,6 +2,7 @@
 
 mod batch;
 mod build;
+mod bulk;
 mod objects;
 
 use crate::formats::Format;
@@ -56,6 +57,42 @@ impl Parser {
     ) -> PyResult<Bound<'py, PyAny>> {
         batch::parse_many(&self.format, raws, threads)
     }
+
+    /// The AgentResponses of a JSONL file, streamed (`toolsift._bulk` checks the
+    /// arguments first). `record_path` is the list of keys.
+    #[pyo3(signature = (path, record_path=None, threads=None, progress=None))]
+    fn parse_file(
+        &self,
+        path: &str,
+        record_path: Option<Vec<String>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<bulk::FileResponses> {
+        if let Some(threads) = threads {
+            Builder::new(threads.py())?.check_threads(Some(threads))?;
+        }
+        bulk::FileResponses::open(&self.format, path, record_path, threads, progress)
+    }
+
+    /// Rows of the calls in `source` (a path, a list of records or a pyarrow array),
+    /// handed to `sink` as pyarrow RecordBatches; returns the counts. `schema` is the
+    /// pure backend's (the Rust one builds the same one itself).
+    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None))]
+    fn arrow_batches<'py>(
+        &self,
+        source: &Bound<'py, PyAny>,
+        record_path: Option<Vec<String>>,
+        threads: Option<&Bound<'py, PyAny>>,
+        progress: Option<&Bound<'py, PyAny>>,
+        sink: &Bound<'py, PyAny>,
+        schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = schema;
+        Ok(
+            bulk::arrow_batches(&self.format, source, record_path, threads, progress, sink)?
+                .into_any(),
+        )
+    }
 }
 
 fn parse_text<'py>(
@@ -73,6 +110,7 @@ fn parse_text<'py>(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Parser>()?;
+    m.add_class::<bulk::FileResponses>()?;
     m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
     m.add(
         "BUILD_PROFILE",

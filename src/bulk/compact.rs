@@ -1,0 +1,270 @@
+//! A tape value as compact JSON text, byte for byte as Python writes the decoded value
+//! with `json.dumps(value, separators=(",", ":"), ensure_ascii=False)`
+//! (`toolsift._jsontext.dumps_compact`), so both backends fill the `arguments` column
+//! with the same text:
+//!
+//! * duplicate keys collapse as `json.loads` collapses them: one entry per key, at the
+//!   position of its first occurrence, holding the value of its last;
+//! * floats as Python's `repr(float)`: the shortest digits that round-trip, in fixed
+//!   notation when the decimal exponent is in -4..16 (`0.0001`, `1e+16`, `1e-05`,
+//!   `100.0`), `Infinity` / `-Infinity` for numbers beyond the float range;
+//! * integers of any size exactly;
+//! * strings with `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` and `\u00XX` (lowercase hex)
+//!   for the other control characters below U+0020; everything else as raw UTF-8.
+
+use crate::json::{Tape, Token};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The compact JSON text of the value at `idx`.
+pub fn to_string(tape: &Tape<'_>, idx: usize) -> String {
+    let mut out = String::new();
+    write_value(tape, idx, &mut out);
+    out
+}
+
+/// Appends the compact JSON text of the value at `idx` to `out`.
+pub fn write_value(tape: &Tape<'_>, idx: usize, out: &mut String) {
+    match &tape.tokens[idx] {
+        Token::Null => out.push_str("null"),
+        Token::Bool(true) => out.push_str("true"),
+        Token::Bool(false) => out.push_str("false"),
+        Token::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Token::UInt(u) => {
+            let _ = write!(out, "{u}");
+        }
+        Token::BigInt(digits) => out.push_str(digits),
+        Token::Float(f) => write_float(*f, out),
+        Token::Str(text) => write_str(tape.text(text), out),
+        Token::Array { end, .. } => {
+            out.push('[');
+            let mut at = idx + 1;
+            while at < *end as usize {
+                if at > idx + 1 {
+                    out.push(',');
+                }
+                nested(tape, at, out);
+                at = tape.skip(at);
+            }
+            out.push(']');
+        }
+        Token::Object { len, end } => write_object(tape, idx, *len as usize, *end as usize, out),
+    }
+}
+
+/// Containers nest up to MAX_DEPTH deep: grow the stack rather than overflow it.
+fn nested(tape: &Tape<'_>, idx: usize, out: &mut String) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || write_value(tape, idx, out));
+}
+
+fn write_object(tape: &Tape<'_>, idx: usize, len: usize, end: usize, out: &mut String) {
+    // (key index, value index) of every member, in order.
+    let mut members = Vec::with_capacity(len);
+    let mut at = idx + 1;
+    while at < end {
+        members.push((at, at + 1));
+        at = tape.skip(at + 1);
+    }
+    let key = |m: &(usize, usize)| tape.str_at(m.0).unwrap_or_default();
+    let duplicates = if members.len() <= 16 {
+        (1..members.len()).any(|i| (0..i).any(|j| key(&members[i]) == key(&members[j])))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        !members.iter().all(|m| seen.insert(key(m)))
+    };
+    if duplicates {
+        // json.loads: the first occurrence's position, the last occurrence's value.
+        let mut first: HashMap<&str, usize> = HashMap::with_capacity(members.len());
+        let mut collapsed: Vec<(usize, usize)> = Vec::with_capacity(members.len());
+        for m in &members {
+            match first.get(key(m)) {
+                Some(&slot) => collapsed[slot].1 = m.1,
+                None => {
+                    first.insert(key(m), collapsed.len());
+                    collapsed.push(*m);
+                }
+            }
+        }
+        members = collapsed;
+    }
+    out.push('{');
+    for (n, m) in members.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        write_str(key(m), out);
+        out.push(':');
+        nested(tape, m.1, out);
+    }
+    out.push('}');
+}
+
+/// Python's `repr(float)` (what `json.dumps` writes), with `Infinity` for infinities.
+pub fn write_float(f: f64, out: &mut String) {
+    if f.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if f.is_infinite() {
+        out.push_str(if f > 0.0 { "Infinity" } else { "-Infinity" });
+        return;
+    }
+    // Rust's `{:e}` gives the shortest digits that round-trip, as Python's repr does:
+    // "d.ddde[-]x".
+    let mut sci = String::with_capacity(32);
+    let _ = write!(sci, "{f:e}");
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    if negative {
+        out.push('-');
+    }
+    if (-4..16).contains(&exponent) {
+        // Fixed notation, always with a fractional part.
+        let point = exponent + 1; // digits before the decimal point
+        if point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-point) as usize));
+            out.push_str(&digits);
+        } else if point as usize >= digits.len() {
+            out.push_str(&digits);
+            out.extend(std::iter::repeat_n('0', point as usize - digits.len()));
+            out.push_str(".0");
+        } else {
+            out.push_str(&digits[..point as usize]);
+            out.push('.');
+            out.push_str(&digits[point as usize..]);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(
+            out,
+            "e{}{:02}",
+            if exponent < 0 { '-' } else { '+' },
+            exponent.unsigned_abs()
+        );
+    }
+}
+
+/// A JSON string as `json.dumps(..., ensure_ascii=False)` writes it.
+pub fn write_str(s: &str, out: &mut String) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        // Only ASCII bytes are escaped, so `i` is on a character boundary.
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn compact(text: &str) -> String {
+        to_string(&parse(text.as_bytes()).unwrap(), 0)
+    }
+
+    fn float(f: f64) -> String {
+        let mut out = String::new();
+        write_float(f, &mut out);
+        out
+    }
+
+    #[test]
+    fn floats_as_python_repr() {
+        for (f, want) in [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (1.5, "1.5"),
+            (100.0, "100.0"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1e-7, "1e-07"),
+            (1.25e-7, "1.25e-07"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"),
+            (1.5e16, "1.5e+16"),
+            (123456789.125, "123456789.125"),
+            (1e300, "1e+300"),
+            (5e-324, "5e-324"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (f64::INFINITY, "Infinity"),
+            (f64::NEG_INFINITY, "-Infinity"),
+        ] {
+            assert_eq!(float(f), want, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn values() {
+        assert_eq!(
+            compact(r#" { "a" : [1, -2, 1.0, 2.5E3, true, false, null, {}, []] } "#),
+            r#"{"a":[1,-2,1.0,2500.0,true,false,null,{},[]]}"#
+        );
+        assert_eq!(
+            compact("[123456789012345678901234567890, 18446744073709551615, -0, 1e400]"),
+            "[123456789012345678901234567890,18446744073709551615,0,Infinity]"
+        );
+    }
+
+    #[test]
+    fn strings_escaped_as_python() {
+        assert_eq!(
+            compact(
+                r#""q\" b\\ s\/ n\n r\r t\t b\b f\f \u0001 \u001f \u007f é \u00e9 😀 \ud83d\ude00""#
+            ),
+            "\"q\\\" b\\\\ s/ n\\n r\\r t\\t b\\b f\\f \\u0001 \\u001f \u{7f} é é 😀 😀\""
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_last_wins_at_first_position() {
+        assert_eq!(compact(r#"{"a":1,"b":2,"a":3}"#), r#"{"a":3,"b":2}"#);
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{}\":{i}", i % 20)).collect();
+        let want: Vec<String> = (0..20).map(|i| format!("\"k{i}\":{}", i + 20)).collect();
+        assert_eq!(
+            compact(&format!("{{{}}}", many.join(","))),
+            format!("{{{}}}", want.join(","))
+        );
+    }
+
+    #[test]
+    fn deep_nesting() {
+        let depth = crate::json::MAX_DEPTH;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert_eq!(compact(&text), text);
+    }
+}

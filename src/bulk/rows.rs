@@ -1,0 +1,303 @@
+//! Calls to Arrow columns: one row per call, one row per record that could not be read.
+//! The schema and the values are those of `ArrowColumns` in the pure backend.
+
+use super::compact;
+use super::Outcome;
+use crate::json::JsonError;
+use crate::record::Arguments;
+use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
+use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use std::ops::AddAssign;
+use std::sync::{Arc, OnceLock};
+
+/// `record` (int64, not null), `custom_id`, `call_index` (int32), `id`, `name`,
+/// `arguments`, `raw_arguments`, `error` (strings).
+pub fn schema() -> SchemaRef {
+    static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
+    SCHEMA
+        .get_or_init(|| {
+            let text = |name| Field::new(name, DataType::Utf8, true);
+            Arc::new(Schema::new(vec![
+                Field::new("record", DataType::Int64, false),
+                text("custom_id"),
+                Field::new("call_index", DataType::Int32, true),
+                text("id"),
+                text("name"),
+                text("arguments"),
+                text("raw_arguments"),
+                text("error"),
+            ]))
+        })
+        .clone()
+}
+
+/// What a run found, for the summary.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub records: u64,
+    pub records_with_calls: u64,
+    pub calls: u64,
+    pub undecodable_arguments: u64,
+    pub failed: u64,
+}
+
+impl AddAssign for Counts {
+    fn add_assign(&mut self, other: Counts) {
+        self.records += other.records;
+        self.records_with_calls += other.records_with_calls;
+        self.calls += other.calls;
+        self.undecodable_arguments += other.undecodable_arguments;
+        self.failed += other.failed;
+    }
+}
+
+/// A row whose `error` is a JSON error: its text comes from the Python side.
+#[derive(Debug)]
+pub struct Pending {
+    pub row: usize,
+    pub number: i64,
+    /// A copy of the record's text, when the Python side cannot find it on its own.
+    pub text: Option<Vec<u8>>,
+    pub error: JsonError,
+}
+
+/// The rows of one chunk of records.
+#[derive(Debug)]
+pub struct Chunk {
+    pub batch: RecordBatch,
+    pub pending: Vec<Pending>,
+    pub counts: Counts,
+}
+
+/// Builds the rows of one chunk of records.
+pub struct Rows {
+    record: Int64Builder,
+    custom_id: StringBuilder,
+    call_index: Int32Builder,
+    id: StringBuilder,
+    name: StringBuilder,
+    arguments: StringBuilder,
+    raw_arguments: StringBuilder,
+    error: StringBuilder,
+    rows: usize,
+    counts: Counts,
+    pending: Vec<Pending>,
+    scratch: String,
+    kept: String,
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        Rows::new()
+    }
+}
+
+impl Rows {
+    pub fn new() -> Self {
+        Rows {
+            record: Int64Builder::new(),
+            custom_id: StringBuilder::new(),
+            call_index: Int32Builder::new(),
+            id: StringBuilder::new(),
+            name: StringBuilder::new(),
+            arguments: StringBuilder::new(),
+            raw_arguments: StringBuilder::new(),
+            error: StringBuilder::new(),
+            rows: 0,
+            counts: Counts::default(),
+            pending: Vec::new(),
+            scratch: String::new(),
+            kept: String::new(),
+        }
+    }
+
+    /// The rows of one non-blank record. `text` is the record's text, kept for a JSON
+    /// error when the Python side cannot find it by `number`.
+    pub fn add(&mut self, number: i64, text: Option<&[u8]>, outcome: Outcome<'_>) {
+        match outcome {
+            Outcome::NotJson(error) => {
+                let placeholder = format!("{} at byte {}", error.message, error.pos);
+                self.pending.push(Pending {
+                    row: self.rows,
+                    number,
+                    text: text.map(<[u8]>::to_vec),
+                    error,
+                });
+                self.add_failed(number, None, &placeholder);
+            }
+            Outcome::Failed { custom_id, error } => {
+                self.add_failed(number, custom_id.as_deref(), &error);
+            }
+            Outcome::Read { record, custom_id } => {
+                self.counts.records += 1;
+                if !record.calls.is_empty() {
+                    self.counts.records_with_calls += 1;
+                }
+                for (index, call) in record.calls.iter().enumerate() {
+                    self.counts.calls += 1;
+                    self.rows += 1;
+                    self.record.append_value(number);
+                    self.custom_id.append_option(custom_id.as_deref());
+                    self.call_index
+                        .append_value(i32::try_from(index).unwrap_or(i32::MAX));
+                    self.id.append_option(call.id.as_deref());
+                    self.name.append_value(call.name.as_deref().unwrap_or(""));
+                    self.scratch.clear();
+                    self.kept.clear();
+                    // (arguments in `scratch`, raw_arguments)
+                    let raw: Option<&str> = match &call.arguments {
+                        Arguments::Missing => {
+                            self.scratch.push_str("{}");
+                            None
+                        }
+                        Arguments::Object(idx) => {
+                            compact::write_value(&record.tape, *idx, &mut self.scratch);
+                            None
+                        }
+                        Arguments::Decoded(tape) => {
+                            compact::write_value(tape, 0, &mut self.scratch);
+                            None
+                        }
+                        Arguments::Undecodable(text) => {
+                            self.scratch.push_str("{}");
+                            Some(text)
+                        }
+                        // Another JSON value: kept as its JSON text.
+                        Arguments::Other(idx) => {
+                            self.scratch.push_str("{}");
+                            compact::write_value(&record.tape, *idx, &mut self.kept);
+                            Some(&self.kept)
+                        }
+                        Arguments::Value(tape) => {
+                            self.scratch.push_str("{}");
+                            compact::write_value(tape, 0, &mut self.kept);
+                            Some(&self.kept)
+                        }
+                    };
+                    if raw.is_some() {
+                        self.counts.undecodable_arguments += 1;
+                    }
+                    self.arguments.append_value(&self.scratch);
+                    self.raw_arguments.append_option(raw);
+                    self.error.append_null();
+                }
+            }
+        }
+    }
+
+    /// One row for a record that could not be read.
+    pub fn add_failed(&mut self, number: i64, custom_id: Option<&str>, error: &str) {
+        self.counts.records += 1;
+        self.counts.failed += 1;
+        self.rows += 1;
+        self.record.append_value(number);
+        self.custom_id.append_option(custom_id);
+        self.call_index.append_null();
+        self.id.append_null();
+        self.name.append_null();
+        self.arguments.append_null();
+        self.raw_arguments.append_null();
+        self.error.append_value(error);
+    }
+
+    pub fn finish(mut self) -> Result<Chunk, ArrowError> {
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.record.finish()),
+            Arc::new(self.custom_id.finish()),
+            Arc::new(self.call_index.finish()),
+            Arc::new(self.id.finish()),
+            Arc::new(self.name.finish()),
+            Arc::new(self.arguments.finish()),
+            Arc::new(self.raw_arguments.finish()),
+            Arc::new(self.error.finish()),
+        ];
+        Ok(Chunk {
+            batch: RecordBatch::try_new(schema(), columns)?,
+            pending: self.pending,
+            counts: self.counts,
+        })
+    }
+}
+
+/// The batch with the `error` of some rows replaced.
+pub fn with_errors(
+    batch: &RecordBatch,
+    messages: &[(usize, String)],
+) -> Result<RecordBatch, ArrowError> {
+    let index = batch.schema().index_of("error")?;
+    let old = batch
+        .column(index)
+        .as_any()
+        .downcast_ref::<StringArray>()
+        .ok_or_else(|| ArrowError::SchemaError("error is not a string column".into()))?;
+    let mut values: Vec<Option<&str>> = (0..old.len())
+        .map(|row| (!old.is_null(row)).then(|| old.value(row)))
+        .collect();
+    for (row, message) in messages {
+        if let Some(slot) = values.get_mut(*row) {
+            *slot = Some(message);
+        }
+    }
+    let mut columns = batch.columns().to_vec();
+    columns[index] = Arc::new(StringArray::from(values));
+    RecordBatch::try_new(batch.schema(), columns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bulk::read_record;
+    use crate::formats::Format;
+
+    #[test]
+    fn rows_of_records() {
+        let format = Format::new("openai", "tool_calls", "name", "arguments", false).unwrap();
+        let lines: [&[u8]; 4] = [
+            br#"{"choices":[{"message":{"tool_calls":[{"id":"c1","function":{"name":"f","arguments":"{\"b\": 1.0e2, \"a\":[true]}"}},{"function":{"name":"g","arguments":"{oops"}},{"function":{"name":"h","arguments":[1,2.5]}}]}}]}"#,
+            b"{nope",
+            br#"{"custom_id":"r9","error":{"message":"gone"}}"#,
+            br#"{"choices":[]}"#,
+        ];
+        let mut rows = Rows::new();
+        for (n, line) in lines.iter().enumerate() {
+            rows.add(n as i64, Some(line), read_record(&format, line, None));
+        }
+        let chunk = rows.finish().unwrap();
+        assert_eq!(
+            chunk.counts,
+            Counts {
+                records: 4,
+                records_with_calls: 1,
+                calls: 3,
+                undecodable_arguments: 2,
+                failed: 2,
+            }
+        );
+        assert_eq!(chunk.batch.num_rows(), 5);
+        let strings = |name: &str| -> Vec<Option<String>> {
+            let column = chunk.batch.column_by_name(name).unwrap();
+            let column = column.as_any().downcast_ref::<StringArray>().unwrap();
+            (0..column.len())
+                .map(|i| (!column.is_null(i)).then(|| column.value(i).to_owned()))
+                .collect()
+        };
+        let s = |v: &str| Some(v.to_owned());
+        assert_eq!(
+            strings("arguments"),
+            vec![s(r#"{"b":100.0,"a":[true]}"#), s("{}"), s("{}"), None, None]
+        );
+        assert_eq!(
+            strings("raw_arguments"),
+            vec![None, s("{oops"), s("[1,2.5]"), None, None]
+        );
+        assert_eq!(strings("custom_id")[4], s("r9"));
+        assert_eq!(strings("error")[4], s("batch error: gone"));
+        assert_eq!(chunk.pending.len(), 1);
+        assert_eq!(chunk.pending[0].row, 3);
+        let fixed = with_errors(&chunk.batch, &[(3, "bad".to_owned())]).unwrap();
+        let column = fixed.column_by_name("error").unwrap();
+        let column = column.as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(column.value(3), "bad");
+    }
+}

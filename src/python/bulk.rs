@@ -1,0 +1,483 @@
+//! `parse_file` and `arrow_batches`: records parsed on worker threads with the GIL
+//! released (`batch::pipelined`), files read and decompressed on a thread of their own
+//! (`crate::bulk::source`). Arrow columns are built on the worker threads and handed
+//! to pyarrow through the Arrow C data interface (arrow-pyarrow): no Python object per
+//! call on that path.
+
+use super::batch::{pipelined, thread_count};
+use super::build::{response_from_record, Builder};
+use super::objects::Input;
+use crate::bulk::rows::{self, Chunk, Counts, Rows};
+use crate::bulk::source::{self, Block};
+use crate::bulk::{read_record, Outcome};
+use crate::formats::Format;
+use crate::json::JsonError;
+use arrow_array::{
+    make_array, Array, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray,
+};
+use arrow_data::ArrayData;
+use arrow_pyarrow::{FromPyArrow, ToPyArrow};
+use arrow_schema::ArrowError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::VecDeque;
+use std::io;
+use std::path::Path;
+use std::sync::mpsc::Receiver;
+use std::sync::Mutex;
+
+/// Blocks (about a MiB each) a `parse_file` iterator parses per refill: the Python
+/// objects of that many blocks are alive at once, at most.
+const WINDOW: usize = 8;
+/// Blocks the reader thread reads ahead of the parsers.
+const READ_AHEAD: usize = 4;
+/// In-memory records per chunk of work.
+const CHUNK: usize = 512;
+
+fn arrow_error(err: ArrowError) -> PyErr {
+    PyRuntimeError::new_err(format!("toolsift could not build Arrow columns: {err}"))
+}
+
+/// Blocks from the reader thread; a read error is kept to be raised after the blocks
+/// read before it are out.
+struct BlockSource {
+    receiver: Mutex<Receiver<io::Result<Block>>>,
+    error: Option<io::Error>,
+    done: bool,
+}
+
+impl BlockSource {
+    fn open(path: &str) -> PyResult<Self> {
+        Ok(BlockSource {
+            receiver: Mutex::new(source::spawn_reader(Path::new(path), READ_AHEAD)?),
+            error: None,
+            done: false,
+        })
+    }
+
+    /// The next block, waiting for it with the GIL released.
+    fn next(&mut self, py: Python<'_>) -> Option<Block> {
+        if self.done {
+            return None;
+        }
+        let receiver = &self.receiver;
+        match py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok())) {
+            Some(Ok(block)) => Some(block),
+            Some(Err(err)) => {
+                self.error = Some(err);
+                self.done = true;
+                None
+            }
+            None => {
+                self.done = true;
+                None
+            }
+        }
+    }
+}
+
+fn report(progress: Option<&Bound<'_, PyAny>>, done: u64) -> PyResult<()> {
+    if let Some(progress) = progress {
+        progress.call1((done,))?;
+    }
+    Ok(())
+}
+
+/// The rows of a block's (non-blank) lines.
+fn rows_of_block(format: &Format, path: Option<&[String]>, block: &Block) -> Rows {
+    let mut rows = Rows::new();
+    for (number, line) in source::lines(block) {
+        if !source::is_blank(line) {
+            rows.add(number as i64, Some(line), read_record(format, line, path));
+        }
+    }
+    rows
+}
+
+// ------------------------------------------------------------------ parse_file
+
+/// The iterator `parse_file` returns: AgentResponses, a window of blocks at a time.
+#[pyclass(module = "toolsift._native")]
+pub struct FileResponses {
+    format: Format,
+    path: Option<Vec<String>>,
+    threads: usize,
+    blocks: BlockSource,
+    progress: Option<Py<PyAny>>,
+    ready: VecDeque<Py<PyAny>>,
+}
+
+impl FileResponses {
+    pub fn open(
+        format: &Format,
+        file: &str,
+        path: Option<Vec<String>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        Ok(FileResponses {
+            format: format.clone(),
+            path,
+            threads: thread_count(threads)?,
+            blocks: BlockSource::open(file)?,
+            progress: progress.filter(|p| !p.is_none()).map(Bound::unbind),
+            ready: VecDeque::new(),
+        })
+    }
+
+    /// Parse the next window of blocks into `ready`.
+    fn refill(&mut self, py: Python<'_>) -> PyResult<()> {
+        let mut window = Vec::with_capacity(WINDOW);
+        while window.len() < WINDOW {
+            match self.blocks.next(py) {
+                Some(block) => window.push(block),
+                None => break,
+            }
+        }
+        let FileResponses {
+            format,
+            path,
+            threads,
+            progress,
+            ready,
+            ..
+        } = self;
+        let (format, path) = (&*format, path.as_deref());
+        let progress = progress.as_ref().map(|p| p.bind(py));
+        let mut builder = Builder::new(py)?;
+        let mut next = window.iter();
+        let threads = if window.len() <= 1 { 1 } else { *threads };
+        pipelined(
+            py,
+            threads,
+            || next.next(),
+            |block: &Block| -> Vec<(&[u8], Outcome<'_>)> {
+                source::lines(block)
+                    .filter(|(_, line)| !source::is_blank(line))
+                    .map(|(_, line)| (line, read_record(format, line, path)))
+                    .collect()
+            },
+            |k, lines| {
+                for (line, outcome) in lines {
+                    let raw = PyBytes::new(py, line).into_any();
+                    ready.push_back(response(&mut builder, &raw, outcome)?.unbind());
+                }
+                report(progress, window[k].consumed)?;
+                py.check_signals()
+            },
+        )
+    }
+}
+
+/// The AgentResponse of one line; problems with the line are recorded, not raised.
+fn response<'py>(
+    builder: &mut Builder<'py>,
+    raw: &Bound<'py, PyAny>,
+    outcome: Outcome<'_>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let result = match outcome {
+        Outcome::Read { record, .. } => response_from_record(builder, raw, &record),
+        Outcome::Failed { error, .. } => return builder.failed_with(raw, &error),
+        Outcome::NotJson(err) => Err(builder.parse_error(raw, Some(&err))?),
+    };
+    match result {
+        Ok(response) => Ok(response),
+        Err(err) if err.is_instance_of::<PyKeyboardInterrupt>(raw.py()) => Err(err),
+        Err(err) => builder.failed(raw, err),
+    }
+}
+
+#[pymethods]
+impl FileResponses {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(mut slf: PyRefMut<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let py = slf.py();
+        loop {
+            if let Some(response) = slf.ready.pop_front() {
+                return Ok(Some(response));
+            }
+            if let Some(err) = slf.blocks.error.take() {
+                return Err(err.into());
+            }
+            if slf.blocks.done {
+                return Ok(None);
+            }
+            slf.refill(py)?;
+        }
+    }
+}
+
+// ------------------------------------------------------------------ arrow_batches
+
+/// Hands the chunk's batch to `sink`, with the text of its JSON errors filled in.
+struct Emitter<'py> {
+    builder: Builder<'py>,
+    sink: Bound<'py, PyAny>,
+    counts: Counts,
+}
+
+impl<'py> Emitter<'py> {
+    fn emit(
+        &mut self,
+        chunk: Chunk,
+        raw_of: impl Fn(i64) -> Option<Bound<'py, PyAny>>,
+    ) -> PyResult<()> {
+        let py = self.sink.py();
+        self.counts += chunk.counts;
+        let batch = if chunk.pending.is_empty() {
+            chunk.batch
+        } else {
+            let mut messages = Vec::with_capacity(chunk.pending.len());
+            for pending in &chunk.pending {
+                let raw = match &pending.text {
+                    Some(text) => Some(PyBytes::new(py, text).into_any()),
+                    None => raw_of(pending.number),
+                };
+                let message = match raw {
+                    Some(raw) => {
+                        let err = self.builder.parse_error(&raw, Some(&pending.error))?;
+                        self.builder.error_text(&err)?
+                    }
+                    None => format!("{} at byte {}", pending.error.message, pending.error.pos),
+                };
+                messages.push((pending.row, message));
+            }
+            rows::with_errors(&chunk.batch, &messages).map_err(arrow_error)?
+        };
+        if batch.num_rows() > 0 {
+            self.sink.call1((batch.to_pyarrow(py)?,))?;
+        }
+        Ok(())
+    }
+
+    fn summary(&self) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(self.sink.py());
+        let c = self.counts;
+        dict.set_item("records", c.records)?;
+        dict.set_item("records_with_calls", c.records_with_calls)?;
+        dict.set_item("calls", c.calls)?;
+        dict.set_item("undecodable_arguments", c.undecodable_arguments)?;
+        dict.set_item("failed", c.failed)?;
+        Ok(dict)
+    }
+}
+
+pub fn arrow_batches<'py>(
+    format: &Format,
+    source: &Bound<'py, PyAny>,
+    path: Option<Vec<String>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
+    sink: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = source.py();
+    let builder = Builder::new(py)?;
+    builder.check_threads(threads)?;
+    let threads = thread_count(threads)?;
+    let progress = progress.filter(|p| !p.is_none());
+    let path = path.as_deref();
+    let mut emitter = Emitter {
+        builder,
+        sink: sink.clone(),
+        counts: Counts::default(),
+    };
+    if let Ok(file) = source.cast::<PyString>() {
+        arrow_file(
+            &mut emitter,
+            format,
+            file.to_str()?,
+            path,
+            threads,
+            progress,
+        )?;
+    } else if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
+        arrow_items(&mut emitter, format, source, path, threads, progress)?;
+    } else {
+        arrow_array(&mut emitter, format, source, path, threads, progress)?;
+    }
+    emitter.summary()
+}
+
+fn arrow_file<'py>(
+    emitter: &mut Emitter<'py>,
+    format: &Format,
+    file: &str,
+    path: Option<&[String]>,
+    threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let py = emitter.sink.py();
+    let mut blocks = BlockSource::open(file)?;
+    pipelined(
+        py,
+        threads,
+        || blocks.next(py),
+        |block: Block| {
+            let chunk = rows_of_block(format, path, &block).finish();
+            (chunk, block.consumed)
+        },
+        |_, (chunk, consumed)| {
+            emitter.emit(chunk.map_err(arrow_error)?, |_| None)?;
+            report(progress, consumed)?;
+            py.check_signals()
+        },
+    )?;
+    match blocks.error.take() {
+        Some(err) => Err(err.into()),
+        None => Ok(()),
+    }
+}
+
+/// An in-memory record.
+enum Item<'a> {
+    Text(&'a [u8]),
+    /// A `str` holding lone surrogates: not UTF-8, so not JSON.
+    NotUtf8,
+    /// Not text at all: the record's error.
+    NotText(String),
+}
+
+fn not_text(type_name: &str) -> String {
+    format!("TypeError: a record must be str or bytes, not {type_name}")
+}
+
+/// The rows of a chunk of in-memory records, the first numbered `first`.
+fn rows_of_items(
+    format: &Format,
+    path: Option<&[String]>,
+    first: usize,
+    items: &[Item<'_>],
+) -> Rows {
+    let mut rows = Rows::new();
+    for (offset, item) in items.iter().enumerate() {
+        let number = (first + offset) as i64;
+        match item {
+            Item::Text(text) if source::is_blank(text) => {}
+            Item::Text(text) => rows.add(number, Some(text), read_record(format, text, path)),
+            Item::NotUtf8 => rows.add(
+                number,
+                None,
+                Outcome::NotJson(JsonError {
+                    pos: 0,
+                    message: "invalid UTF-8".to_owned(),
+                }),
+            ),
+            Item::NotText(message) => rows.add_failed(number, None, message),
+        }
+    }
+    rows
+}
+
+fn arrow_chunks<'py>(
+    emitter: &mut Emitter<'py>,
+    format: &Format,
+    items: &[Item<'_>],
+    path: Option<&[String]>,
+    threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
+    raw_of: impl Fn(i64) -> Option<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let py = emitter.sink.py();
+    let chunks: Vec<&[Item<'_>]> = items.chunks(CHUNK).collect();
+    let threads = if chunks.len() <= 1 { 1 } else { threads };
+    let mut next = chunks.iter().copied().enumerate();
+    pipelined(
+        py,
+        threads,
+        || next.next(),
+        |(k, chunk)| rows_of_items(format, path, k * CHUNK, chunk).finish(),
+        |k, chunk| {
+            emitter.emit(chunk.map_err(arrow_error)?, &raw_of)?;
+            report(progress, (((k + 1) * CHUNK).min(items.len())) as u64)?;
+            py.check_signals()
+        },
+    )?;
+    if items.is_empty() {
+        report(progress, 0)?;
+    }
+    Ok(())
+}
+
+fn arrow_items<'py>(
+    emitter: &mut Emitter<'py>,
+    format: &Format,
+    source: &Bound<'py, PyAny>,
+    path: Option<&[String]>,
+    threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let objects: Vec<Bound<'py, PyAny>> = source.try_iter()?.collect::<PyResult<_>>()?;
+    let inputs: Vec<Input<'py>> = objects.iter().map(Input::of).collect::<PyResult<_>>()?;
+    let mut items = Vec::with_capacity(inputs.len());
+    for (object, input) in objects.iter().zip(&inputs) {
+        items.push(match (input, input.text()) {
+            (_, Some(text)) => Item::Text(text),
+            (Input::Str(_), None) => Item::NotUtf8,
+            _ => Item::NotText(not_text(&object.get_type().name()?.to_string())),
+        });
+    }
+    let raw_of = |number: i64| objects.get(number as usize).cloned();
+    arrow_chunks(emitter, format, &items, path, threads, progress, raw_of)
+}
+
+/// A pyarrow Array or ChunkedArray of (large) strings or binaries, read in place.
+fn arrow_array<'py>(
+    emitter: &mut Emitter<'py>,
+    format: &Format,
+    source: &Bound<'py, PyAny>,
+    path: Option<&[String]>,
+    threads: usize,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let pieces: Vec<Bound<'py, PyAny>> = if source.hasattr("chunks")? {
+        source
+            .getattr("chunks")?
+            .try_iter()?
+            .collect::<PyResult<_>>()?
+    } else {
+        vec![source.clone()]
+    };
+    let mut arrays = Vec::with_capacity(pieces.len());
+    for piece in &pieces {
+        arrays.push(make_array(ArrayData::from_pyarrow_bound(piece)?));
+    }
+    let mut items: Vec<Item<'_>> = Vec::new();
+    for array in &arrays {
+        let any = array.as_any();
+        let value = |i: usize| -> Option<&[u8]> {
+            if array.is_null(i) {
+                return None;
+            }
+            if let Some(a) = any.downcast_ref::<StringArray>() {
+                Some(a.value(i).as_bytes())
+            } else if let Some(a) = any.downcast_ref::<LargeStringArray>() {
+                Some(a.value(i).as_bytes())
+            } else if let Some(a) = any.downcast_ref::<BinaryArray>() {
+                Some(a.value(i))
+            } else {
+                any.downcast_ref::<LargeBinaryArray>().map(|a| a.value(i))
+            }
+        };
+        let known = any.is::<StringArray>()
+            || any.is::<LargeStringArray>()
+            || any.is::<BinaryArray>()
+            || any.is::<LargeBinaryArray>();
+        if !known {
+            return Err(PyTypeError::new_err(format!(
+                "a pyarrow source must hold string, large_string, binary or large_binary, got {}",
+                array.data_type()
+            )));
+        }
+        for i in 0..array.len() {
+            items.push(match value(i) {
+                Some(text) => Item::Text(text),
+                None => Item::NotText(not_text("NoneType")),
+            });
+        }
+    }
+    arrow_chunks(emitter, format, &items, path, threads, progress, |_| None)
+}
