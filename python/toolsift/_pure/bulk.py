@@ -94,12 +94,49 @@ def _open(path: str) -> tuple[IO[bytes], IO[bytes]]:
                     "reading .zst files with the pure-Python backend needs the zstandard "
                     "package: pip install 'toolsift[zstd]'"
                 ) from exc
-            reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
-            return raw, io.BufferedReader(reader, 1 << 20)  # type: ignore[arg-type]
+            return raw, io.BufferedReader(_ZstdFrames(raw, zstandard), 1 << 20)
         return raw, raw
     except BaseException:
         raw.close()
         raise
+
+
+class _ZstdFrames(io.RawIOBase):
+    """The decompressed bytes of one or more zstd frames; data cut off inside a frame is
+    an error (zstandard's stream_reader would end quietly)."""
+
+    def __init__(self, raw: IO[bytes], zstandard: Any) -> None:
+        self._raw = raw
+        self._zstd = zstandard
+        self._context = zstandard.ZstdDecompressor()
+        self._frame = self._context.decompressobj()
+        self._in_frame = False
+        self._out = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._out:
+            data = self._raw.read(1 << 20)
+            if not data:
+                if self._in_frame:
+                    raise self._zstd.ZstdError("zstd data ends inside a frame")
+                return 0
+            pieces = []
+            while data:
+                self._in_frame = True
+                pieces.append(self._frame.decompress(data))
+                data = b""
+                if self._frame.eof:  # a frame ended: the next one may follow
+                    data = self._frame.unused_data
+                    self._frame = self._context.decompressobj()
+                    self._in_frame = False
+            self._out = b"".join(pieces)
+        n = min(len(buffer), len(self._out))
+        buffer[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
 
 
 def open_records(path: str, progress: Progress = None) -> Iterator[tuple[int, bytes]]:

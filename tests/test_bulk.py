@@ -1,0 +1,502 @@
+"""parse_file and to_arrow: files of every kind, batch envelopes, record_path, in-memory
+sources; both backends, and both backends against each other."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+import zstandard
+from conftest import both_backends, calls_as_dicts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolsift import AgentResponse, parsers
+from toolsift._jsontext import dumps_compact, error_for
+
+# ------------------------------------------------------------------ test files
+
+
+def chat(calls: list[tuple[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A Chat Completions response with these (name, arguments) calls."""
+    tool_calls = [
+        {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": a}}
+        for i, (n, a) in enumerate(calls)
+    ]
+    message: dict[str, Any] = {"role": "assistant", "content": None}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return {"id": "chatcmpl-1", "choices": [{"index": 0, "message": message}], **extra}
+
+
+def gemini(calls: list[tuple[str, Any]]) -> dict[str, Any]:
+    parts = [{"functionCall": {"name": n, "args": a}} for n, a in calls] or [{"text": "hi"}]
+    return {"candidates": [{"content": {"role": "model", "parts": parts}}]}
+
+
+def openai_envelope(i: int, body: Any = None, status: int = 200, error: Any = None) -> str:
+    response = None if error is not None else {"status_code": status, "body": body}
+    return json.dumps(
+        {"id": f"batch_req_{i}", "custom_id": f"req-{i}", "response": response, "error": error}
+    )
+
+
+def openai_lines(n: int = 60, seed: int = 0) -> list[bytes]:
+    """Plain logs and OpenAI Batch output mixed, with every kind of trouble."""
+    rng = random.Random(seed)
+    lines: list[bytes] = []
+    for i in range(n):
+        calls = [
+            (
+                "get_weather",
+                json.dumps({"city": rng.choice(["Paris", "東京", 'a"b\\c']), "t": 1.5}),
+            ),
+            (
+                "search",
+                json.dumps({"q": "x", "n": 10**30, "f": 1e-7, "z": -0.0}, ensure_ascii=True),
+            ),
+            ("broken", '{"a": 1'),
+            ("list", "[1, 2]"),
+            ("dup", '{"a": 1, "b": 2, "a": 3}'),
+            ("spaced", '{ "k" : [ 1 , 2.50 , true , null ] }'),
+        ][: rng.randint(0, 3)]
+        rng.shuffle(calls)
+        kind = i % 9
+        if kind == 0:
+            lines.append(json.dumps(chat(calls)).encode())
+        elif kind == 1:
+            lines.append(openai_envelope(i, chat(calls)).encode())
+        elif kind == 2:
+            lines.append(
+                openai_envelope(i, {"error": {"message": "Rate limit", "code": None}}, 429).encode()
+            )
+        elif kind == 3:
+            err = {"code": "batch_expired", "message": "too late"}
+            lines.append(openai_envelope(i, error=err).encode())
+        elif kind == 4:
+            lines.append(b"")
+        elif kind == 5:
+            lines.append(b"  \t ")
+        elif kind == 6:
+            lines.append(b'{"choices": [1, 2')  # not JSON
+        elif kind == 7:
+            lines.append(json.dumps(chat(calls), ensure_ascii=False).encode() + b"\r")  # CRLF
+        else:
+            lines.append(b'{"choices": "\xff\xfe"}')  # invalid UTF-8
+    return lines
+
+
+def gemini_lines(n: int = 40) -> list[bytes]:
+    """Vertex AI batch prediction output, Gemini API batch output and plain responses."""
+    lines: list[bytes] = []
+    for i in range(n):
+        calls = [("f", {"i": i, "x": [1.25, "é"]}), ("g", '{"s": "cut')][: i % 3]
+        kind = i % 5
+        if kind == 0:
+            doc: Any = {"status": "", "request": {"contents": []}, "response": gemini(calls)}
+        elif kind == 1:
+            doc = {"status": "Bad Request: invalid argument", "request": {}}
+        elif kind == 2:
+            doc = {"key": f"k{i}", "response": gemini(calls)}
+        elif kind == 3:
+            doc = {"key": f"k{i}", "error": {"code": 400, "message": "bad", "status": "INVALID"}}
+        else:
+            doc = gemini(calls)
+        lines.append(json.dumps(doc, ensure_ascii=False).encode())
+    return lines
+
+
+def write(path: Path, lines: list[bytes], kind: str = "plain", newline: bool = False) -> Path:
+    data = b"\n".join(lines) + (b"\n" if newline else b"")
+    if kind == "gz":
+        # Two gzip members, as `cat a.gz b.gz` makes.
+        half = len(data) // 2
+        data = gzip.compress(data[:half]) + gzip.compress(data[half:])
+    elif kind == "zst":
+        cctx = zstandard.ZstdCompressor()
+        half = len(data) // 2
+        data = cctx.compress(data[:half]) + cctx.compress(data[half:])  # two frames
+    path.write_bytes(data)
+    return path
+
+
+def rows_of(responses: list[AgentResponse], numbers: list[int]) -> list[dict[str, Any]]:
+    """The rows to_arrow must give, from parse_file's responses (custom_id left out)."""
+    rows = []
+    for number, response in zip(numbers, responses, strict=True):
+        if response.error is not None:
+            rows.append(
+                {
+                    "record": number,
+                    "call_index": None,
+                    "id": None,
+                    "name": None,
+                    "arguments": None,
+                    "raw_arguments": None,
+                    "error": response.error,
+                }
+            )
+            continue
+        for index, call in enumerate(response.tool_calls):
+            rows.append(
+                {
+                    "record": number,
+                    "call_index": index,
+                    "id": call.id,
+                    "name": call.name,
+                    "arguments": dumps_compact(call.arguments),
+                    "raw_arguments": call.raw_arguments,
+                    "error": None,
+                }
+            )
+    return rows
+
+
+def non_blank(lines: list[bytes]) -> list[int]:
+    return [i for i, line in enumerate(lines) if line.strip(b" \t\r\n")]
+
+
+def stripped(line: bytes) -> bytes:
+    return line[:-1] if line.endswith(b"\r") else line
+
+
+# ------------------------------------------------------------------ files
+
+
+@pytest.mark.parametrize("kind", ["plain", "gz", "zst"])
+@pytest.mark.parametrize("newline", [False, True])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_parse_file_round_trip(
+    make: Any, tmp_path: Path, kind: str, newline: bool, threads: int
+) -> None:
+    lines = openai_lines(200)
+    path = write(tmp_path / f"in.{kind}", lines, kind, newline)
+    parser = make.OpenAIResponseParser()
+    responses = list(parser.parse_file(path, threads=threads))
+    numbers = non_blank(lines)
+    assert len(responses) == len(numbers)
+    for number, response in zip(numbers, responses, strict=True):
+        assert response.raw == stripped(lines[number])  # the line, without its terminator
+        assert type(response.raw) is bytes
+    # Lines that are not envelopes read as parse_many reads them.
+    plain = [i for i, n in enumerate(numbers) if b"custom_id" not in lines[n]]
+    expected = parser.parse_many([responses[i].raw for i in plain])
+    for i, want in zip(plain, expected, strict=True):
+        assert calls_as_dicts(responses[i]) == calls_as_dicts(want)
+        assert responses[i].error == want.error
+    # Every kind of record is there.
+    errors = [r.error for r in responses if r.error]
+    assert "HTTP 429: Rate limit" in errors
+    assert "batch error: batch_expired: too late" in errors
+    assert str(error_for(b'{"choices": [1, 2')) in errors
+    assert str(error_for(b'{"choices": "\xff\xfe"}')) in errors
+    assert any(c.raw_arguments == '{"a": 1' for r in responses for c in r.tool_calls)
+
+    table = parser.to_arrow(path, threads=threads)
+    assert table.schema.names == [
+        "record",
+        "custom_id",
+        "call_index",
+        "id",
+        "name",
+        "arguments",
+        "raw_arguments",
+        "error",
+    ]
+    got = table.drop_columns(["custom_id"]).to_pylist()
+    assert got == rows_of(responses, numbers)  # call for call
+    custom = {row["record"]: row["custom_id"] for row in table.to_pylist()}
+    for number, custom_id in custom.items():
+        if b"custom_id" in lines[number]:
+            assert custom_id == json.loads(lines[number])["custom_id"]
+        else:
+            assert custom_id is None
+
+
+@pytest.mark.parametrize("kind", ["plain", "gz", "zst"])
+def test_backends_agree_on_files(tmp_path: Path, kind: str) -> None:
+    rust, python = both_backends()
+    lines = openai_lines(300, seed=1) + gemini_lines()
+    path = write(tmp_path / "in", lines, kind)
+    for name in ("OpenAIResponseParser", "GeminiResponseParser"):
+        cls = getattr(parsers, name)
+        r = type(name, (cls,), {"_backend": rust})()
+        p = type(name, (cls,), {"_backend": python})()
+        assert list(r.parse_file(path)) == list(p.parse_file(path))
+        assert r.to_arrow(path).equals(p.to_arrow(path))
+        for record_path in ("response.body", "response"):
+            assert r.to_arrow(path, record_path=record_path).equals(
+                p.to_arrow(path, record_path=record_path)
+            )
+
+
+def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
+    lines = gemini_lines(10)
+    path = write(tmp_path / "g.jsonl", lines)
+    rows = make.GeminiResponseParser().to_arrow(path).to_pylist()
+    by_record: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_record.setdefault(row["record"], []).append(row)
+    assert by_record[1] == [
+        {
+            "record": 1,
+            "custom_id": None,
+            "call_index": None,
+            "id": None,
+            "name": None,
+            "arguments": None,
+            "raw_arguments": None,
+            "error": "batch error: Bad Request: invalid argument",
+        }
+    ]
+    assert by_record[3][0]["error"] == "batch error: 400: bad"
+    assert by_record[3][0]["custom_id"] == "k3"
+    assert [r["name"] for r in by_record[2]] == ["f", "g"]
+    assert by_record[2][0]["arguments"] == '{"i":2,"x":[1.25,"é"]}'
+    assert by_record[2][1]["raw_arguments"] == '{"s": "cut'
+    assert by_record[2][0]["custom_id"] == "k2"
+    assert 0 not in by_record  # no calls, no rows
+    assert [r["name"] for r in by_record[5]] == ["f", "g"]  # Vertex, status ""
+
+
+def test_record_path(make: Any, tmp_path: Path) -> None:
+    lines = [
+        json.dumps({"meta": {"x": 1}, "out": {"resp": chat([("f", "{}")])}}).encode(),
+        json.dumps({"out": {"resp": None}}).encode(),
+        json.dumps({"out": []}).encode(),
+        openai_envelope(3, chat([("g", "{}")])).encode(),
+    ]
+    path = write(tmp_path / "p.jsonl", lines)
+    parser = make.OpenAIResponseParser()
+    responses = list(parser.parse_file(path, record_path="out.resp"))
+    assert [c.name for c in responses[0].tool_calls] == ["f"]
+    assert responses[1].error == "nothing at record_path out.resp"
+    assert responses[2].error == "nothing at record_path out.resp"
+    assert responses[3].error == "nothing at record_path out.resp"  # no unwrapping
+    table = parser.to_arrow(path, record_path="response.body")
+    assert table.column("name").to_pylist() == [None, None, None, "g"]
+    assert table.column("custom_id").to_pylist() == [None] * 4  # explicit path: not kept
+    with pytest.raises(ValueError, match="record_path"):
+        parser.to_arrow(path, record_path="")
+    with pytest.raises(TypeError, match="record_path"):
+        list(parser.parse_file(path, record_path=["out"]))
+
+
+def test_json_parser_with_envelope(make: Any, tmp_path: Path) -> None:
+    body = {"result": {"calls": [{"name": "f", "args": {"a": 1}}, {"args": {}}]}}
+    path = write(tmp_path / "j.jsonl", [openai_envelope(0, body).encode()])
+    parser = make.JsonResponseParser(tool_calls_key="result.calls", arguments_key="args")
+    rows = parser.to_arrow(path).to_pylist()
+    assert [(r["custom_id"], r["name"], r["arguments"]) for r in rows] == [
+        ("req-0", "f", '{"a":1}')
+    ]
+
+
+def test_empty_and_blank_files(make: Any, tmp_path: Path) -> None:
+    parser = make.OpenAIResponseParser()
+    for data in (b"", b"\n\n", b"  \r\n\t\n"):
+        path = tmp_path / "e.jsonl"
+        path.write_bytes(data)
+        assert list(parser.parse_file(path)) == []
+        table = parser.to_arrow(path)
+        assert table.num_rows == 0
+        assert table.schema.field("record").type == pa.int64()
+
+
+def test_long_lines_and_many_blocks(make: Any, tmp_path: Path) -> None:
+    """Lines longer than a block, and files of many blocks, keep their numbers."""
+    big = json.dumps({"x": "y" * 3_000_000, **chat([("f", json.dumps({"k": "v" * 100}))])})
+    lines = [json.dumps(chat([("g", "{}")])).encode()] * 3000 + [big.encode()] * 2
+    lines += [json.dumps(chat([("h", f'{{"n": {i}}}')])).encode() for i in range(3000)]
+    path = write(tmp_path / "l.jsonl", lines, newline=True)
+    table = make.OpenAIResponseParser().to_arrow(path)
+    assert table.num_rows == len(lines)
+    assert table.column("record").to_pylist() == list(range(len(lines)))
+    assert table.column("arguments").to_pylist()[-1] == '{"n":2999}'
+    assert table.column("name").to_pylist()[3000:3002] == ["f", "f"]
+
+
+def test_progress(make: Any, tmp_path: Path) -> None:
+    lines = openai_lines(500)
+    seen: list[tuple[int, int | None]] = []
+
+    def record(done: int, total: int | None) -> None:
+        seen.append((done, total))
+
+    for kind in ("plain", "gz"):
+        path = write(tmp_path / f"p.{kind}", lines, kind)
+        size = path.stat().st_size
+        seen.clear()
+        parser = make.OpenAIResponseParser()
+        list(parser.parse_file(path, progress=record))
+        assert seen and seen[-1] == (size, size)
+        assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+        seen.clear()
+        parser.to_arrow(path, progress=record)
+        assert seen[-1] == (size, size)
+    seen.clear()
+    make.OpenAIResponseParser().to_arrow(lines, progress=record)
+    assert seen[-1] == (len(lines), len(lines))
+    with pytest.raises(TypeError, match="progress"):
+        make.OpenAIResponseParser().to_arrow(lines, progress="yes")
+
+
+def test_file_errors(make: Any, tmp_path: Path) -> None:
+    parser = make.OpenAIResponseParser()
+    with pytest.raises(FileNotFoundError):
+        parser.parse_file(tmp_path / "missing.jsonl")  # raised now, not when iterated
+    with pytest.raises(FileNotFoundError):
+        parser.to_arrow(str(tmp_path / "missing.jsonl"))
+    with pytest.raises(IsADirectoryError):
+        parser.to_arrow(tmp_path)
+    with pytest.raises(ValueError, match="threads"):
+        parser.parse_file(write(tmp_path / "x", [b"{}"]), threads=0)
+    with pytest.raises(TypeError, match="single bytes"):
+        parser.to_arrow(b'{"choices": []}')
+    # Corrupt or cut-off compressed data: the lines before it, then OSError.
+    lines = [json.dumps(chat([("f", "{}")])).encode()] * 20000
+    for kind in ("gz", "zst"):
+        path = write(tmp_path / f"c.{kind}", lines, kind)
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) * 3 // 4])
+        got = []
+        with pytest.raises(OSError):
+            for response in parser.parse_file(path):
+                got.append(response)
+        assert 0 < len(got) < len(lines)
+        with pytest.raises(OSError):
+            parser.to_arrow(path)
+
+
+# ------------------------------------------------------------------ in-memory sources
+
+
+def test_in_memory_sources(make: Any) -> None:
+    lines = openai_lines(120)
+    parser = make.OpenAIResponseParser()
+    expected = parser.to_arrow(lines)
+    numbers = non_blank(lines)
+    responses = parser.parse_many([stripped(lines[n]) for n in numbers])
+    assert expected.drop_columns(["custom_id"]).to_pylist()[:0] == []
+    texts = [line.decode("utf-8", "surrogateescape") for line in lines]
+    assert parser.to_arrow(iter(lines)).equals(expected)
+    assert parser.to_arrow(tuple(lines)).equals(expected)
+    assert parser.to_arrow(pa.array(lines, pa.binary())).equals(expected)
+    assert parser.to_arrow(pa.array(lines, pa.large_binary())).equals(expected)
+    chunked = pa.chunked_array([pa.array(lines[:50]), pa.array(lines[50:])])
+    assert parser.to_arrow(chunked).equals(expected)
+    valid = [t for t, line in zip(texts, lines, strict=True) if b"\xff" not in line]
+    assert parser.to_arrow(valid).equals(parser.to_arrow(pa.array(valid, pa.string())))
+    assert parser.to_arrow(valid).equals(parser.to_arrow(pa.array(valid, pa.large_string())))
+    # Plain (non-envelope) records: the calls parse_many finds.
+    plain = [
+        (n, r) for n, r in zip(numbers, responses, strict=True) if b"custom_id" not in lines[n]
+    ]
+    table_rows = [row for row in expected.to_pylist() if b"custom_id" not in lines[row["record"]]]
+    want = rows_of([r for _, r in plain], [n for n, _ in plain])
+    assert [{k: v for k, v in row.items() if k != "custom_id"} for row in table_rows] == want
+
+
+def test_in_memory_odd_items(make: Any) -> None:
+    parser = make.OpenAIResponseParser()
+    good = json.dumps(chat([("f", '{"a": 1}')]))
+    items = [good, None, {"choices": []}, "", "\ud800", bytearray(good.encode()), memoryview(b"[")]
+    rows = parser.to_arrow(items).to_pylist()
+    assert [(r["record"], r["name"], r["error"]) for r in rows] == [
+        (0, "f", None),
+        (1, None, "TypeError: a record must be str or bytes, not NoneType"),
+        (2, None, "TypeError: a record must be str or bytes, not dict"),
+        (4, None, str(error_for("\ud800"))),
+        (5, "f", None),
+        (6, None, str(error_for(b"["))),
+    ]
+    nulls = parser.to_arrow(pa.array([good, None])).to_pylist()
+    assert nulls[1]["error"] == "TypeError: a record must be str or bytes, not NoneType"
+    with pytest.raises(TypeError, match="string, large_string"):
+        parser.to_arrow(pa.array([1, 2]))
+    with pytest.raises(TypeError, match="iterable"):
+        parser.to_arrow(42)
+
+
+def test_backends_agree_in_memory() -> None:
+    rust, python = both_backends()
+    lines = openai_lines(400, seed=3) * 3  # several chunks
+    cls = parsers.OpenAIResponseParser
+    r = type(cls.__name__, (cls,), {"_backend": rust})()
+    p = type(cls.__name__, (cls,), {"_backend": python})()
+    for threads in (1, 2):
+        assert r.to_arrow(lines, threads=threads).equals(p.to_arrow(lines))
+
+
+# ------------------------------------------------------------------ arguments column
+
+FAST = settings(deadline=None, max_examples=150, suppress_health_check=list(HealthCheck))
+
+KEYS = st.text(st.characters(codec="utf-8"), max_size=6) | st.sampled_from(["a", "b", "é"])
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**200), max_value=2**200)
+    | st.floats(allow_nan=False)
+    | st.text(st.characters(codec="utf-8"), max_size=12)
+)
+
+
+def _json_text(value: Any, rng: random.Random) -> str:
+    """JSON text of `value` with random spacing, escapes and duplicate keys."""
+    if isinstance(value, dict):
+        members = [
+            f"{json.dumps(k, ensure_ascii=rng.random() < 0.5)} : {_json_text(v, rng)}"
+            for k, v in value.items()
+        ]
+        if members and rng.random() < 0.3:  # a duplicate key, overwritten later or not
+            k = rng.choice(list(value))
+            members.insert(rng.randint(0, len(members)), f"{json.dumps(k)}:{rng.randint(0, 9)}")
+        return "{" + " ,".join(members) + "}"
+    if isinstance(value, list):
+        return "[ " + ",".join(_json_text(v, rng) for v in value) + "]"
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "1e400" if value > 0 else "-1e400"
+        return rng.choice([repr(value), f"{value:.17e}", f"{value:.17g}"]).replace("inf", "1e400")
+    return json.dumps(value, ensure_ascii=rng.random() < 0.5)
+
+
+JSON_OBJECTS = st.dictionaries(
+    KEYS,
+    st.recursive(
+        SCALARS,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+        max_leaves=12,
+    ),
+    max_size=5,
+)
+
+
+@FAST
+@given(JSON_OBJECTS, st.randoms(use_true_random=False))
+def test_arguments_column_is_dumps_compact(value: dict[str, Any], rng: Any) -> None:
+    """Rust writes compact JSON exactly as Python's json.dumps does, from any JSON text."""
+    rust, python = both_backends()
+    text = _json_text(value, rng)
+    line = json.dumps(chat([("f", text)]))
+    # The arguments as an object, and inside a list (not an object: raw_arguments).
+    inline, other = (
+        json.dumps(chat([("g", "?")])).replace('"?"', arguments)
+        for arguments in (text, f"[{text}]")
+    )
+    cls = parsers.OpenAIResponseParser
+    tables = [
+        type(cls.__name__, (cls,), {"_backend": b})().to_arrow([line, inline, other])
+        for b in (rust, python)
+    ]
+    assert tables[0].equals(tables[1]), (tables[0].to_pylist(), tables[1].to_pylist())
+    args = tables[0].column("arguments").to_pylist()
+    expected = dumps_compact(json.loads(text))
+    assert args[:2] == [expected, expected]
+    assert tables[0].column("raw_arguments").to_pylist()[2] == f"[{expected}]"
