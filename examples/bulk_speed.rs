@@ -3,12 +3,13 @@
 use std::time::Instant;
 use toolsift::bulk::rows::Rows;
 use toolsift::bulk::source::{self, Blocks};
-use toolsift::bulk::read_record;
+use toolsift::bulk::Reader;
 use toolsift::formats::Format;
 
 fn main() {
     let path = std::env::args().nth(1).expect("a JSONL file");
     let format = Format::new("openai", "tool_calls", "name", "arguments", false).unwrap();
+    let reading = Reader::new(&format, None).with_encoded_arguments();
     for round in 0..3 {
         let start = Instant::now();
         let (reader, count) = source::open(path.as_ref()).expect("readable file");
@@ -29,7 +30,7 @@ fn main() {
         let mut calls = 0;
         for block in &blocks {
             for (_, line) in source::lines(block) {
-                if let toolsift::bulk::Outcome::Read { record, .. } = read_record(&format, line, None) {
+                if let toolsift::bulk::Outcome::Read { record, .. } = reading.read(line) {
                     calls += record.calls.len();
                 }
             }
@@ -41,7 +42,7 @@ fn main() {
             let mut builder = Rows::new();
             for (n, line) in source::lines(block) {
                 if !source::is_blank(line) {
-                    builder.add(n as i64, Some(line), read_record(&format, line, None));
+                    builder.add(n as i64, Some(line), reading.read(line));
                 }
             }
             rows += builder.finish().unwrap().batch.num_rows();

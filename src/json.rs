@@ -70,6 +70,70 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
+/// Which parts of a document to build tokens for when parsing with [`parse_pruned`];
+/// the rest is still checked, then skipped: a member value left out becomes `Null`
+/// (its key stays), an array whose items are left out holds no items.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Keep {
+    /// Keep this whole value.
+    pub all: bool,
+    /// The members of an object to keep, and what to keep of each.
+    pub members: Vec<(String, Keep)>,
+    /// What to keep of each item of an array (None: no items).
+    pub items: Option<Box<Keep>>,
+}
+
+impl Keep {
+    /// Keep everything.
+    pub fn all() -> Keep {
+        Keep {
+            all: true,
+            ..Keep::default()
+        }
+    }
+
+    /// What to keep of the member `key` (None: skip it).
+    fn member(&self, key: &str) -> Option<&Keep> {
+        self.members
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, keep)| keep)
+    }
+
+    /// Keep `other`'s parts as well.
+    pub fn merge(&mut self, other: &Keep) {
+        self.all |= other.all;
+        for (key, keep) in &other.members {
+            match self.members.iter_mut().find(|(k, _)| k == key) {
+                Some((_, mine)) => mine.merge(keep),
+                None => self.members.push((key.clone(), keep.clone())),
+            }
+        }
+        match (&mut self.items, &other.items) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, Some(theirs)) => self.items = Some(theirs.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// Parse UTF-8 bytes, building tokens only for the parts `keep` names. Skipped values
+/// are checked by serde_json's own skipping, which differs from a full parse in two
+/// ways only: it accepts escaped lone surrogates, and it does not count nesting. The
+/// caller must use [`parse`] for text that may hold either (see `bulk::read_record`).
+pub fn parse_pruned<'a>(input: &'a [u8], keep: &Keep) -> Result<Tape<'a>, JsonError> {
+    match simdutf8::compat::from_utf8(input) {
+        Ok(text) => Ok(Tape {
+            source: Cow::Borrowed(text),
+            tokens: tokens_with(text, Some(keep))?,
+        }),
+        Err(err) => Err(JsonError {
+            pos: err.valid_up_to(),
+            message: "invalid UTF-8".to_owned(),
+        }),
+    }
+}
+
 /// Parse UTF-8 bytes (checked once, up front, with SIMD).
 pub fn parse(input: &[u8]) -> Result<Tape<'_>, JsonError> {
     match simdutf8::compat::from_utf8(input) {
@@ -102,6 +166,10 @@ pub fn parse_string(text: String) -> Result<Tape<'static>, (JsonError, String)> 
 }
 
 fn tokens_of(text: &str) -> Result<Vec<Token>, JsonError> {
+    tokens_with(text, None)
+}
+
+fn tokens_with(text: &str, keep: Option<&Keep>) -> Result<Vec<Token>, JsonError> {
     if u32::try_from(text.len()).is_err() {
         return Err(JsonError {
             pos: 0,
@@ -111,11 +179,18 @@ fn tokens_of(text: &str) -> Result<Vec<Token>, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     // Our own depth counter enforces MAX_DEPTH, everywhere in the document.
     de.disable_recursion_limit();
-    let mut tokens = Vec::with_capacity(text.len() / 8 + 4);
+    let estimate = if keep.is_some() {
+        64
+    } else {
+        text.len() / 8 + 4
+    };
+    let mut tokens = Vec::with_capacity(estimate);
     let result = Builder {
         tokens: &mut tokens,
         source: SourceRange::of(text),
         depth: 0,
+        keep,
+        text,
     }
     .deserialize(&mut de)
     .and_then(|()| de.end());
@@ -174,20 +249,56 @@ impl SourceRange {
     }
 }
 
-/// Appends one value (and everything inside it) to the tape.
+/// Appends one value (and everything inside it, or the parts `keep` names) to the tape.
 struct Builder<'t> {
     tokens: &'t mut Vec<Token>,
     source: SourceRange,
     depth: usize,
+    /// None: keep everything.
+    keep: Option<&'t Keep>,
+    /// The source text (to read keys by).
+    text: &'t str,
 }
 
 impl Builder<'_> {
-    fn child(&mut self) -> Builder<'_> {
-        Builder {
+    /// The builder of a member's value, or None when it is to be skipped.
+    fn member(&mut self, key: &Text) -> Option<Builder<'_>> {
+        let keep = match self.keep {
+            None => None,
+            Some(keep) if keep.all => None,
+            Some(keep) => {
+                let key = match key {
+                    Text::Source { start, len } => {
+                        &self.text[*start as usize..(*start + *len) as usize]
+                    }
+                    Text::Owned(owned) => owned,
+                };
+                Some(keep.member(key)?)
+            }
+        };
+        Some(Builder {
             tokens: self.tokens,
             source: self.source,
             depth: self.depth,
-        }
+            keep: keep.filter(|k| !k.all),
+            text: self.text,
+        })
+    }
+
+    /// The builder of an array's items, or None when they are to be skipped.
+    fn items(&mut self) -> Option<Builder<'_>> {
+        let keep = match self.keep {
+            None => None,
+            Some(keep) if keep.all => None,
+            Some(keep) => Some(keep.items.as_deref()?),
+        };
+        Some(Builder {
+            tokens: self.tokens,
+            source: self.source,
+            depth: self.depth,
+            keep: keep.filter(|k| !k.all),
+            text: self.text,
+        })
     }
 
     fn enter<E: de::Error>(&mut self) -> Result<(), E> {
@@ -272,8 +383,15 @@ impl<'de> Visitor<'de> for Builder<'_> {
         let at = self.tokens.len();
         self.tokens.push(Token::Null);
         let mut len = 0;
-        while seq.next_element_seed(self.child())?.is_some() {
-            len += 1;
+        if self.items().is_some() {
+            while seq
+                .next_element_seed(self.items().expect("checked above"))?
+                .is_some()
+            {
+                len += 1;
+            }
+        } else {
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
         }
         self.close(at, len, false);
         Ok(())
@@ -300,16 +418,28 @@ impl<'de> Visitor<'de> for Builder<'_> {
         };
         self.enter()?;
         self.tokens.push(Token::Null);
-        self.tokens.push(Token::Str(first));
-        map.next_value_seed(self.child())?;
-        let mut len = 1;
-        while let Some(key) = map.next_key_seed(self.key())? {
-            let KeyText::Key(key) = key else {
-                return Err(de::Error::custom("number token inside an object"));
-            };
-            self.tokens.push(Token::Str(key));
-            map.next_value_seed(self.child())?;
+        let mut key = first;
+        let mut len = 0;
+        loop {
+            match self.member(&key) {
+                Some(child) => {
+                    child.tokens.push(Token::Str(key));
+                    map.next_value_seed(child)?;
+                }
+                None => {
+                    self.tokens.push(Token::Str(key));
+                    map.next_value::<de::IgnoredAny>()?;
+                    self.tokens.push(Token::Null);
+                }
+            }
             len += 1;
+            match map.next_key_seed(self.key())? {
+                Some(KeyText::Key(next)) => key = next,
+                Some(KeyText::Number) => {
+                    return Err(de::Error::custom("number token inside an object"))
+                }
+                None => break,
+            }
         }
         self.close(at, len, true);
         Ok(())

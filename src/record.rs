@@ -37,6 +37,9 @@ pub enum Arguments<'a> {
     /// Some other value, on a tape of its own (formats that do not keep the response's
     /// tape): kept as its JSON text.
     Value(Tape<'a>),
+    /// A string not decoded yet ([`record_at_with`] without decoding): Arrow rows
+    /// decode it on their own.
+    Encoded(Cow<'a, str>),
 }
 
 /// Parse one response and find its calls.
@@ -46,7 +49,18 @@ pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, J
 
 /// The calls of the response at `root` on a parsed tape (the whole document, or a part
 /// of it such as the `response.body` of a batch envelope).
-pub fn record_at<'a>(format: &Format, mut tape: Tape<'a>, root: usize) -> Record<'a> {
+pub fn record_at<'a>(format: &Format, tape: Tape<'a>, root: usize) -> Record<'a> {
+    record_at_with(format, tape, root, true)
+}
+
+/// [`record_at`], leaving argument strings as they are (`Arguments::Encoded`) unless
+/// `decode`.
+pub fn record_at_with<'a>(
+    format: &Format,
+    mut tape: Tape<'a>,
+    root: usize,
+    decode: bool,
+) -> Record<'a> {
     let Ok(raw_calls) = format.walk(&TapeNode {
         tape: &tape,
         idx: root,
@@ -68,7 +82,7 @@ pub fn record_at<'a>(format: &Format, mut tape: Tape<'a>, root: usize) -> Record
             id: id.and_then(|idx| string_at(&tape, idx)),
             arguments: match arguments {
                 None => Arguments::Missing,
-                Some(idx) => arguments_at(&mut tape, idx),
+                Some(idx) => arguments_at(&mut tape, idx, decode),
             },
         })
         .collect();
@@ -88,17 +102,24 @@ pub fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
 
 /// The arguments value at `idx`. A string's text is moved out of the response's tape
 /// (each call has its own arguments value, and nothing else reads it) onto its own.
-fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize) -> Arguments<'a> {
+fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize, decode: bool) -> Arguments<'a> {
+    let decode = |text: Cow<'a, str>| {
+        if decode {
+            decode_object(text)
+        } else {
+            Arguments::Encoded(text)
+        }
+    };
     match &mut tape.tokens[idx] {
         Token::Object { .. } => Arguments::Object(idx),
-        Token::Str(Text::Owned(text)) => decode_object(Cow::Owned(std::mem::take(text).into())),
+        Token::Str(Text::Owned(text)) => decode(Cow::Owned(std::mem::take(text).into())),
         Token::Str(Text::Source { start, len }) => {
             let range = *start as usize..(*start + *len) as usize;
             let text = match &tape.source {
                 Cow::Borrowed(source) => Cow::Borrowed(&source[range]),
                 Cow::Owned(source) => Cow::Owned(source[range].to_owned()),
             };
-            decode_object(text)
+            decode(text)
         }
         _ => Arguments::Other(idx),
     }

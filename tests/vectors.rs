@@ -116,6 +116,7 @@ fn parser_vectors() {
                         Value::Object(Map::new()),
                         Value::String(serde_json::to_string(&value(tape, *idx)).unwrap()),
                     ),
+                    Arguments::Encoded(_) => panic!("{name}: parse_record decodes arguments"),
                 };
                 let name = Value::String(call.name.as_deref().unwrap_or_default().to_owned());
                 let id = call.id.as_deref().map_or(Value::Null, |id| Value::String(id.to_owned()));

@@ -29,12 +29,8 @@ pub fn write_value(tape: &Tape<'_>, idx: usize, out: &mut String) {
         Token::Null => out.push_str("null"),
         Token::Bool(true) => out.push_str("true"),
         Token::Bool(false) => out.push_str("false"),
-        Token::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
-        Token::UInt(u) => {
-            let _ = write!(out, "{u}");
-        }
+        Token::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
+        Token::UInt(u) => out.push_str(itoa::Buffer::new().format(*u)),
         Token::BigInt(digits) => out.push_str(digits),
         Token::Float(f) => write_float(*f, out),
         Token::Str(text) => write_str(tape.text(text), out),
@@ -158,32 +154,66 @@ pub fn write_float(f: f64, out: &mut String) {
 
 /// A JSON string as `json.dumps(..., ensure_ascii=False)` writes it.
 pub fn write_str(s: &str, out: &mut String) {
+    out.reserve(s.len() + 2);
     out.push('"');
+    write_str_body(s, out);
+    out.push('"');
+}
+
+/// The inside of [`write_str`]'s output: `s` escaped, without the quotes.
+pub fn write_str_body(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
+    let mut i = 0;
+    while i < bytes.len() {
+        i = skip_plain(bytes, i);
+        if i >= bytes.len() {
+            break;
+        }
+        let b = bytes[i];
         // Only ASCII bytes are escaped, so `i` is on a character boundary.
         out.push_str(&s[start..i]);
-        if escape.is_empty() {
-            let _ = write!(out, "\\u{:04x}", b);
-        } else {
-            out.push_str(escape);
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                let _ = write!(out, "\\u{:04x}", b);
+            }
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     out.push_str(&s[start..]);
-    out.push('"');
+}
+
+/// The index of the first byte at or after `i` that must be escaped (a quote, a
+/// backslash or a control character), or the length: eight bytes at a time.
+pub(crate) fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        // A byte is zero in `x` where it matched; standard "has a zero byte" trick.
+        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+        let quote = zero(word ^ (ONES * u64::from(b'"')));
+        let backslash = zero(word ^ (ONES * u64::from(b'\\')));
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        let found = quote | backslash | control;
+        if found != 0 {
+            // The lowest flagged byte is a real match (borrows only run upwards).
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0x00..=0x1f) {
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -225,6 +255,34 @@ mod tests {
             (f64::NEG_INFINITY, "-Infinity"),
         ] {
             assert_eq!(float(f), want, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn escapes_at_every_offset() {
+        for len in 0..24 {
+            for at in 0..len {
+                for special in ['"', '\\', '\n', '\u{1}', '\u{1f}', 'é', '\u{7f}'] {
+                    let mut text: String = "a".repeat(len);
+                    text.replace_range(at..at + 1, &special.to_string());
+                    let mut slow = String::from('"');
+                    for c in text.chars() {
+                        match c {
+                            '"' => slow.push_str("\\\""),
+                            '\\' => slow.push_str("\\\\"),
+                            '\n' => slow.push_str("\\n"),
+                            c if (c as u32) < 0x20 => {
+                                slow.push_str(&format!("\\u{:04x}", c as u32))
+                            }
+                            c => slow.push(c),
+                        }
+                    }
+                    slow.push('"');
+                    let mut fast = String::new();
+                    write_str(&text, &mut fast);
+                    assert_eq!(fast, slow);
+                }
+            }
         }
     }
 

@@ -3,14 +3,15 @@
 //! layer (`src/python/bulk.rs`) runs this on worker threads with the GIL released.
 //! `python/toolsift/_pure/bulk.py` is the specification.
 
+pub mod canonical;
 pub mod compact;
 pub mod envelope;
 pub mod rows;
 pub mod source;
 
-use crate::formats::Format;
-use crate::json::{self, JsonError};
-use crate::record::{record_at, Record};
+use crate::formats::{self, Format};
+use crate::json::{self, JsonError, Keep, Tape};
+use crate::record::{record_at, record_at_with, Record};
 use std::borrow::Cow;
 
 /// What one (non-blank) record gave.
@@ -31,21 +32,114 @@ pub enum Outcome<'a> {
     NotJson(JsonError),
 }
 
-/// Read one record: decode, find the response (see [`envelope::locate`]), walk it.
-pub fn read_record<'a>(format: &Format, text: &'a [u8], path: Option<&[String]>) -> Outcome<'a> {
-    let tape = match json::parse(text) {
-        Ok(tape) => tape,
-        Err(err) => return Outcome::NotJson(err),
-    };
-    let located = envelope::locate(&tape, path);
-    match located.response {
-        Ok(root) => Outcome::Read {
-            record: record_at(format, tape, root),
-            custom_id: located.custom_id,
-        },
-        Err(error) => Outcome::Failed {
-            custom_id: located.custom_id,
-            error,
-        },
+/// How to read the records of one run: the format, `record_path`, and the parts of a
+/// record to build tokens for (None: all of it).
+#[derive(Debug, Clone)]
+pub struct Reader {
+    pub format: Format,
+    pub path: Option<Vec<String>>,
+    keep: Option<Keep>,
+    /// Leave argument strings undecoded (`Arguments::Encoded`): Arrow rows write them
+    /// in one pass (`canonical`), without a tape.
+    encoded_arguments: bool,
+}
+
+impl Reader {
+    pub fn new(format: &Format, path: Option<Vec<String>>) -> Reader {
+        let keep = format.keep().map(|walked| match &path {
+            Some(keys) => {
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                formats::path(&keys, walked)
+            }
+            None => {
+                // The response is the record itself, or inside a batch envelope.
+                let mut response =
+                    formats::members(&[("status_code", Keep::all()), ("body", walked.clone())]);
+                response.merge(&walked);
+                let mut root = formats::members(&[
+                    ("custom_id", Keep::all()),
+                    ("error", Keep::all()),
+                    ("status", Keep::all()),
+                    ("key", Keep::all()),
+                    ("response", response),
+                ]);
+                root.merge(&walked);
+                root
+            }
+        });
+        Reader {
+            format: format.clone(),
+            path,
+            keep,
+            encoded_arguments: false,
+        }
     }
+
+    /// The same, leaving argument strings undecoded (for Arrow rows).
+    pub fn with_encoded_arguments(mut self) -> Reader {
+        self.encoded_arguments = true;
+        self
+    }
+
+    fn record<'a>(&self, tape: Tape<'a>, root: usize) -> Record<'a> {
+        if self.encoded_arguments {
+            record_at_with(&self.format, tape, root, false)
+        } else {
+            record_at(&self.format, tape, root)
+        }
+    }
+
+    /// Read one record: decode, find the response (see [`envelope::locate`]), walk it.
+    pub fn read<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
+        if let Some(keep) = self.keep.as_ref().filter(|_| prunable(text)) {
+            // Most of a response is never read: build tokens for the parts that are.
+            // A record that fails goes again in full (so that its error message,
+            // which may describe any part of it, is the same).
+            if let Ok(tape) = json::parse_pruned(text, keep) {
+                let located = envelope::locate(&tape, self.path.as_deref());
+                if let Ok(root) = located.response {
+                    return Outcome::Read {
+                        record: self.record(tape, root),
+                        custom_id: located.custom_id,
+                    };
+                }
+            }
+        }
+        match json::parse(text) {
+            Ok(tape) => self.outcome(tape),
+            Err(err) => Outcome::NotJson(err),
+        }
+    }
+
+    fn outcome<'a>(&self, tape: Tape<'a>) -> Outcome<'a> {
+        let located = envelope::locate(&tape, self.path.as_deref());
+        match located.response {
+            Ok(root) => Outcome::Read {
+                record: self.record(tape, root),
+                custom_id: located.custom_id,
+            },
+            Err(error) => Outcome::Failed {
+                custom_id: located.custom_id,
+                error,
+            },
+        }
+    }
+}
+
+/// Whether skipping parts of `text` keeps the meaning of a full parse: serde_json's
+/// skipping accepts escaped lone surrogates and does not count nesting, so text with
+/// an escaped surrogate, or with more brackets than the nesting limit, is read in full.
+fn prunable(text: &[u8]) -> bool {
+    let surrogate = memchr::memmem::find_iter(text, b"\\u").any(|at| {
+        matches!(
+            text.get(at + 2..at + 4),
+            Some([b'd' | b'D', b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F'])
+        )
+    });
+    !surrogate && memchr::memchr2_iter(b'[', b'{', text).count() <= json::MAX_DEPTH
+}
+
+/// Read one record with a one-off [`Reader`].
+pub fn read_record<'a>(format: &Format, text: &'a [u8], path: Option<&[String]>) -> Outcome<'a> {
+    Reader::new(format, path.map(<[String]>::to_vec)).read(text)
 }

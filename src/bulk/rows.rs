@@ -1,13 +1,15 @@
 //! Calls to Arrow columns: one row per call, one row per record that could not be read.
 //! The schema and the values are those of `ArrowColumns` in the pure backend.
 
+use super::canonical::{self, Stop};
 use super::compact;
 use super::Outcome;
 use crate::json::JsonError;
-use crate::record::Arguments;
+use crate::record::{decode_object, Arguments};
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use std::borrow::Cow;
 use std::ops::AddAssign;
 use std::sync::{Arc, OnceLock};
 
@@ -173,6 +175,29 @@ impl Rows {
                             self.scratch.push_str("{}");
                             compact::write_value(tape, 0, &mut self.kept);
                             Some(&self.kept)
+                        }
+                        Arguments::Encoded(text) => {
+                            match canonical::object(text, &mut self.scratch) {
+                                Ok(()) => None,
+                                Err(Stop::NotObject) => {
+                                    self.scratch.clear();
+                                    self.scratch.push_str("{}");
+                                    Some(text)
+                                }
+                                Err(Stop::Duplicates) => {
+                                    self.scratch.clear();
+                                    match decode_object(Cow::Borrowed(text)) {
+                                        Arguments::Decoded(tape) => {
+                                            compact::write_value(&tape, 0, &mut self.scratch);
+                                            None
+                                        }
+                                        _ => {
+                                            self.scratch.push_str("{}");
+                                            Some(text)
+                                        }
+                                    }
+                                }
+                            }
                         }
                     };
                     if raw.is_some() {

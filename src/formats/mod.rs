@@ -3,6 +3,7 @@
 //! turning those into a normalized call is the caller's job (`crate::call`).
 //! These mirror `python/toolsift/_pure/walk.py` line by line.
 
+use crate::json::Keep;
 use crate::node::Node;
 
 /// One call as found: the values of its name, id and arguments, where present.
@@ -52,6 +53,56 @@ impl Format {
         }
     }
 
+    /// The parts of a response the walker reads (for `json::parse_pruned`); None when
+    /// it needs the whole document.
+    pub fn keep(&self) -> Option<Keep> {
+        Some(match self {
+            Format::OpenAI => path(
+                &["choices"],
+                items(path(
+                    &["message", "tool_calls"],
+                    items(members(&[
+                        ("id", Keep::all()),
+                        (
+                            "function",
+                            members(&[("name", Keep::all()), ("arguments", Keep::all())]),
+                        ),
+                    ])),
+                )),
+            ),
+            Format::Gemini => {
+                let call = members(&[
+                    ("name", Keep::all()),
+                    ("id", Keep::all()),
+                    ("args", Keep::all()),
+                ]);
+                path(
+                    &["candidates"],
+                    items(path(
+                        &["content", "parts"],
+                        items(members(&[
+                            ("function_call", call.clone()),
+                            ("functionCall", call),
+                        ])),
+                    )),
+                )
+            }
+            Format::Json(options) => {
+                let mut call = members(&[
+                    (options.name_key.as_str(), Keep::all()),
+                    ("id", Keep::all()),
+                    (options.arguments_key.as_str(), Keep::all()),
+                ]);
+                call.items = Some(Box::new(call.clone()));
+                let path_keys: Vec<&str> = options.path.iter().map(String::as_str).collect();
+                let mut root = path(&path_keys, call);
+                // An array document is searched item by item.
+                root.items = Some(Box::new(root.clone()));
+                root
+            }
+        })
+    }
+
     pub fn walk<N: Node>(&self, doc: &N) -> Result<Vec<RawCall<N>>, N::Error> {
         let mut calls = Vec::new();
         match self {
@@ -60,6 +111,32 @@ impl Format {
             Format::Json(options) => calls = json(doc, options)?,
         }
         Ok(calls)
+    }
+}
+
+/// Keep `inner` at the end of a path of object keys.
+pub fn path(keys: &[&str], inner: Keep) -> Keep {
+    keys.iter()
+        .rev()
+        .fold(inner, |inner, key| members(&[(key, inner)]))
+}
+
+/// Keep these members.
+pub fn members(keys: &[(&str, Keep)]) -> Keep {
+    Keep {
+        members: keys
+            .iter()
+            .map(|(k, keep)| ((*k).to_owned(), keep.clone()))
+            .collect(),
+        ..Keep::default()
+    }
+}
+
+/// Keep the items of an array, each as `inner`.
+pub fn items(inner: Keep) -> Keep {
+    Keep {
+        items: Some(Box::new(inner)),
+        ..Keep::default()
     }
 }
 

@@ -275,6 +275,10 @@ pub fn response_from_record<'py>(
                 let value = b.value(value, 0)?.0;
                 b.kept_as_text(&value)?
             }
+            Arguments::Encoded(text) => match decode_object(text.clone()) {
+                Arguments::Decoded(args) => (b.object(&args, 0)?.0, py.None().into_bound(py)),
+                _ => (b.empty_dict(), PyString::new(py, text).into_any()),
+            },
         };
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
     }

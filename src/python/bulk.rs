@@ -9,7 +9,7 @@ use super::build::{response_from_record, Builder};
 use super::objects::Input;
 use crate::bulk::rows::{self, Chunk, Counts, Rows};
 use crate::bulk::source::{self, Block};
-use crate::bulk::{read_record, Outcome};
+use crate::bulk::{Outcome, Reader};
 use crate::formats::Format;
 use crate::json::JsonError;
 use arrow_array::{
@@ -85,11 +85,11 @@ fn report(progress: Option<&Bound<'_, PyAny>>, done: u64) -> PyResult<()> {
 }
 
 /// The rows of a block's (non-blank) lines.
-fn rows_of_block(format: &Format, path: Option<&[String]>, block: &Block) -> Rows {
+fn rows_of_block(reader: &Reader, block: &Block) -> Rows {
     let mut rows = Rows::new();
     for (number, line) in source::lines(block) {
         if !source::is_blank(line) {
-            rows.add(number as i64, Some(line), read_record(format, line, path));
+            rows.add(number as i64, Some(line), reader.read(line));
         }
     }
     rows
@@ -100,8 +100,7 @@ fn rows_of_block(format: &Format, path: Option<&[String]>, block: &Block) -> Row
 /// The iterator `parse_file` returns: AgentResponses, a window of blocks at a time.
 #[pyclass(module = "toolsift._native")]
 pub struct FileResponses {
-    format: Format,
-    path: Option<Vec<String>>,
+    reader: Reader,
     threads: usize,
     blocks: BlockSource,
     progress: Option<Py<PyAny>>,
@@ -117,8 +116,7 @@ impl FileResponses {
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         Ok(FileResponses {
-            format: format.clone(),
-            path,
+            reader: Reader::new(format, path),
             threads: thread_count(threads)?,
             blocks: BlockSource::open(file)?,
             progress: progress.filter(|p| !p.is_none()).map(Bound::unbind),
@@ -136,14 +134,13 @@ impl FileResponses {
             }
         }
         let FileResponses {
-            format,
-            path,
+            reader,
             threads,
             progress,
             ready,
             ..
         } = self;
-        let (format, path) = (&*format, path.as_deref());
+        let reader = &*reader;
         let progress = progress.as_ref().map(|p| p.bind(py));
         let mut builder = Builder::new(py)?;
         let mut next = window.iter();
@@ -155,7 +152,7 @@ impl FileResponses {
             |block: &Block| -> Vec<(&[u8], Outcome<'_>)> {
                 source::lines(block)
                     .filter(|(_, line)| !source::is_blank(line))
-                    .map(|(_, line)| (line, read_record(format, line, path)))
+                    .map(|(_, line)| (line, reader.read(line)))
                     .collect()
             },
             |k, lines| {
@@ -279,34 +276,26 @@ pub fn arrow_batches<'py>(
     builder.check_threads(threads)?;
     let threads = thread_count(threads)?;
     let progress = progress.filter(|p| !p.is_none());
-    let path = path.as_deref();
+    let reader = Reader::new(format, path).with_encoded_arguments();
     let mut emitter = Emitter {
         builder,
         sink: sink.clone(),
         counts: Counts::default(),
     };
     if let Ok(file) = source.cast::<PyString>() {
-        arrow_file(
-            &mut emitter,
-            format,
-            file.to_str()?,
-            path,
-            threads,
-            progress,
-        )?;
+        arrow_file(&mut emitter, &reader, file.to_str()?, threads, progress)?;
     } else if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
-        arrow_items(&mut emitter, format, source, path, threads, progress)?;
+        arrow_items(&mut emitter, &reader, source, threads, progress)?;
     } else {
-        arrow_array(&mut emitter, format, source, path, threads, progress)?;
+        arrow_array(&mut emitter, &reader, source, threads, progress)?;
     }
     emitter.summary()
 }
 
 fn arrow_file<'py>(
     emitter: &mut Emitter<'py>,
-    format: &Format,
+    reader: &Reader,
     file: &str,
-    path: Option<&[String]>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
@@ -317,7 +306,7 @@ fn arrow_file<'py>(
         threads,
         || blocks.next(py),
         |block: Block| {
-            let chunk = rows_of_block(format, path, &block).finish();
+            let chunk = rows_of_block(reader, &block).finish();
             (chunk, block.consumed)
         },
         |_, (chunk, consumed)| {
@@ -346,18 +335,13 @@ fn not_text(type_name: &str) -> String {
 }
 
 /// The rows of a chunk of in-memory records, the first numbered `first`.
-fn rows_of_items(
-    format: &Format,
-    path: Option<&[String]>,
-    first: usize,
-    items: &[Item<'_>],
-) -> Rows {
+fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>]) -> Rows {
     let mut rows = Rows::new();
     for (offset, item) in items.iter().enumerate() {
         let number = (first + offset) as i64;
         match item {
             Item::Text(text) if source::is_blank(text) => {}
-            Item::Text(text) => rows.add(number, Some(text), read_record(format, text, path)),
+            Item::Text(text) => rows.add(number, Some(text), reader.read(text)),
             Item::NotUtf8 => rows.add(
                 number,
                 None,
@@ -374,9 +358,8 @@ fn rows_of_items(
 
 fn arrow_chunks<'py>(
     emitter: &mut Emitter<'py>,
-    format: &Format,
+    reader: &Reader,
     items: &[Item<'_>],
-    path: Option<&[String]>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
     raw_of: impl Fn(i64) -> Option<Bound<'py, PyAny>>,
@@ -389,7 +372,7 @@ fn arrow_chunks<'py>(
         py,
         threads,
         || next.next(),
-        |(k, chunk)| rows_of_items(format, path, k * CHUNK, chunk).finish(),
+        |(k, chunk)| rows_of_items(reader, k * CHUNK, chunk).finish(),
         |k, chunk| {
             emitter.emit(chunk.map_err(arrow_error)?, &raw_of)?;
             report(progress, (((k + 1) * CHUNK).min(items.len())) as u64)?;
@@ -404,9 +387,8 @@ fn arrow_chunks<'py>(
 
 fn arrow_items<'py>(
     emitter: &mut Emitter<'py>,
-    format: &Format,
+    reader: &Reader,
     source: &Bound<'py, PyAny>,
-    path: Option<&[String]>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
@@ -421,15 +403,14 @@ fn arrow_items<'py>(
         });
     }
     let raw_of = |number: i64| objects.get(number as usize).cloned();
-    arrow_chunks(emitter, format, &items, path, threads, progress, raw_of)
+    arrow_chunks(emitter, reader, &items, threads, progress, raw_of)
 }
 
 /// A pyarrow Array or ChunkedArray of (large) strings or binaries, read in place.
 fn arrow_array<'py>(
     emitter: &mut Emitter<'py>,
-    format: &Format,
+    reader: &Reader,
     source: &Bound<'py, PyAny>,
-    path: Option<&[String]>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
@@ -479,5 +460,5 @@ fn arrow_array<'py>(
             });
         }
     }
-    arrow_chunks(emitter, format, &items, path, threads, progress, |_| None)
+    arrow_chunks(emitter, reader, &items, threads, progress, |_| None)
 }
