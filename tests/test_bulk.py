@@ -541,3 +541,34 @@ def test_arguments_of_mutated_text_agree() -> None:
     assert tables[0].equals(tables[1])
     decoded = tables[0].column("raw_arguments").null_count
     assert 0 < decoded < len(texts)  # both kinds are there
+
+
+def test_parts_never_read_are_still_checked(make: Any) -> None:
+    """The Rust backend skips the parts of a line no walker reads; they must still be
+    valid JSON, with the same rules (lone surrogates, nesting limit) as a full parse."""
+    parser = make.OpenAIResponseParser()
+    good = chat([("f", '{"a": 1}')])
+    deep = "[" * 1025 + "]" * 1025
+    lines = [
+        json.dumps({**good, "usage": "\ud800"}),  # lone surrogate, escaped by json.dumps
+        json.dumps({**good, "usage": "\udc00x"}),
+        json.dumps(good)[:-1] + ', "usage": ' + deep + "}",
+        json.dumps(good)[:-1] + ', "usage": ' + "[" * 1023 + "]" * 1023 + "}",
+        json.dumps(good)[:-1] + ', "choices": null}',  # duplicate key: the last one wins
+        json.dumps(good)[:-1] + ', "usage": [1,]}',
+        json.dumps(good)[:-1] + ', "usage": "\x01"}',
+        openai_envelope(7, {**good, "x": "\ud83d\ude00"}),
+    ]
+    rows = parser.to_arrow(lines).to_pylist()
+    got = [(r["record"], r["name"], r["error"]) for r in rows]
+    assert got == [
+        (0, None, str(error_for(lines[0]))),
+        (1, None, str(error_for(lines[1]))),
+        (2, None, str(error_for(lines[2]))),
+        (3, "f", None),
+        (5, None, str(error_for(lines[5]))),
+        (6, None, str(error_for(lines[6]))),
+        (7, "f", None),
+    ]
+    responses = list(parser.parse_many(lines))
+    assert [r.error for r in responses[:3]] == [str(error_for(line)) for line in lines[:3]]
