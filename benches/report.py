@@ -13,7 +13,13 @@ median`` from the same run:
   input, against russo's ``parse(dict)``;
 * ``vs python``: a rust entry against the python backend doing the same operation
   (parse(dict), parse(bytes), parse_many);
-* ``vs t=1``: parse_many with more threads against the same backend's threads=1.
+* ``vs t=1``: parse_many, to_arrow or parse_file with more threads against the same
+  backend's threads=1.
+
+The bulk groups (``benches/test_bench_bulk.py``: ``bulk-arrow``, ``bulk-parse_file``,
+``bulk-arrow-gz``) read one OpenAI Batch API output file; their ``vs orjson`` baseline is
+orjson + a Python walk doing the same job (into a pyarrow table, or into AgentResponses),
+and MB/s counts the decompressed JSON text for the ``.gz`` group.
 
 Entries with dict input (``parse(dict)``) skip JSON decoding; their MB/s counts the JSON
 text the dicts were decoded from, so they are marked ``*`` and are not like for like with
@@ -84,11 +90,12 @@ def rows_of(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
         impl, op, threads = info.get("impl"), info.get("op"), info.get("threads")
         is_parse = impl not in ("floor", None)
         kind = "dict" if info.get("input") == "dict" else "bytes"
+        threaded = op in ("parse_many", "to_arrow", "parse_file")
         vs_python = None
         if impl == "rust":
-            vs_python = same_op("python", op, 1 if op == "parse_many" else threads)
+            vs_python = same_op("python", op, 1 if threaded else threads)
         vs_t1 = None
-        if op == "parse_many" and threads not in (None, 1):
+        if threaded and threads not in (None, 1):
             vs_t1 = same_op(impl, op, 1)
         rows.append(
             {
@@ -97,6 +104,7 @@ def rows_of(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "median": med,
                 "mb_s": info.get("MB", 0.0) / med if med else 0.0,
                 "rec_s": info.get("records", 0) / med if med else 0.0,
+                "call_s": info.get("calls", 0) / med if med and is_parse else 0.0,
                 "rounds": b["stats"]["rounds"],
                 "iqr_pct": 100 * b["stats"]["iqr"] / med if med else 0.0,
                 "vs_orjson": _fmt_ratio(median(ORJSON[kind]), med) if is_parse else "",
@@ -113,6 +121,7 @@ COLUMNS = (
     ("median", "median", ">"),
     ("MB/s", "mb_s", ">"),
     ("records/s", "rec_s", ">"),
+    ("calls/s", "call_s", ">"),
     ("IQR", "iqr_pct", ">"),
     ("vs orjson", "vs_orjson", ">"),
     ("vs russo", "vs_russo", ">"),
@@ -127,8 +136,8 @@ def _cell(key: str, row: dict[str, Any]) -> str:
         return _fmt_seconds(value)
     if key == "mb_s":
         return f"{value:,.1f}"
-    if key == "rec_s":
-        return _fmt_rate(value)
+    if key in ("rec_s", "call_s"):
+        return _fmt_rate(value) if value else ""
     if key == "iqr_pct":
         return f"{value:.1f}%"
     return str(value)
