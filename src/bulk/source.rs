@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::Arc;
 
 /// Bytes of decompressed text per block (a block ends at a line end, so it can be
@@ -82,6 +82,8 @@ pub struct Blocks<R> {
     next_line: u64,
     block: usize,
     done: bool,
+    /// Buffers of blocks that were used up, to read the next blocks into.
+    spare: Option<Receiver<Vec<u8>>>,
 }
 
 impl<R: Read> Blocks<R> {
@@ -93,13 +95,33 @@ impl<R: Read> Blocks<R> {
             next_line: 0,
             block: block.max(1),
             done: false,
+            spare: None,
         }
     }
 
+    /// Read into the buffers that come back on `spare` (fresh ones when none has).
+    pub fn recycling(mut self, spare: Receiver<Vec<u8>>) -> Self {
+        self.spare = Some(spare);
+        self
+    }
+
     fn cut(&mut self, mut data: Vec<u8>, at: usize) -> Block {
-        self.carry = data[at..].to_vec();
+        let mut carry = self.buffer();
+        carry.extend_from_slice(&data[at..]);
+        self.carry = carry;
         data.truncate(at);
         self.emit(data)
+    }
+
+    /// An empty buffer: a used one when there is one.
+    fn buffer(&mut self) -> Vec<u8> {
+        match self.spare.as_ref().and_then(|spare| spare.try_recv().ok()) {
+            Some(mut used) => {
+                used.clear();
+                used
+            }
+            None => Vec::new(),
+        }
     }
 
     fn emit(&mut self, data: Vec<u8>) -> Block {
@@ -126,19 +148,15 @@ impl<R: Read> Iterator for Blocks<R> {
         loop {
             let filled = data.len();
             let want = (self.block.saturating_sub(filled)).max(1 << 16);
-            data.resize(filled + want, 0);
-            let n = match self.reader.read(&mut data[filled..]) {
+            // read_to_end fills the spare capacity without zeroing it first.
+            let n = match (&mut self.reader).take(want as u64).read_to_end(&mut data) {
                 Ok(n) => n,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {
-                    data.truncate(filled);
-                    continue;
-                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
                 Err(err) => {
                     self.done = true;
                     return Some(Err(err));
                 }
             };
-            data.truncate(filled + n);
             if n == 0 {
                 // The end of the stream: what is left is the last line (no newline).
                 self.done = true;
@@ -157,20 +175,29 @@ impl<R: Read> Iterator for Blocks<R> {
 /// Reads the file on a thread of its own, `depth` blocks ahead of the receiver. Opening
 /// errors come back now; read errors (a corrupt or cut-off compressed stream) come as
 /// the last item.
-pub fn spawn_reader(path: &Path, depth: usize) -> io::Result<Receiver<io::Result<Block>>> {
+/// Where the buffers of used blocks go back to the reader.
+pub type Recycle = SyncSender<Vec<u8>>;
+
+/// Buffers of used blocks go back to the reader on the `SyncSender` (sending may fail:
+/// then the buffer is simply dropped).
+pub fn spawn_reader(
+    path: &Path,
+    depth: usize,
+) -> io::Result<(Receiver<io::Result<Block>>, Recycle)> {
     let (reader, count) = open(path)?;
     let (sender, receiver) = mpsc::sync_channel(depth);
+    let (recycle, spare) = mpsc::sync_channel(depth + 8);
     std::thread::Builder::new()
         .name("toolsift-reader".to_owned())
         .spawn(move || {
-            for block in Blocks::new(reader, count, BLOCK) {
+            for block in Blocks::new(reader, count, BLOCK).recycling(spare) {
                 // The receiver went away (the caller stopped iterating): stop reading.
                 if sender.send(block).is_err() {
                     return;
                 }
             }
         })?;
-    Ok(receiver)
+    Ok((receiver, recycle))
 }
 
 /// The lines of a block, numbered: the line terminator (`\n` or `\r\n`) removed.

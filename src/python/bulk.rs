@@ -43,17 +43,25 @@ fn arrow_error(err: ArrowError) -> PyErr {
 /// read before it are out.
 struct BlockSource {
     receiver: Mutex<Receiver<io::Result<Block>>>,
+    recycle: source::Recycle,
     error: Option<io::Error>,
     done: bool,
 }
 
 impl BlockSource {
     fn open(path: &str) -> PyResult<Self> {
+        let (receiver, recycle) = source::spawn_reader(Path::new(path), READ_AHEAD)?;
         Ok(BlockSource {
-            receiver: Mutex::new(source::spawn_reader(Path::new(path), READ_AHEAD)?),
+            receiver: Mutex::new(receiver),
+            recycle,
             error: None,
             done: false,
         })
+    }
+
+    /// Hands a used block's buffer back to the reader (dropped when it has enough).
+    fn recycle(&self, block: Block) {
+        let _ = self.recycle.try_send(block.data);
     }
 
     /// The next block, waiting for it with the GIL released.
@@ -145,7 +153,7 @@ impl FileResponses {
         let mut builder = Builder::new(py)?;
         let mut next = window.iter();
         let threads = if window.len() <= 1 { 1 } else { *threads };
-        pipelined(
+        let result = pipelined(
             py,
             threads,
             || next.next(),
@@ -163,7 +171,12 @@ impl FileResponses {
                 report(progress, window[k].consumed)?;
                 py.check_signals()
             },
-        )
+        );
+        drop(builder);
+        for block in window {
+            self.blocks.recycle(block);
+        }
+        result
     }
 }
 
@@ -301,17 +314,16 @@ fn arrow_file<'py>(
 ) -> PyResult<()> {
     let py = emitter.sink.py();
     let mut blocks = BlockSource::open(file)?;
+    let recycle = blocks.recycle.clone();
     pipelined(
         py,
         threads,
         || blocks.next(py),
-        |block: Block| {
-            let chunk = rows_of_block(reader, &block).finish();
-            (chunk, block.consumed)
-        },
-        |_, (chunk, consumed)| {
+        |block: Block| (rows_of_block(reader, &block).finish(), block),
+        |_, (chunk, block)| {
             emitter.emit(chunk.map_err(arrow_error)?, |_| None)?;
-            report(progress, consumed)?;
+            report(progress, block.consumed)?;
+            recycle.try_send(block.data).ok();
             py.check_signals()
         },
     )?;
