@@ -8,7 +8,9 @@ walkers in `src/formats/` follow these functions line by line.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from toolsift._errors import ParseError, check_threads, record_error
@@ -129,6 +131,19 @@ def tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
     )
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic collector off while a batch builds its (fresh, acyclic) results:
+    collecting meanwhile would only re-scan them again and again. Restored after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def harvest(calls: Iterable[RawCall]) -> list[ToolCall]:
     return [tool_call(name, id, arguments) for name, id, arguments in calls]
 
@@ -164,7 +179,8 @@ class Parser:
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
-        return [self._parse_recorded(raw) for raw in raws]
+        with gc_paused():
+            return [self._parse_recorded(raw) for raw in raws]
 
     def _parse_recorded(self, raw: Any) -> AgentResponse:
         try:
