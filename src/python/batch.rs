@@ -64,7 +64,7 @@ pub fn parse_many<'py>(
             consume(k, parsed)?;
         }
     } else {
-        pipelined(py, &pool(threads), format, &chunks, consume)?;
+        pipelined(py, &*pool(threads)?, format, &chunks, consume)?;
     }
     Ok(PyList::new(py, out)?.into_any())
 }
@@ -102,24 +102,21 @@ fn response<'py>(
 
 /// One pool per thread count, made once: starting threads per call would cost more
 /// than a small batch.
-fn pool(threads: usize) -> Arc<ThreadPool> {
+fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    pools
-        .entry(threads)
-        .or_insert_with(|| {
-            Arc::new(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("toolsift-{i}"))
-                    .build()
-                    .expect("a thread pool of a positive size can be built"),
-            )
-        })
-        .clone()
+    if let Some(pool) = pools.get(&threads) {
+        return Ok(pool.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("toolsift-{i}"))
+        .build()
+        .map_err(|err| PyRuntimeError::new_err(format!("cannot start {threads} threads: {err}")))?;
+    Ok(pools.entry(threads).or_insert(Arc::new(pool)).clone())
 }
 
 /// Parse chunks on the pool, in parallel and ahead of the calling thread, which hands
