@@ -64,7 +64,9 @@ pub fn parse_many<'py>(
             consume(k, parsed)?;
         }
     } else {
-        pipelined(py, &*pool(threads)?, format, &chunks, consume)?;
+        // The calling thread is one of the `threads`: it builds the results and parses
+        // whatever the workers have not started.
+        pipelined(py, &*pool(threads - 1)?, format, &chunks, consume)?;
     }
     Ok(PyList::new(py, out)?.into_any())
 }
@@ -119,8 +121,10 @@ fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     Ok(pools.entry(threads).or_insert(Arc::new(pool)).clone())
 }
 
-/// Parse chunks on the pool, in parallel and ahead of the calling thread, which hands
-/// each finished chunk to `consume` in order.
+/// Parse chunks on the pool, ahead of the calling thread, which hands each finished
+/// chunk to `consume` in order (building Python objects needs the GIL, so only the
+/// calling thread can do it). Each chunk is claimed once: when the calling thread gets
+/// to a chunk no worker has started, it parses that chunk itself rather than wait.
 fn pipelined<'a>(
     py: Python<'_>,
     pool: &ThreadPool,
@@ -129,6 +133,7 @@ fn pipelined<'a>(
     mut consume: impl FnMut(usize, Vec<Parsed<'a>>) -> PyResult<()>,
 ) -> PyResult<()> {
     type Done<'a> = (usize, Result<Vec<Parsed<'a>>, ()>);
+    let claimed: Vec<AtomicBool> = chunks.iter().map(|_| AtomicBool::new(false)).collect();
     let cancelled = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Done<'a>>();
     let receiver = Mutex::new(receiver);
@@ -136,13 +141,16 @@ fn pipelined<'a>(
     pool.in_place_scope(|scope| {
         let spawn = |k: usize| {
             let sender = sender.clone();
-            let (chunk, cancelled) = (chunks[k], &cancelled);
+            let (chunk, claimed, cancelled) = (chunks[k], &claimed[k], &cancelled);
             scope.spawn(move |_| {
+                if claimed.swap(true, Ordering::AcqRel) {
+                    return; // the calling thread got to it first
+                }
                 let parsed = if cancelled.load(Ordering::Relaxed) {
                     Ok(Vec::new())
                 } else {
                     // A panic is reported as a failed chunk rather than left to hang
-                    // the calling thread, which waits for every chunk in turn.
+                    // the calling thread, which waits for every claimed chunk in turn.
                     catch_unwind(AssertUnwindSafe(|| parse_chunk(format, chunk))).map_err(|_| ())
                 };
                 // The receiver outlives the scope, so sending cannot fail.
@@ -157,6 +165,9 @@ fn pipelined<'a>(
             let parsed = loop {
                 if let Some(parsed) = early.remove(&k) {
                     break parsed;
+                }
+                if !claimed[k].swap(true, Ordering::AcqRel) {
+                    break Ok(py.detach(|| parse_chunk(format, chunks[k])));
                 }
                 let received = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
                 match received {
