@@ -1,13 +1,16 @@
 """Stubs of the compiled module (src/python/)."""
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, final
 
 from toolsift._types import AgentResponse
+
+__all__ = ["BUILD_PROFILE", "MAX_DEPTH", "Parser"]
 
 MAX_DEPTH: Final[int]
 BUILD_PROFILE: Final[str]
 
+@final
 class Parser:
     def __new__(
         cls,
