@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import orjson
+
 from toolsift._errors import ParseError, check_threads, record_error
 from toolsift._jsontext import dumps_compact, loads
 from toolsift._types import AgentResponse, ToolCall
@@ -100,6 +102,17 @@ def _json_calls_at(
     return found
 
 
+def maybe_rounded(value: Any) -> bool:
+    """Whether orjson may have turned an integer beyond 64 bits into a float in `value`."""
+    if isinstance(value, float):
+        return value.is_integer() and abs(value) >= 2**63
+    if isinstance(value, dict):
+        return any(maybe_rounded(v) for v in value.values())
+    if isinstance(value, list):
+        return any(maybe_rounded(v) for v in value)
+    return False
+
+
 def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
     """`(arguments, raw_arguments)` from the arguments value as found.
 
@@ -174,8 +187,20 @@ class Parser:
             raise ValueError(f"unknown format {format!r}; expected one of: openai, gemini, json")
 
     def parse(self, raw: Any) -> AgentResponse:
-        doc = loads(raw) if isinstance(raw, TEXT_TYPES) else raw
-        return AgentResponse(harvest(self._walk(doc)), raw)
+        if not isinstance(raw, TEXT_TYPES):
+            return AgentResponse(harvest(self._walk(raw)), raw)
+        # Fast path: plain orjson. Only the calls are returned from the document, so
+        # orjson's one inexactness (integers beyond 64 bits become floats) matters only
+        # inside argument values given inline; where one may be affected, or where
+        # orjson refuses the text, `loads` decodes it exactly (or raises ParseError).
+        try:
+            calls = list(self._walk(orjson.loads(raw)))
+        except orjson.JSONDecodeError:
+            calls = list(self._walk(loads(raw)))
+        else:
+            if any(maybe_rounded(arguments) for _, _, arguments in calls):
+                calls = list(self._walk(loads(raw)))
+        return AgentResponse(harvest(calls), raw)
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
