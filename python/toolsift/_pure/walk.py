@@ -103,13 +103,21 @@ def _json_calls_at(
 
 
 def maybe_rounded(value: Any) -> bool:
-    """Whether orjson may have turned an integer beyond 64 bits into a float in `value`."""
-    if isinstance(value, float):
-        return value.is_integer() and abs(value) >= 2**63
-    if isinstance(value, dict):
-        return any(maybe_rounded(v) for v in value.values())
-    if isinstance(value, list):
-        return any(maybe_rounded(v) for v in value)
+    """Whether orjson may have turned an integer beyond 64 bits into a float in `value`.
+
+    Iterative (an explicit stack): inline arguments may nest nearly 1024 levels deep,
+    beyond Python's recursion limit.
+    """
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, float):
+            if item.is_integer() and abs(item) >= 2**63:
+                return True
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
     return False
 
 
