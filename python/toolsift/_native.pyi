@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from typing import Any, Final
 
-from toolsift._types import AgentResponse
+from toolsift._types import AgentResponse, ToolCall
 
 MAX_DEPTH: Final[int]
 BUILD_PROFILE: Final[str]
@@ -21,3 +21,6 @@ class Parser:
     def parse_many(
         self, raws: Iterable[Any], threads: int | None = None
     ) -> list[AgentResponse]: ...
+
+def extract_tool_calls(text: str | bytes | bytearray | memoryview | Any) -> list[ToolCall]: ...
+def clean_raw_for_history(text: str | bytes | bytearray | memoryview | Any) -> Any: ...
