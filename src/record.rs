@@ -40,7 +40,11 @@ pub enum Arguments<'a> {
 }
 
 /// Parse one response and find its calls.
+/// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
 pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, JsonError> {
+    if let Format::LiteRt = format {
+        return Ok(crate::formats::litert::parse_record(text));
+    }
     let mut tape = json::parse(text)?;
     let Ok(raw_calls) = format.walk(&TapeNode::root(&tape));
     let found: Vec<(Option<usize>, Option<usize>, Option<usize>)> = raw_calls
@@ -68,7 +72,7 @@ pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, J
 }
 
 /// The string at `idx`, borrowed from the input where it had no escapes.
-fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
+pub fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
     match (&tape.tokens[idx], &tape.source) {
         (Token::Str(Text::Source { start, len }), Cow::Borrowed(source)) => Some(Cow::Borrowed(
             &source[*start as usize..(*start + *len) as usize],

@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from typing import Any, Final, final
 
-from toolsift._types import AgentResponse
+from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["BUILD_PROFILE", "MAX_DEPTH", "Parser"]
 
@@ -24,3 +24,6 @@ class Parser:
     def parse_many(
         self, raws: Iterable[Any], threads: int | None = None
     ) -> list[AgentResponse]: ...
+
+def extract_tool_calls(text: str | bytes | bytearray | memoryview | Any) -> list[ToolCall]: ...
+def clean_raw_for_history(text: str | bytes | bytearray | memoryview | Any) -> Any: ...

@@ -90,7 +90,9 @@ fn response<'py>(
         (Some(Ok(record)), _) => response_from_record(builder, raw, &record),
         (Some(Err(err)), _) => Err(builder.parse_error(raw, Some(&err))?),
         // A str that cannot be UTF-8 (lone surrogates) is not JSON text.
-        (None, Input::Str(_)) => Err(builder.parse_error(raw, None)?),
+        (None, Input::Str(_)) if !matches!(format, Format::LiteRt) => {
+            Err(builder.parse_error(raw, None)?)
+        }
         (None, _) => response_from_node(builder, format, raw),
     };
     match result {

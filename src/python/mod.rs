@@ -2,6 +2,7 @@
 
 mod batch;
 mod build;
+mod litert;
 mod objects;
 
 use crate::formats::Format;
@@ -41,6 +42,10 @@ impl Parser {
         match (input.text(), &input) {
             (Some(text), _) => parse_text(&mut builder, &self.format, raw, text),
             (None, Input::Object) => response_from_node(&mut builder, &self.format, raw),
+            // LiteRT-LM never raises: text that is not Unicode has no calls.
+            (None, _) if matches!(self.format, Format::LiteRt) => {
+                response_from_node(&mut builder, &self.format, raw)
+            }
             // A str with lone surrogates cannot be UTF-8, so it is not JSON text.
             (None, _) => Err(builder.parse_error(raw, None)?),
         }
@@ -64,6 +69,10 @@ fn parse_text<'py>(
     raw: &Bound<'py, PyAny>,
     text: &[u8],
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Format::LiteRt = format {
+        let record = litert::parse_record(raw.py(), text);
+        return response_from_record(builder, raw, &record);
+    }
     match parse_record(format, text) {
         Ok(record) => response_from_record(builder, raw, &record),
         Err(err) => Err(builder.parse_error(raw, Some(&err))?),
@@ -73,6 +82,8 @@ fn parse_text<'py>(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Parser>()?;
+    m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
+    m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
     m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
     m.add(
         "BUILD_PROFILE",

@@ -1,4 +1,5 @@
-"""Format walkers for OpenAI, Gemini and custom JSON responses (pure Python).
+"""Format walkers for OpenAI, Gemini and custom JSON responses (pure Python); the
+LiteRT-LM format (`litert`) is read by `toolsift._pure.litert.parse_sdk`.
 
 Each walker reads a decoded response (dicts and lists from JSON text, or the caller's
 own dicts and SDK objects read by attribute) and yields `(name, id, arguments)` for
@@ -17,6 +18,7 @@ import orjson
 
 from toolsift._errors import ParseError, check_threads, record_error
 from toolsift._jsontext import dumps_compact, loads
+from toolsift._pure import litert
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser", "arguments_of", "harvest"]
@@ -184,6 +186,7 @@ class Parser:
             "openai": openai_calls,
             "gemini": gemini_calls,
         }
+        self._litert = format == "litert"
         if format == "json":
             path = tool_calls_key.split(".")
             self._walk: Callable[[Any], Iterable[RawCall]] = lambda doc: json_calls(
@@ -191,10 +194,14 @@ class Parser:
             )
         elif format in walkers:
             self._walk = walkers[format]
-        else:
-            raise ValueError(f"unknown format {format!r}; expected one of: openai, gemini, json")
+        elif not self._litert:
+            raise ValueError(
+                f"unknown format {format!r}; expected one of: openai, gemini, json, litert"
+            )
 
     def parse(self, raw: Any) -> AgentResponse:
+        if self._litert:  # never raises: text without calls (or not Unicode) has none
+            return AgentResponse(litert.parse_sdk(raw), raw)
         if not isinstance(raw, TEXT_TYPES):
             return AgentResponse(harvest(self._walk(raw)), raw)
         # Fast path: plain orjson. Only the calls are returned from the document, so
