@@ -25,6 +25,7 @@ from typing import Any
 
 import litert_corpus
 import pytest
+from conftest import run_on_fresh_heap
 
 # ------------------------------------------------------------------- what is available
 
@@ -162,22 +163,7 @@ def test_litert(benchmark: Any, litert_corpus_texts: LiteRtCorpus, bench_setting
         from toolsift import _backend
 
         benchmark.extra_info["build"] = getattr(_backend.load("rust"), "BUILD_PROFILE", "?")
-    kept: list[Any] = []
-
-    def fresh_heap() -> None:
-        kept.clear()
-        gc.collect()
-
-    def timed() -> None:
-        kept.append(run())
-
-    benchmark.pedantic(
-        timed,
-        setup=fresh_heap,
-        rounds=bench_settings.rounds,
-        warmup_rounds=1 if bench_settings.timed else 0,
-    )
-    (result,) = kept
+    result = run_on_fresh_heap(benchmark, run, bench_settings)
     assert len(result) == c.records
     if entry.group == "extract":
         found = sum(len(calls) for calls in result)
