@@ -18,7 +18,7 @@ class Parser:
         tool_calls_key: str = "tool_calls",
         name_key: str = "name",
         arguments_key: str = "arguments",
-        single: bool = False,
+        single: object = None,
     ) -> Parser: ...
     def parse(self, raw: Any) -> AgentResponse: ...
     def parse_many(

@@ -19,6 +19,9 @@ use std::sync::{mpsc, Arc, Mutex, OnceLock};
 /// Ctrl-C is noticed within milliseconds and memory stays bounded.
 const CHUNK: usize = 512;
 
+/// The most threads one batch starts.
+const MAX_THREADS: usize = 256;
+
 /// One record after the worker threads: `None` when there was no text to parse.
 type Parsed<'a> = Option<Result<Record<'a>, JsonError>>;
 
@@ -30,10 +33,13 @@ pub fn parse_many<'py>(
     let py = raws.py();
     let mut builder = Builder::new(py)?;
     builder.check_threads(threads)?;
+    // Any positive int is accepted (as in the pure backend); more threads than chunks,
+    // or than MAX_THREADS, would only wait.
     let threads = match threads {
-        Some(t) => t.extract::<usize>()?,
+        Some(t) => t.extract::<usize>().unwrap_or(usize::MAX),
         None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    }
+    .min(MAX_THREADS);
     let items: Vec<Bound<'py, PyAny>> = raws.try_iter()?.collect::<PyResult<_>>()?;
     let inputs = items.iter().map(Input::of).collect::<PyResult<Vec<_>>>()?;
     // Borrowed views of the text; the Python objects in `inputs` keep them alive.
@@ -58,7 +64,8 @@ pub fn parse_many<'py>(
         }
         py.check_signals() // Ctrl-C stops a long batch between chunks
     };
-    if threads <= 1 || chunks.len() <= 1 {
+    let threads = threads.min(chunks.len());
+    if threads <= 1 {
         for (k, chunk) in chunks.iter().enumerate() {
             let parsed = py.detach(|| parse_chunk(format, chunk));
             consume(k, parsed)?;
@@ -97,10 +104,12 @@ fn response<'py>(
     };
     match result {
         Ok(response) => Ok(response),
-        Err(err) if err.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(raw.py()) => {
-            Err(err)
+        // Like `except Exception` in the pure backend: KeyboardInterrupt, SystemExit and
+        // GeneratorExit stop the batch.
+        Err(err) if err.is_instance_of::<pyo3::exceptions::PyException>(raw.py()) => {
+            builder.failed(raw, err)
         }
-        Err(err) => builder.failed(raw, err),
+        Err(err) => Err(err),
     }
 }
 

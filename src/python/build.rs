@@ -6,7 +6,7 @@ use crate::json::{JsonError, Tape, Token};
 use crate::record::{decode_object, Arguments, Record};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 use pyo3::{intern, IntoPyObjectExt};
 use std::borrow::Cow;
 use std::sync::Mutex;
@@ -326,6 +326,11 @@ fn arguments_of_object<'py>(
             Some(Arguments::Decoded(tape)) => (b.object(&tape, 0)?.0, py.None().into_bound(py)),
             _ => (b.empty_dict(), value),
         });
+    }
+    if value.cast::<PyMapping>().is_ok() {
+        // Any other mapping (an older SDK's proto map): `dict(value)`, as the pure backend.
+        let copy = py.get_type::<PyDict>().call1((&value,))?;
+        return Ok((copy, py.None().into_bound(py)));
     }
     b.kept_as_text(&value)
 }

@@ -21,14 +21,16 @@ struct Parser {
 #[pymethods]
 impl Parser {
     #[new]
-    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=false))]
+    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None))]
     fn new(
         format: &str,
         tool_calls_key: &str,
         name_key: &str,
         arguments_key: &str,
-        single: bool,
+        single: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        // `single` is read for its truth value, as russo does.
+        let single = single.map_or(Ok(false), |s| s.is_truthy())?;
         Format::new(format, tool_calls_key, name_key, arguments_key, single)
             .map(|format| Parser { format })
             .map_err(PyValueError::new_err)

@@ -10,7 +10,7 @@ walkers in `src/formats/` follow these functions line by line.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -90,9 +90,9 @@ def _json_calls_at(
 ) -> list[RawCall]:
     found_at = doc
     for key in path:
-        if not isinstance(found_at, dict) or key not in found_at:
-            return []
-        found_at = found_at[key]
+        found_at = member(found_at, key)
+        if found_at is None:
+            return []  # missing, or null (russo then finds no list in it)
     found: list[RawCall] = []
     for call in [found_at] if single else elements(found_at):
         if not isinstance(call, dict):
@@ -126,9 +126,10 @@ def maybe_rounded(value: Any) -> bool:
 def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
     """`(arguments, raw_arguments)` from the arguments value as found.
 
-    An object is the arguments (copied); a string is decoded as JSON and must give an
-    object; anything else gives `{}` and keeps the value as text, so nothing is lost.
-    Missing or null means no arguments.
+    An object (a dict, or any other mapping such as an older SDK's proto map) is the
+    arguments (copied); a string is decoded as JSON and must give an object; anything
+    else gives `{}` and keeps the value as text, so nothing is lost. Missing or null
+    means no arguments.
     """
     if value is None:
         return {}, None
@@ -140,6 +141,8 @@ def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
         except ParseError:
             return {}, value
         return (decoded, None) if isinstance(decoded, dict) else ({}, value)
+    if isinstance(value, Mapping):
+        return dict(value), None
     return {}, dumps_compact(value)
 
 
