@@ -5,7 +5,13 @@ from typing import Any, Final, final
 
 from toolsift._types import AgentResponse, ToolCall
 
-__all__ = ["BUILD_PROFILE", "MAX_DEPTH", "Parser"]
+__all__ = [
+    "BUILD_PROFILE",
+    "MAX_DEPTH",
+    "Parser",
+    "clean_raw_for_history",
+    "extract_tool_calls",
+]
 
 MAX_DEPTH: Final[int]
 BUILD_PROFILE: Final[str]
