@@ -37,12 +37,13 @@ test-rust:
 test-python:
 	TOOLSIFT_IMPLEMENTATION=python $(PYTEST)
 
-lint: $(PY)
+lint: build
 	cargo fmt --check
 	cargo clippy --quiet --all-targets -- -D warnings
 	cargo clippy --quiet --all-targets --features python -- -D warnings
 	$(VENV)/bin/ruff check python tests benches
 	$(VENV)/bin/ruff format --check python tests benches
+	$(PY) -m mypy.stubtest toolsift._native
 
 bench: build
 	$(PY) -m pytest benches --benchmark-enable --benchmark-json=bench.json -p no:cacheprovider

@@ -15,6 +15,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,3 +112,29 @@ def corpora(bench_settings: BenchSettings):
         return cache[name]
 
     return get
+
+
+def run_on_fresh_heap(benchmark: Any, run: Any, settings: BenchSettings) -> Any:
+    """Time `run()` with pytest-benchmark and return its last result.
+
+    Each round starts from the same heap: the previous round's result is dropped and
+    collected, untimed, so it is not in the live set while the next round allocates
+    (pedantic would otherwise keep it alive until the next round returns).
+    """
+    kept: list[Any] = []
+
+    def fresh_heap() -> None:
+        kept.clear()
+        gc.collect()
+
+    def timed() -> None:
+        kept.append(run())
+
+    benchmark.pedantic(
+        timed,
+        setup=fresh_heap,
+        rounds=settings.rounds,
+        warmup_rounds=1 if settings.timed else 0,
+    )
+    (result,) = kept
+    return result

@@ -11,13 +11,13 @@ Smoke test:       pytest benches          (each entry once, over a small corpus)
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from conftest import run_on_fresh_heap
 
 CORPORA = ("openai", "gemini", "gemini_sdk")
 FORMAT = {"openai": "openai", "gemini": "gemini", "gemini_sdk": "gemini"}
@@ -235,25 +235,7 @@ def test_parse(benchmark: Any, corpora: Any, bench_settings: Any, corpus_name: s
     )
     if entry.impl == "rust":  # a debug build would make every rust number meaningless
         benchmark.extra_info["build"] = getattr(_backend("rust"), "BUILD_PROFILE", "unknown")
-    # Each round starts from the same heap: the previous round's result is dropped and
-    # collected, untimed, so it is not in the live set while the next round allocates
-    # (pedantic would otherwise keep it alive until the next round returns).
-    kept: list[Any] = []
-
-    def fresh_heap() -> None:
-        kept.clear()
-        gc.collect()
-
-    def timed() -> None:
-        kept.append(run())
-
-    benchmark.pedantic(
-        timed,
-        setup=fresh_heap,
-        rounds=bench_settings.rounds,
-        warmup_rounds=1 if bench_settings.timed else 0,
-    )
-    (result,) = kept
+    result = run_on_fresh_heap(benchmark, run, bench_settings)
 
     if entry.finds_calls:  # the benchmark did the whole job, not a shortcut
         assert len(result) == c.records

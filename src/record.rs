@@ -43,7 +43,11 @@ pub enum Arguments<'a> {
 }
 
 /// Parse one response and find its calls.
+/// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
 pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, JsonError> {
+    if let Format::LiteRt = format {
+        return Ok(crate::formats::litert::parse_record(text));
+    }
     Ok(record_at(format, json::parse(text)?, 0))
 }
 

@@ -57,18 +57,31 @@ def both_backends() -> tuple[types.ModuleType, types.ModuleType]:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Equal, and of the same JSON types all the way down (1 is not 1.0, nor True)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and a != a:
-        return b != b
-    if isinstance(a, float):
-        return a == b and str(a) == str(b)  # tells -0.0 from 0.0
-    return a == b
+    """Equal, and of the same JSON types all the way down (1 is not 1.0, nor True).
+
+    Iterative, so values nested 1024 deep (the depth limit) compare too."""
+    stack = [(a, b)]
+    while stack:
+        a, b = stack.pop()
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, dict):
+            if list(a) != list(b):
+                return False
+            stack.extend((a[k], b[k]) for k in a)
+        elif isinstance(a, list):
+            if len(a) != len(b):
+                return False
+            stack.extend(zip(a, b, strict=True))
+        elif isinstance(a, float) and a != a:
+            if b == b:
+                return False
+        elif isinstance(a, float):
+            if not (a == b and str(a) == str(b)):  # tells -0.0 from 0.0
+                return False
+        elif a != b:
+            return False
+    return True
 
 
 def calls_as_dicts(response: Any) -> list[dict[str, Any]]:

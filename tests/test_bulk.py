@@ -572,3 +572,51 @@ def test_parts_never_read_are_still_checked(make: Any) -> None:
     ]
     responses = list(parser.parse_many(lines))
     assert [r.error for r in responses[:3]] == [str(error_for(line)) for line in lines[:3]]
+
+
+LITERT = json.loads((Path(__file__).parent / "vectors" / "litert.json").read_text("utf-8"))
+
+
+def litert_lines() -> list[bytes]:
+    """Every LiteRT-LM vector text as a line (newlines escaped away), plain and wrapped
+    in batch envelopes, with text that is not JSON and not UTF-8."""
+    texts = [
+        case["input"]
+        for case in LITERT
+        if case["function"] == "extract_tool_calls" and isinstance(case["input"], str)
+    ]
+    lines = []
+    for i, text in enumerate(texts):
+        lines.append(text.replace("\n", " ").replace("\r", " ").encode())
+        lines.append(openai_envelope(i, text).encode())  # a string response
+        try:
+            decoded = json.loads(text)
+        except ValueError:
+            continue
+        lines.append(json.dumps({"key": f"k{i}", "response": decoded}).encode())
+    lines += [b"\xff<|tool_call>call:f{}<tool_call|>", b"not json at all", b"[1, 2"]
+    return lines
+
+
+def test_litert_files_agree(tmp_path: Path) -> None:
+    rust, python = both_backends()
+    lines = litert_lines()
+    path = write(tmp_path / "litert.jsonl", lines)
+    cls = parsers.SdkResponseParser
+    r = type(cls.__name__, (cls,), {"_backend": rust})()
+    p = type(cls.__name__, (cls,), {"_backend": python})()
+    got = list(r.parse_file(path))
+    assert got == list(p.parse_file(path))
+    # A plain line reads as parse reads it, and never fails.
+    for response in got:
+        line = response.raw
+        if b"custom_id" not in line and b'"key"' not in line:
+            assert calls_as_dicts(response) == calls_as_dicts(r.parse(line))
+            assert response.error is None
+    assert sum(len(g.tool_calls) for g in got) > 50
+    for record_path in (None, "response.body", "response"):
+        assert r.to_arrow(path, record_path=record_path).equals(
+            p.to_arrow(path, record_path=record_path)
+        )
+    texts = [line.decode("utf-8", "replace") for line in lines] + ["\ud800 <|tool_call>"]
+    assert r.to_arrow(texts).equals(p.to_arrow(texts))

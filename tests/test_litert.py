@@ -1,20 +1,25 @@
 """LiteRT-LM / Gemma 4 (SdkResponseParser functions): vectors, behaviour and properties.
 
-Every test takes the backend from the `litert` fixture, so the same tests can run over
-the pure-Python module and the native one.
+Every test takes the backend from the `litert` fixture, which runs it twice: over the
+pure-Python module, and over the Rust backend. In the Rust run every function call also
+runs the pure specification on the same input, and the two results (or exceptions) must
+be identical (`same()`: same JSON types all the way down, ids and raw_arguments too).
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from conftest import IMPLS, backend_module, bind, same
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolsift._types import ToolCall
+from toolsift import parsers
+from toolsift._pure import litert as pure
+from toolsift._types import AgentResponse, ToolCall
 
 VECTORS_PATH = pathlib.Path(__file__).parent / "vectors" / "litert.json"
 VECTORS = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
@@ -26,12 +31,62 @@ FG_OPEN, FG_CLOSE = "<start_function_call>", "<end_function_call>"
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.fixture(scope="module")
-def litert() -> ModuleType:
-    """The backend under test (the pure-Python module; to be extended to the native one)."""
-    from toolsift._pure import litert as module
+def comparable(value: Any) -> Any:
+    """Results as plain values: ToolCalls (and lists of them) as their model_dump()."""
+    if isinstance(value, ToolCall):
+        return value.model_dump()
+    if isinstance(value, AgentResponse):
+        return {"tool_calls": comparable(value.tool_calls), "error": value.error}
+    if isinstance(value, list) and value and isinstance(value[0], (ToolCall, AgentResponse)):
+        return [comparable(item) for item in value]
+    return value
 
-    return module
+
+def checked(name: str, native: Any, spec: Any) -> Any:
+    """`native`, which must give what the pure `spec` gives (or raise what it raises)."""
+
+    def run(*args: Any) -> Any:
+        try:
+            expected = spec(*args)
+        except Exception as exc:
+            with pytest.raises(type(exc)) as raised:
+                native(*args)
+            assert str(raised.value) == str(exc), name
+            raise
+        got = native(*args)
+        assert same(comparable(got), comparable(expected)), (name, args, got, expected)
+        return got
+
+    return run
+
+
+def rust_litert() -> SimpleNamespace:
+    """The Rust backend's LiteRT-LM functions, under the pure module's names."""
+    native = backend_module("rust")
+    sdk = bind(parsers.SdkResponseParser, native)
+    parser = native.Parser("litert")
+    functions = {
+        "extract_tool_calls": native.extract_tool_calls,
+        "clean_raw_for_history": native.clean_raw_for_history,
+        "parse_sdk": lambda raw: parser.parse(raw).tool_calls,
+        # pure Python in both backends, through the public class
+        "serialize_tools_for_sdk": sdk.serialize_tools_for_sdk,
+        "build_tool_responses_json": sdk.build_tool_responses_json,
+        "tool_response_payload": sdk.tool_response_payload,
+        "strip_escape_tokens": pure.strip_escape_tokens,  # no native twin
+    }
+    return SimpleNamespace(
+        MAX_DEPTH=native.MAX_DEPTH,
+        **{name: checked(name, fn, getattr(pure, name)) for name, fn in functions.items()},
+    )
+
+
+@pytest.fixture(scope="module", params=IMPLS)
+def litert(request: pytest.FixtureRequest) -> Any:
+    """The backend under test: the pure module, or the Rust functions checked against it."""
+    if request.param == "python":
+        return pure
+    return rust_litert()
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -84,7 +139,7 @@ def test_vectors_file_shape() -> None:
 
 
 @pytest.mark.parametrize("case", VECTORS, ids=[case["name"] for case in VECTORS])
-def test_vector(litert: ModuleType, case: dict[str, Any]) -> None:
+def test_vector(litert: Any, case: dict[str, Any]) -> None:
     function = getattr(litert, case["function"])
     if case["function"] == "extract_tool_calls":
         assert dumped(function(case["input"])) == strict(case["expect"])
@@ -97,7 +152,7 @@ def test_vector(litert: ModuleType, case: dict[str, Any]) -> None:
 # ------------------------------------------------------------------- extract_tool_calls
 
 
-def test_calls_are_tool_calls(litert: ModuleType) -> None:
+def test_calls_are_tool_calls(litert: Any) -> None:
     [call] = litert.extract_tool_calls(OPEN + "call:f{a:1}" + CLOSE)
     assert isinstance(call, ToolCall)
     assert call == ToolCall("f", {"a": 1})
@@ -108,11 +163,11 @@ def test_calls_are_tool_calls(litert: ModuleType) -> None:
     [b"\xff\xfe" + OPEN.encode() + b"call:f{}", "\ud800" + OPEN + "call:f{}", None, 42, ["x"]],
     ids=["invalid-utf8", "lone-surrogate", "none", "int", "list"],
 )
-def test_input_that_is_not_unicode_text_gives_no_calls(litert: ModuleType, text: Any) -> None:
+def test_input_that_is_not_unicode_text_gives_no_calls(litert: Any, text: Any) -> None:
     assert litert.extract_tool_calls(text) == []
 
 
-def test_bytearray_and_memoryview_are_text(litert: ModuleType) -> None:
+def test_bytearray_and_memoryview_are_text(litert: Any) -> None:
     text = (OPEN + "call:f{a:1}" + CLOSE).encode()
     assert litert.extract_tool_calls(bytearray(text)) == [ToolCall("f", {"a": 1})]
     assert litert.extract_tool_calls(memoryview(text)) == [ToolCall("f", {"a": 1})]
@@ -122,7 +177,7 @@ def _nested_arrays(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-def test_depth_limit_in_raw_tokens(litert: ModuleType) -> None:
+def test_depth_limit_in_raw_tokens(litert: Any) -> None:
     assert litert.MAX_DEPTH == 1024
     # the call's object is depth 1, so 1023 arrays inside it reach exactly 1024
     [call] = litert.extract_tool_calls(OPEN + "call:f{a:" + _nested_arrays(1023) + "}" + CLOSE)
@@ -138,7 +193,7 @@ def test_depth_limit_in_raw_tokens(litert: ModuleType) -> None:
 
 
 @pytest.mark.parametrize("depth", [1025, 5000, 100_000])
-def test_very_deep_input_never_raises(litert: ModuleType, depth: int) -> None:
+def test_very_deep_input_never_raises(litert: Any, depth: int) -> None:
     text = OPEN + "call:f{a:" + "[" * depth
     [call] = litert.extract_tool_calls(text)
     assert call.name == "f" and call.arguments == {}
@@ -148,14 +203,14 @@ def test_very_deep_input_never_raises(litert: ModuleType, depth: int) -> None:
     assert litert.extract_tool_calls("{" * depth) == []
 
 
-def test_raw_token_numbers_decode_as_json_does(litert: ModuleType) -> None:
+def test_raw_token_numbers_decode_as_json_does(litert: Any) -> None:
     [call] = litert.extract_tool_calls(OPEN + "call:f{a:1e400,b:-1e400,c:" + "9" * 5000 + "}")
     assert call.arguments["a"] == float("inf") and call.arguments["b"] == float("-inf")
     big = call.arguments["c"]  # beyond int()'s 4300-digit limit, still exact
     assert isinstance(big, int) and big == 10**5000 - 1
 
 
-def test_closing_token_only_or_opening_token_only(litert: ModuleType) -> None:
+def test_closing_token_only_or_opening_token_only(litert: Any) -> None:
     assert litert.extract_tool_calls(CLOSE + CLOSE) == []
     assert litert.extract_tool_calls(OPEN) == []
     assert litert.extract_tool_calls(OPEN + "call:") == []
@@ -167,7 +222,7 @@ def test_closing_token_only_or_opening_token_only(litert: ModuleType) -> None:
 # ------------------------------------------------------------------------------ parse_sdk
 
 
-def test_parse_sdk_dispatch(litert: ModuleType) -> None:
+def test_parse_sdk_dispatch(litert: Any) -> None:
     message = {"tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {}}}]}
     assert litert.parse_sdk(message) == [ToolCall("f", {})]
     assert litert.parse_sdk(json.dumps(message)) == [ToolCall("f", {})]
@@ -180,7 +235,7 @@ def test_parse_sdk_dispatch(litert: ModuleType) -> None:
         assert litert.parse_sdk(raw) == []
 
 
-def test_parse_sdk_dict_raw_token_fallback(litert: ModuleType) -> None:
+def test_parse_sdk_dict_raw_token_fallback(litert: Any) -> None:
     message = {
         "role": "assistant",
         "content": [{"type": "text", "text": "ok " + OPEN + "call:f{a:" + E + "x" + E + "}"}],
@@ -190,7 +245,7 @@ def test_parse_sdk_dict_raw_token_fallback(litert: ModuleType) -> None:
     assert litert.parse_sdk(message) == [ToolCall("g", {})]
 
 
-def test_parse_sdk_dict_arguments(litert: ModuleType) -> None:
+def test_parse_sdk_dict_arguments(litert: Any) -> None:
     arguments = {"k": [E + "v", {"n": E}]}
     [call] = litert.parse_sdk({"tool_calls": [{"name": "f", "arguments": arguments, "id": "i"}]})
     assert call.arguments == {"k": ["v", {"n": ""}]} and call.id == "i"
@@ -207,7 +262,7 @@ def test_parse_sdk_dict_arguments(litert: ModuleType) -> None:
     assert (call.arguments, call.raw_arguments) == ({}, None)
 
 
-def test_parse_sdk_cyclic_dict_does_not_hang(litert: ModuleType) -> None:
+def test_parse_sdk_cyclic_dict_does_not_hang(litert: Any) -> None:
     cyclic: dict[str, Any] = {"text": "no call"}
     cyclic["self"] = cyclic
     assert litert.parse_sdk(cyclic) == []
@@ -220,7 +275,7 @@ def test_parse_sdk_cyclic_dict_does_not_hang(litert: ModuleType) -> None:
 # ---------------------------------------------------------------------- strip_escape_tokens
 
 
-def test_strip_escape_tokens(litert: ModuleType) -> None:
+def test_strip_escape_tokens(litert: Any) -> None:
     value = {E + "k": [E + "a" + E, {"b": E}, 1, None, True, 2.5], "s": "x" + E}
     assert strict(litert.strip_escape_tokens(value)) == strict(
         {E + "k": ["a", {"b": ""}, 1, None, True, 2.5], "s": "x"}
@@ -231,7 +286,7 @@ def test_strip_escape_tokens(litert: ModuleType) -> None:
     assert litert.strip_escape_tokens(("a" + E,)) == ("a" + E,)  # only dicts and lists
 
 
-def test_strip_escape_tokens_depth_limit(litert: ModuleType) -> None:
+def test_strip_escape_tokens_depth_limit(litert: Any) -> None:
     ok: list[Any] = []
     for _ in range(1023):
         ok = [ok]
@@ -247,13 +302,13 @@ def test_strip_escape_tokens_depth_limit(litert: ModuleType) -> None:
 # --------------------------------------------------------------------- history and tools
 
 
-def test_clean_raw_for_history_bytes_and_odd_text(litert: ModuleType) -> None:
+def test_clean_raw_for_history_bytes_and_odd_text(litert: Any) -> None:
     assert litert.clean_raw_for_history(b'{ "a" : "' + b'<|\\"|>' + b'x" }') == '{"a":"x"}'
     assert litert.clean_raw_for_history(b"\xff{}") == "\ufffd{}"
     assert litert.clean_raw_for_history("\ud800 no") == "\ud800 no"
 
 
-def test_serialize_tools_for_sdk(litert: ModuleType) -> None:
+def test_serialize_tools_for_sdk(litert: Any) -> None:
     schema = {"type": "object", "properties": {"city": {"type": "string"}}}
     tools = [
         {"name": "a", "description": "Get A.", "parameters": schema},
@@ -279,7 +334,7 @@ def test_serialize_tools_for_sdk(litert: ModuleType) -> None:
             litert.serialize_tools_for_sdk([bad])
 
 
-def test_build_tool_responses_json(litert: ModuleType) -> None:
+def test_build_tool_responses_json(litert: Any) -> None:
     text = litert.build_tool_responses_json(
         [
             ("get_weather", {"temp": 21, "sky": "sunny"}),
@@ -311,7 +366,7 @@ def test_build_tool_responses_json(litert: ModuleType) -> None:
             litert.build_tool_responses_json([bad])
 
 
-def test_tool_response_payload_other_types(litert: ModuleType) -> None:
+def test_tool_response_payload_other_types(litert: Any) -> None:
     assert litert.tool_response_payload("\ud800") == {"value": "\ud800"}
     assert litert.tool_response_payload(" {} ") == {}
 
@@ -394,7 +449,7 @@ RENDERINGS = st.sampled_from(["compact", "ascii", "indent"])
 @SETTINGS
 @given(calls=JSON_CALLS, text=STRINGS, how=RENDERINGS)
 def test_property_json_documents(
-    litert: ModuleType, calls: list[tuple[Any, ...]], text: str, how: str
+    litert: Any, calls: list[tuple[Any, ...]], text: str, how: str
 ) -> None:
     message, expected = json_message(calls, text)
     rendered = render_json(message, how)
@@ -410,7 +465,7 @@ def test_property_json_documents(
     how=RENDERINGS,
 )
 def test_property_glued_documents(
-    litert: ModuleType, groups: list[tuple[Any, str]], separators: list[str], how: str
+    litert: Any, groups: list[tuple[Any, str]], separators: list[str], how: str
 ) -> None:
     texts = []
     expected: list[ToolCall] = []
@@ -463,7 +518,7 @@ PROSE = st.text(st.characters(exclude_characters="<", exclude_categories=("Cs",)
     cut_last_close=st.booleans(),
 )
 def test_property_gemma_tokens(
-    litert: ModuleType,
+    litert: Any,
     calls: list[tuple[str, dict[str, Any], bool, bool]],
     prose: str,
     ws: str,
@@ -498,7 +553,7 @@ SOUP = st.lists(st.sampled_from(SOUP_PIECES), max_size=40).map("".join)
 
 @SETTINGS
 @given(text=st.one_of(st.text(), SOUP))
-def test_property_never_raises_on_text(litert: ModuleType, text: str) -> None:
+def test_property_never_raises_on_text(litert: Any, text: str) -> None:
     for candidate in (text, compact({"content": text}), compact([text, text])):
         calls = litert.extract_tool_calls(candidate)
         assert isinstance(calls, list)
@@ -511,13 +566,132 @@ def test_property_never_raises_on_text(litert: ModuleType, text: str) -> None:
 
 @SETTINGS
 @given(data=st.binary())
-def test_property_never_raises_on_bytes(litert: ModuleType, data: bytes) -> None:
+def test_property_never_raises_on_bytes(litert: Any, data: bytes) -> None:
     assert isinstance(litert.extract_tool_calls(data), list)
     assert isinstance(litert.clean_raw_for_history(data), str)
 
 
 @SETTINGS
 @given(value=trees(STRINGS))
-def test_property_strip_matches_reference(litert: ModuleType, value: Any) -> None:
+def test_property_strip_matches_reference(litert: Any, value: Any) -> None:
     assert strict(litert.strip_escape_tokens(value)) == strict(strip_ref(value))
     assert litert.clean_raw_for_history(json.dumps(value, indent=1)) == compact(strip_ref(value))
+
+
+@SETTINGS
+@given(
+    calls=GEMMA_CALLS,
+    prose=PROSE,
+    ws=st.sampled_from(["", " ", "\n  "]),
+    cut=st.integers(min_value=0),
+    noise=st.lists(st.tuples(st.integers(min_value=0), st.sampled_from(SOUP_PIECES)), max_size=3),
+)
+def test_property_cut_and_mutated_gemma_text(
+    litert: Any,
+    calls: list[tuple[str, dict[str, Any], bool, bool]],
+    prose: str,
+    ws: str,
+    cut: int,
+    noise: list[tuple[int, str]],
+) -> None:
+    """Valid blocks cut short and with pieces of the grammar inserted: the malformed-block
+    paths. Never raises; in the Rust run, identical to the pure specification."""
+    parts = [prose]
+    for name, arguments, function_gemma, _ in calls:
+        opener, closer, native = (
+            (FG_OPEN, FG_CLOSE, "<escape>") if function_gemma else (OPEN, CLOSE, E)
+        )
+        parts.append(opener + "call:" + name + ws + render_gemma(arguments, ws, native) + closer)
+        parts.append(prose)
+    text = "".join(parts)
+    for at, piece in noise:
+        at %= len(text) + 1
+        text = text[:at] + piece + text[at:]
+    text = text[: cut % (len(text) + 1)]
+    for candidate in (text, compact({"content": [{"type": "text", "text": text}]})):
+        calls_found = litert.extract_tool_calls(candidate)
+        assert all(isinstance(call, ToolCall) for call in calls_found)
+    litert.parse_sdk(text.encode())
+    litert.clean_raw_for_history(compact({"a": text, text: [text]}))
+
+
+# ------------------------------------------------------------------- SdkResponseParser
+
+GEMMA_TEXT = "Sure. " + OPEN + "call:get_weather{city:" + E + "Paris" + E + ",days:3}" + CLOSE
+GLUED = '{"tool_calls":[{"name":"a"}]} {"content":[{"type":"tool_call","tool_call":{"name":"b"}}]}'
+
+
+def test_sdk_response_parser_parse(make: Any) -> None:
+    parser = make.SdkResponseParser()
+    weather = ToolCall("get_weather", {"city": "Paris", "days": 3})
+    for raw in (GEMMA_TEXT, GEMMA_TEXT.encode(), bytearray(GEMMA_TEXT.encode())):
+        response = parser.parse(raw)
+        assert response.tool_calls == [weather] and response.raw is raw
+        assert response.error is None
+    message = {"role": "assistant", "content": [{"type": "text", "text": GEMMA_TEXT}]}
+    assert parser.parse(message).tool_calls == [weather]
+    assert parser.parse([message, {"tool_calls": [{"name": "g"}]}]).tool_calls == [
+        ToolCall("g", {})
+    ]
+    assert parser.parse(GLUED).tool_calls == [ToolCall("a", {}), ToolCall("b", {})]
+    for raw in (None, "", "plain prose", b"\xff\xfe", "\ud800", 3, object()):
+        response = parser.parse(raw)  # never raises
+        assert response.tool_calls == [] and response.raw is raw and response.error is None
+    assert repr(parser) == "SdkResponseParser()"
+
+
+def test_sdk_response_parser_parse_many(make: Any) -> None:
+    parser = make.SdkResponseParser()
+    raws: list[Any] = [GEMMA_TEXT, None, GLUED.encode(), {"tool_calls": [{"name": "d"}]}, "x"]
+    raws += ["\ud800", b"\xff", [{"tool_calls": [{"name": "e"}]}]]
+    expected = [parser.parse(raw) for raw in raws]
+    for threads in (None, 1, 2):
+        got = parser.parse_many(iter(raws), threads=threads)
+        assert [r.raw for r in got] == raws
+        assert same(comparable(got), comparable(expected))
+    # more records than one chunk of work, on several threads, in order
+    many = [
+        OPEN + f"call:f{{n:{i}}}" + CLOSE if i % 3 else f'{{"tool_calls":[{{"name":"g{i}"}}]}}'
+        for i in range(2000)
+    ]
+    got = parser.parse_many(many, threads=2)
+    assert [r.tool_calls[0] for r in got] == [
+        ToolCall("f", {"n": i}) if i % 3 else ToolCall(f"g{i}", {}) for i in range(2000)
+    ]
+    with pytest.raises(ValueError):
+        parser.parse_many([], threads=0)
+
+
+def test_sdk_response_parser_helpers(make: Any, backend: Any) -> None:
+    cls = make.SdkResponseParser
+    # the two hot helpers run in the class's backend; called on the class or an instance
+    assert cls.extract_tool_calls(GEMMA_TEXT) == backend.extract_tool_calls(GEMMA_TEXT)
+    assert cls().extract_tool_calls(GEMMA_TEXT.encode())[0].arguments == {
+        "city": "Paris",
+        "days": 3,
+    }
+    assert cls.clean_raw_for_history('{ "a": "' + '<|\\"|>' + 'x" }') == '{"a":"x"}'
+    assert cls.clean_raw_for_history("not json ") == "not json "
+    assert cls.serialize_tools_for_sdk([{"name": "f"}]) == pure.serialize_tools_for_sdk(
+        [{"name": "f"}]
+    )
+    assert cls.build_tool_responses_json([("f", "ok")]) == pure.build_tool_responses_json(
+        [("f", "ok")]
+    )
+    assert cls.tool_response_payload('{"a": 1}') == {"a": 1}
+    assert "SdkResponseParser" in parsers.__all__
+
+
+def test_sdk_helpers_use_the_bound_backend() -> None:
+    """The hot helpers go to the class's `_backend` (a classmethod sees the subclass that
+    tests and benchmarks bind); both backends have them under the same names."""
+    import toolsift._pure
+
+    fake = SimpleNamespace(
+        extract_tool_calls=lambda text: ["fake", text],
+        clean_raw_for_history=lambda text: "clean " + text,
+    )
+    sdk = bind(parsers.SdkResponseParser, fake)
+    assert sdk.extract_tool_calls("t") == ["fake", "t"]
+    assert sdk.clean_raw_for_history("t") == "clean t"
+    assert {"extract_tool_calls", "clean_raw_for_history"} <= set(toolsift._pure.__all__)

@@ -3,9 +3,10 @@
 
 use serde_json::{Map, Value};
 use std::path::Path;
+use toolsift::formats::litert;
 use toolsift::formats::Format;
 use toolsift::json::{Tape, Token};
-use toolsift::record::{parse_record, Arguments};
+use toolsift::record::{parse_record, Arguments, Call};
 
 fn load(name: &str) -> Vec<Value> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -70,6 +71,33 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A call as the vectors write it: `{name, arguments, id, raw_arguments}`.
+fn call_value(tape: &Tape<'_>, call: &Call<'_>) -> Value {
+    let (arguments, raw) = match &call.arguments {
+        Arguments::Missing => (Value::Object(Map::new()), Value::Null),
+        Arguments::Object(idx) => (value(tape, *idx), Value::Null),
+        Arguments::Decoded(args) => (value(args, 0), Value::Null),
+        Arguments::Undecodable(text) => {
+            (Value::Object(Map::new()), Value::String(text.to_string()))
+        }
+        Arguments::Value(value_tape) => (
+            Value::Object(Map::new()),
+            Value::String(serde_json::to_string(&value(value_tape, 0)).unwrap()),
+        ),
+        Arguments::Other(idx) => (
+            Value::Object(Map::new()),
+            Value::String(serde_json::to_string(&value(tape, *idx)).unwrap()),
+        ),
+        Arguments::Encoded(_) => panic!("parse_record decodes arguments"),
+    };
+    let name = Value::String(call.name.as_deref().unwrap_or_default().to_owned());
+    let id = call
+        .id
+        .as_deref()
+        .map_or(Value::Null, |id| Value::String(id.to_owned()));
+    serde_json::json!({"name": name, "arguments": arguments, "id": id, "raw_arguments": raw})
+}
+
 fn option(case: &Value, key: &str, default: &str) -> String {
     case["options"][key].as_str().unwrap_or(default).to_owned()
 }
@@ -102,26 +130,7 @@ fn parser_vectors() {
         let got: Vec<Value> = record
             .calls
             .iter()
-            .map(|call| {
-                let (arguments, raw) = match &call.arguments {
-                    Arguments::Missing => (Value::Object(Map::new()), Value::Null),
-                    Arguments::Object(idx) => (value(tape, *idx), Value::Null),
-                    Arguments::Decoded(args) => (value(args, 0), Value::Null),
-                    Arguments::Undecodable(text) => (Value::Object(Map::new()), Value::String(text.to_string())),
-                    Arguments::Value(value_tape) => (
-                        Value::Object(Map::new()),
-                        Value::String(serde_json::to_string(&value(value_tape, 0)).unwrap()),
-                    ),
-                    Arguments::Other(idx) => (
-                        Value::Object(Map::new()),
-                        Value::String(serde_json::to_string(&value(tape, *idx)).unwrap()),
-                    ),
-                    Arguments::Encoded(_) => panic!("{name}: parse_record decodes arguments"),
-                };
-                let name = Value::String(call.name.as_deref().unwrap_or_default().to_owned());
-                let id = call.id.as_deref().map_or(Value::Null, |id| Value::String(id.to_owned()));
-                serde_json::json!({"name": name, "arguments": arguments, "id": id, "raw_arguments": raw})
-            })
+            .map(|call| call_value(tape, call))
             .collect();
         let expected = case["calls"].as_array().unwrap();
         assert!(
@@ -129,4 +138,40 @@ fn parser_vectors() {
             "{name}:\n got      {got:?}\n expected {expected:?}"
         );
     }
+}
+
+/// tests/vectors/litert.json on the Rust core: `extract_tool_calls` and
+/// `clean_raw_for_history` (`tool_response_payload` is pure Python in both backends).
+#[test]
+fn litert_vectors() {
+    let cases = load("litert.json");
+    let mut checked = 0;
+    for case in &cases {
+        let name = case["name"].as_str().unwrap();
+        let input = case["input"].as_str().unwrap();
+        match case["function"].as_str().unwrap() {
+            "extract_tool_calls" => {
+                let record = parse_record(&Format::LiteRt, input.as_bytes()).unwrap();
+                let got: Vec<Value> = record
+                    .calls
+                    .iter()
+                    .map(|call| call_value(&record.tape, call))
+                    .collect();
+                let expected = case["expect"].as_array().unwrap();
+                assert!(
+                    got.len() == expected.len()
+                        && got.iter().zip(expected).all(|(g, e)| same(g, e)),
+                    "{name}:\n got      {got:?}\n expected {expected:?}"
+                );
+            }
+            "clean_raw_for_history" => {
+                let got = litert::clean_raw_for_history(input);
+                let got = got.as_deref().unwrap_or(input);
+                assert_eq!(got, case["expect"].as_str().unwrap(), "{name}");
+            }
+            _ => continue,
+        }
+        checked += 1;
+    }
+    assert!(checked >= 70, "{checked} litert vectors checked");
 }

@@ -1,13 +1,23 @@
 """Stubs of the compiled module (src/python/)."""
 
-from collections.abc import Iterable
-from typing import Any, Final
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Final, final
 
-from toolsift._types import AgentResponse
+from toolsift._types import AgentResponse, ToolCall
+
+__all__ = [
+    "BUILD_PROFILE",
+    "MAX_DEPTH",
+    "FileResponses",
+    "Parser",
+    "clean_raw_for_history",
+    "extract_tool_calls",
+]
 
 MAX_DEPTH: Final[int]
 BUILD_PROFILE: Final[str]
 
+@final
 class Parser:
     def __new__(
         cls,
@@ -15,9 +25,35 @@ class Parser:
         tool_calls_key: str = "tool_calls",
         name_key: str = "name",
         arguments_key: str = "arguments",
-        single: bool = False,
+        single: object = None,
     ) -> Parser: ...
     def parse(self, raw: Any) -> AgentResponse: ...
     def parse_many(
         self, raws: Iterable[Any], threads: int | None = None
     ) -> list[AgentResponse]: ...
+    def parse_file(
+        self,
+        path: str,
+        record_path: Sequence[str] | None = None,
+        threads: int | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> FileResponses: ...
+    def arrow_batches(
+        self,
+        source: Any,
+        record_path: Sequence[str] | None,
+        threads: int | None,
+        progress: Callable[[int], object] | None,
+        sink: Callable[[Any], object],
+        schema: Any = None,
+    ) -> dict[str, int]: ...
+
+@final
+class FileResponses(Iterator[AgentResponse]):
+    """The iterator `Parser.parse_file` returns."""
+
+    def __iter__(self) -> FileResponses: ...
+    def __next__(self) -> AgentResponse: ...
+
+def extract_tool_calls(text: str | bytes | bytearray | memoryview | Any) -> list[ToolCall]: ...
+def clean_raw_for_history(text: str | bytes | bytearray | memoryview | Any) -> Any: ...

@@ -4,16 +4,65 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolsift._jsontext import _generous_limits, _safe_repr
+
 __all__ = ["AgentResponse", "ToolCall"]
 
 
+_NESTED = (dict, list, tuple)
+
+
 def _freeze(value: Any) -> Any:
-    """A hashable stand-in for a decoded JSON value, equal where the values are equal."""
-    if isinstance(value, dict):
-        return frozenset((k, _freeze(v)) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
+    """A hashable stand-in for a decoded JSON value, equal where the values are equal.
+
+    Dicts become frozensets of (key, value) pairs, lists and tuples tuples, sets
+    frozensets. Iterative (an explicit stack), so arguments nested 1024 deep, which
+    both backends decode, hash without hitting Python's recursion limit.
+    """
+    if not isinstance(value, _NESTED):
+        return frozenset(value) if isinstance(value, (set, frozenset)) else value
+    # Each frame: (the container, its items iterator, its frozen items so far, its key
+    # in the parent dict).
+    stack: list[tuple[Any, Any, list[Any], Any]] = []
+    open_ids: set[int] = set()  # the containers on the stack: a cycle has no stand-in
+
+    def enter(container: Any, key: Any) -> None:
+        if id(container) in open_ids:
+            raise ValueError("arguments contain a reference cycle")
+        open_ids.add(id(container))
+        items = container.items() if isinstance(container, dict) else container
+        stack.append((container, iter(items), [], key))
+
+    enter(value, None)
+    while True:
+        container, items, frozen, _ = stack[-1]
+        is_dict = isinstance(container, dict)
+        for item in items:
+            key, child = item if is_dict else (None, item)
+            if isinstance(child, _NESTED):
+                enter(child, key)
+                break
+            if isinstance(child, (set, frozenset)):
+                child = frozenset(child)
+            frozen.append((key, child) if is_dict else child)
+        else:
+            _, _, _, key = stack.pop()
+            open_ids.discard(id(container))
+            result = frozenset(frozen) if is_dict else tuple(frozen)
+            if not stack:
+                return result
+            parent = stack[-1]
+            parent[2].append((key, result) if isinstance(parent[0], dict) else result)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """`a == b`, also for values nested as deep as the backends decode (1024 levels),
+    beyond the recursion limit of Python's own comparison."""
+    try:
+        return bool(a == b)
+    except RecursionError:
+        with _generous_limits():
+            return bool(a == b)
 
 
 class ToolCall:
@@ -46,7 +95,7 @@ class ToolCall:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
             return NotImplemented
-        return self.name == other.name and self.arguments == other.arguments
+        return self.name == other.name and _equal(self.arguments, other.arguments)
 
     def __hash__(self) -> int:
         return hash((self.name, _freeze(self.arguments)))
@@ -57,7 +106,8 @@ class ToolCall:
             extra += f", id={self.id!r}"
         if self.raw_arguments is not None:
             extra += f", raw_arguments={self.raw_arguments!r}"
-        return f"ToolCall(name={self.name!r}, arguments={self.arguments!r}{extra})"
+        # _safe_repr: arguments nested 1024 deep are beyond repr's own recursion limit.
+        return f"ToolCall(name={self.name!r}, arguments={_safe_repr(self.arguments)}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
         """A plain dict of all four fields (pydantic-style name, for russo users)."""
@@ -101,8 +151,8 @@ class AgentResponse:
         if not isinstance(other, AgentResponse):
             return NotImplemented
         return (
-            self.tool_calls == other.tool_calls
-            and self.raw == other.raw
+            _equal(self.tool_calls, other.tool_calls)
+            and _equal(self.raw, other.raw)
             and self.error == other.error
         )
 
@@ -110,7 +160,8 @@ class AgentResponse:
 
     def __repr__(self) -> str:
         error = "" if self.error is None else f", error={self.error!r}"
-        return f"AgentResponse(tool_calls={self.tool_calls!r}, raw={self.raw!r}{error})"
+        calls, raw = _safe_repr(self.tool_calls), _safe_repr(self.raw)
+        return f"AgentResponse(tool_calls={calls}, raw={raw}{error})"
 
     def model_dump(self) -> dict[str, Any]:
         """A plain dict; tool calls become dicts too."""

@@ -10,7 +10,7 @@ pub mod rows;
 pub mod source;
 
 use crate::formats::{self, Format};
-use crate::json::{self, JsonError, Keep, Tape};
+use crate::json::{self, JsonError, Keep, Tape, Token};
 use crate::record::{record_at, record_at_with, Record};
 use std::borrow::Cow;
 
@@ -26,6 +26,13 @@ pub enum Outcome<'a> {
     Failed {
         custom_id: Option<Cow<'a, str>>,
         error: String,
+    },
+    /// The response as text, for a format that reads text (LiteRT-LM): the content of a
+    /// string response, or the compact JSON of an object or array one. Its calls are
+    /// `litert::parse_record(text)`.
+    Text {
+        text: String,
+        custom_id: Option<Cow<'a, str>>,
     },
     /// The record is not JSON. The error's text is `str(ParseError)` from the Python
     /// side (`toolsift._jsontext.error_for`), asked for once the chunk is done.
@@ -91,6 +98,9 @@ impl Reader {
 
     /// Read one record: decode, find the response (see [`envelope::locate`]), walk it.
     pub fn read<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
+        if let Format::LiteRt = self.format {
+            return self.read_litert(text);
+        }
         if let Some(keep) = self.keep.as_ref().filter(|_| prunable(text)) {
             // Most of a response is never read: build tokens for the parts that are.
             // A record that fails goes again in full (so that its error message,
@@ -108,6 +118,54 @@ impl Reader {
         match json::parse(text) {
             Ok(tape) => self.outcome(tape),
             Err(err) => Outcome::NotJson(err),
+        }
+    }
+
+    /// LiteRT-LM: a record that is not an envelope (or not JSON at all) is read as text,
+    /// as `parse` reads it, and is never an error; an envelope's response, or the value
+    /// at `record_path`, is read as the pure `parse_sdk` reads a decoded value.
+    fn read_litert<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
+        let tape = match json::parse(text) {
+            Ok(tape) => tape,
+            Err(err) if self.path.is_some() => return Outcome::NotJson(err),
+            Err(_) => return self.litert_text(text),
+        };
+        let located = envelope::locate(&tape, self.path.as_deref());
+        match located.response {
+            Ok(0) => self.litert_text(text), // the record itself
+            Ok(root) => {
+                let text = match &tape.tokens[root] {
+                    Token::Str(content) => tape.text(content).to_owned(),
+                    Token::Object { .. } | Token::Array { .. } => compact::to_string(&tape, root),
+                    _ => String::new(), // a number, a bool: no calls
+                };
+                Outcome::Text {
+                    text,
+                    custom_id: located.custom_id,
+                }
+            }
+            Err(error) => Outcome::Failed {
+                custom_id: located.custom_id,
+                error,
+            },
+        }
+    }
+
+    fn litert_text<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
+        Outcome::Read {
+            record: crate::formats::litert::parse_record(text),
+            custom_id: None,
+        }
+    }
+
+    /// The outcome of an in-memory `str` that is not valid UTF-8 (lone surrogates).
+    pub fn not_utf8(&self) -> Outcome<'static> {
+        match (&self.format, &self.path) {
+            (Format::LiteRt, None) => self.litert_text(b""), // text without calls
+            _ => Outcome::NotJson(JsonError {
+                pos: 0,
+                message: "invalid UTF-8".to_owned(),
+            }),
         }
     }
 

@@ -6,6 +6,8 @@
 use crate::json::Keep;
 use crate::node::Node;
 
+pub mod litert;
+
 /// One call as found: the values of its name, id and arguments, where present.
 pub struct RawCall<N> {
     pub name: Option<N>,
@@ -19,6 +21,8 @@ pub enum Format {
     OpenAI,
     Gemini,
     Json(JsonOptions),
+    /// LiteRT-LM / Gemma 4 (`litert`): not a walk over one document; see [`litert`].
+    LiteRt,
 }
 
 #[derive(Clone, Debug)]
@@ -47,8 +51,9 @@ impl Format {
                 arguments_key: arguments_key.to_owned(),
                 single,
             })),
+            "litert" => Ok(Format::LiteRt),
             other => Err(format!(
-                "unknown format {other:?}; expected one of: openai, gemini, json"
+                "unknown format {other:?}; expected one of: openai, gemini, json, litert"
             )),
         }
     }
@@ -57,6 +62,8 @@ impl Format {
     /// it needs the whole document.
     pub fn keep(&self) -> Option<Keep> {
         Some(match self {
+            // LiteRT-LM responses are read as text (`litert::parse_record`).
+            Format::LiteRt => return None,
             Format::OpenAI => path(
                 &["choices"],
                 items(path(
@@ -109,6 +116,8 @@ impl Format {
             Format::OpenAI => openai(doc, &mut calls)?,
             Format::Gemini => gemini(doc, &mut calls)?,
             Format::Json(options) => calls = json(doc, options)?,
+            // Read by `litert::parse_record` (text) and the pure `parse_sdk` (objects).
+            Format::LiteRt => {}
         }
         Ok(calls)
     }

@@ -8,9 +8,9 @@ use crate::json::JsonError;
 use crate::record::{parse_record, Record};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyModule};
 use rayon::ThreadPool;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
@@ -18,6 +18,9 @@ use std::sync::{mpsc, Arc, Mutex, OnceLock};
 /// Records per unit of work: large enough to amortize hand-offs, small enough that
 /// Ctrl-C is noticed within milliseconds and memory stays bounded.
 const CHUNK: usize = 512;
+
+/// The most threads one batch starts.
+const MAX_THREADS: usize = 256;
 
 /// One record after the worker threads: `None` when there was no text to parse.
 type Parsed<'a> = Option<Result<Record<'a>, JsonError>>;
@@ -30,6 +33,8 @@ pub fn parse_many<'py>(
     let py = raws.py();
     let mut builder = Builder::new(py)?;
     builder.check_threads(threads)?;
+    // Any positive int is accepted (as in the pure backend); more threads than chunks,
+    // or than MAX_THREADS, would only wait.
     let threads = thread_count(threads)?;
     let items: Vec<Bound<'py, PyAny>> = raws.try_iter()?.collect::<PyResult<_>>()?;
     let inputs = items.iter().map(Input::of).collect::<PyResult<Vec<_>>>()?;
@@ -37,6 +42,10 @@ pub fn parse_many<'py>(
     let texts: Vec<Option<&[u8]>> = inputs.iter().map(Input::text).collect();
     let chunks: Vec<&[Option<&[u8]>]> = texts.chunks(CHUNK).collect();
 
+    // The results are fresh, acyclic objects: collecting while building them would only
+    // re-scan them again and again (it costs more than the parsing). The collector is
+    // back on, as it was, when the batch ends, whatever happens.
+    let _paused = GcPause::new(py)?;
     let mut out = Vec::with_capacity(items.len());
     let consume = |k: usize, parsed: Vec<Parsed<'_>>| -> PyResult<()> {
         for (offset, record) in parsed.into_iter().enumerate() {
@@ -51,7 +60,7 @@ pub fn parse_many<'py>(
         }
         py.check_signals() // Ctrl-C stops a long batch between chunks
     };
-    let threads = if chunks.len() <= 1 { 1 } else { threads };
+    let threads = threads.min(chunks.len());
     let mut next = chunks.iter().copied();
     pipelined(
         py,
@@ -82,53 +91,57 @@ fn response<'py>(
         (Some(Ok(record)), _) => response_from_record(builder, raw, &record),
         (Some(Err(err)), _) => Err(builder.parse_error(raw, Some(&err))?),
         // A str that cannot be UTF-8 (lone surrogates) is not JSON text.
-        (None, Input::Str(_)) => Err(builder.parse_error(raw, None)?),
+        (None, Input::Str(_)) if !matches!(format, Format::LiteRt) => {
+            Err(builder.parse_error(raw, None)?)
+        }
         (None, _) => response_from_node(builder, format, raw),
     };
     match result {
         Ok(response) => Ok(response),
-        Err(err) if err.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(raw.py()) => {
-            Err(err)
+        // Like `except Exception` in the pure backend: KeyboardInterrupt, SystemExit and
+        // GeneratorExit stop the batch.
+        Err(err) if err.is_instance_of::<pyo3::exceptions::PyException>(raw.py()) => {
+            builder.failed(raw, err)
         }
-        Err(err) => builder.failed(raw, err),
+        Err(err) => Err(err),
     }
 }
 
-/// `threads` as given (None: all cores), checked by the caller.
+/// `threads` as given (None: all cores), checked by the caller: any positive int is
+/// accepted (as in the pure backend); more than MAX_THREADS would only wait.
 pub(super) fn thread_count(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     Ok(match threads {
-        Some(t) if !t.is_none() => t.extract::<usize>()?,
+        Some(t) if !t.is_none() => t.extract::<usize>().unwrap_or(usize::MAX),
         _ => std::thread::available_parallelism().map_or(1, usize::from),
-    })
+    }
+    .min(MAX_THREADS))
 }
 
 /// One pool per thread count, made once: starting threads per call would cost more
 /// than a small batch.
-pub(super) fn pool(threads: usize) -> Arc<ThreadPool> {
+pub(super) fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    pools
-        .entry(threads)
-        .or_insert_with(|| {
-            Arc::new(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("toolsift-{i}"))
-                    .build()
-                    .expect("a thread pool of a positive size can be built"),
-            )
-        })
-        .clone()
+    if let Some(pool) = pools.get(&threads) {
+        return Ok(pool.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("toolsift-{i}"))
+        .build()
+        .map_err(|err| PyRuntimeError::new_err(format!("cannot start {threads} threads: {err}")))?;
+    Ok(pools.entry(threads).or_insert(Arc::new(pool)).clone())
 }
 
 /// Work on chunks in parallel, ahead of the calling thread, which hands each finished
-/// chunk to `consume` in order. `next` gives the chunks (it runs on the calling thread,
-/// with the GIL: a blocking `next` should detach itself); at most `2 * threads + 1`
-/// chunks are taken ahead of `consume`, so memory stays bounded. With one thread, each
-/// chunk is worked on the calling thread with the GIL released.
+/// chunk to `consume` in order (building Python objects needs the GIL, so only the
+/// calling thread can do it). The calling thread is one of the `threads`: when it gets
+/// to a chunk no worker has started, it works on that chunk itself rather than wait.
+/// `next` gives the chunks, on the calling thread (a blocking `next` detaches itself);
+/// at most `2 * threads + 1` are taken ahead of `consume`, so memory stays bounded.
 pub(super) fn pipelined<C: Send, O: Send>(
     py: Python<'_>,
     threads: usize,
@@ -137,7 +150,7 @@ pub(super) fn pipelined<C: Send, O: Send>(
     mut consume: impl FnMut(usize, O) -> PyResult<()>,
 ) -> PyResult<()> {
     // A panic is reported as a failed chunk: never unwound into Python, never left to
-    // hang the calling thread, which waits for every chunk in turn.
+    // hang the calling thread, which waits for every claimed chunk in turn.
     let guarded = |chunk: C| catch_unwind(AssertUnwindSafe(|| work(chunk))).map_err(|_| ());
     let panicked = || PyRuntimeError::new_err("toolsift worker thread panicked");
     if threads <= 1 {
@@ -149,17 +162,38 @@ pub(super) fn pipelined<C: Send, O: Send>(
         }
         return Ok(());
     }
-    let pool = pool(threads);
+    let pool = pool(threads - 1)?;
+    type Slot<C> = Arc<Mutex<Option<C>>>;
     type Done<O> = (usize, Result<O, ()>);
     let cancelled = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Done<O>>();
     let receiver = Mutex::new(receiver);
-    let lookahead = 2 * pool.current_num_threads() + 1;
+    let lookahead = 2 * threads + 1;
     pool.in_place_scope(|scope| {
-        let spawn = |k: usize, chunk: C| {
+        // Each chunk waits in a slot; whoever takes it first (a worker, or the calling
+        // thread when it gets there first) works on it.
+        let mut slots: VecDeque<Slot<C>> = VecDeque::new();
+        let (mut exhausted, mut taken) = (false, 0);
+        // Takes the next chunk, if there is one, and offers it to the workers.
+        let mut take = |slots: &mut VecDeque<Slot<C>>| -> bool {
+            if exhausted {
+                return false;
+            }
+            let Some(chunk) = next() else {
+                exhausted = true;
+                return false;
+            };
+            let k = taken;
+            taken += 1;
+            let slot: Slot<C> = Arc::new(Mutex::new(Some(chunk)));
+            slots.push_back(slot.clone());
             let sender = sender.clone();
             let (cancelled, guarded) = (&cancelled, &guarded);
             scope.spawn(move |_| {
+                let taken = slot.lock().ok().and_then(|mut s| s.take());
+                let Some(chunk) = taken else {
+                    return; // the calling thread got to it first
+                };
                 let done = if cancelled.load(Ordering::Relaxed) {
                     Err(())
                 } else {
@@ -168,34 +202,19 @@ pub(super) fn pipelined<C: Send, O: Send>(
                 // The receiver outlives the scope, so sending cannot fail.
                 let _ = sender.send((k, done));
             });
+            true
         };
-        let mut spawned = 0;
-        let mut exhausted = false;
-        let mut take = |spawned: &mut usize| {
-            if exhausted {
-                return;
-            }
-            match next() {
-                Some(chunk) => {
-                    spawn(*spawned, chunk);
-                    *spawned += 1;
-                }
-                None => exhausted = true,
-            }
-        };
-        while spawned < lookahead {
-            let before = spawned;
-            take(&mut spawned);
-            if spawned == before {
-                break;
-            }
-        }
+        while slots.len() < lookahead && take(&mut slots) {}
         let mut early: HashMap<usize, Result<O, ()>> = HashMap::new();
         let mut k = 0;
-        while k < spawned {
+        while let Some(slot) = slots.pop_front() {
             let done = loop {
                 if let Some(done) = early.remove(&k) {
                     break done;
+                }
+                let unclaimed = slot.lock().ok().and_then(|mut s| s.take());
+                if let Some(chunk) = unclaimed {
+                    break py.detach(|| guarded(chunk));
                 }
                 let received = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
                 match received {
@@ -205,7 +224,7 @@ pub(super) fn pipelined<C: Send, O: Send>(
                     None => return Err(PyRuntimeError::new_err("toolsift worker threads stopped")),
                 }
             };
-            take(&mut spawned);
+            take(&mut slots);
             let outcome = done
                 .map_err(|()| panicked())
                 .and_then(|done| consume(k, done));
@@ -217,4 +236,29 @@ pub(super) fn pipelined<C: Send, O: Send>(
         }
         Ok(())
     })
+}
+
+/// Turns Python's cyclic garbage collector off while it lives, if it was on.
+pub(super) struct GcPause<'py> {
+    gc: Option<Bound<'py, PyModule>>,
+}
+
+impl<'py> GcPause<'py> {
+    pub(super) fn new(py: Python<'py>) -> PyResult<Self> {
+        let gc = py.import("gc")?;
+        if !gc.call_method0("isenabled")?.is_truthy()? {
+            return Ok(GcPause { gc: None });
+        }
+        gc.call_method0("disable")?;
+        Ok(GcPause { gc: Some(gc) })
+    }
+}
+
+impl Drop for GcPause<'_> {
+    fn drop(&mut self) {
+        if let Some(gc) = &self.gc {
+            // Re-enabling cannot fail short of interpreter teardown; nothing to do then.
+            let _ = gc.call_method0("enable");
+        }
+    }
 }

@@ -6,7 +6,7 @@ use crate::json::{JsonError, Tape, Token};
 use crate::record::{decode_object, Arguments, Record};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 use pyo3::{intern, IntoPyObjectExt};
 use std::borrow::Cow;
 use std::sync::Mutex;
@@ -18,6 +18,7 @@ struct Hooks {
     parse_error: Py<PyAny>,
     error_for: Py<PyAny>,
     dumps_compact: Py<PyAny>,
+    loads: Py<PyAny>,
     record_error: Py<PyAny>,
     check_threads: Py<PyAny>,
 }
@@ -35,6 +36,7 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             parse_error: errors.getattr("ParseError")?.unbind(),
             error_for: jsontext.getattr("error_for")?.unbind(),
             dumps_compact: jsontext.getattr("dumps_compact")?.unbind(),
+            loads: jsontext.getattr("loads")?.unbind(),
             record_error: errors.getattr("record_error")?.unbind(),
             check_threads: errors.getattr("check_threads")?.unbind(),
         })
@@ -111,7 +113,11 @@ impl<'py> Builder<'py> {
             Token::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
             Token::Int(i) => i.into_bound_py_any(py)?,
             Token::UInt(u) => u.into_bound_py_any(py)?,
-            Token::BigInt(digits) => py.get_type::<PyInt>().call1((digits.as_ref(),))?,
+            Token::BigInt(digits) => match py.get_type::<PyInt>().call1((digits.as_ref(),)) {
+                Ok(int) => int,
+                // More digits than int() takes (4300 by default): JSON decodes it anyway.
+                Err(_) => self.hooks.loads.bind(py).call1((digits.as_ref(),))?,
+            },
             Token::Float(f) => PyFloat::new(py, *f).into_any(),
             Token::Str(s) => PyString::new(py, tape.text(s)).into_any(),
             Token::Array { len, end } => {
@@ -167,7 +173,7 @@ impl<'py> Builder<'py> {
             .call1((name, arguments, id, raw_arguments))
     }
 
-    fn response(
+    pub fn response(
         &self,
         calls: Vec<Bound<'py, PyAny>>,
         raw: &Bound<'py, PyAny>,
@@ -250,6 +256,15 @@ pub fn response_from_record<'py>(
     raw: &Bound<'py, PyAny>,
     record: &Record<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let calls = calls_from_record(b, record)?;
+    b.response(calls, raw)
+}
+
+/// The ToolCalls of a response parsed from text.
+pub fn calls_from_record<'py>(
+    b: &mut Builder<'py>,
+    record: &Record<'_>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let py = b.py;
     let tape = &record.tape;
     let mut calls = Vec::with_capacity(record.calls.len());
@@ -282,7 +297,7 @@ pub fn response_from_record<'py>(
         };
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
     }
-    b.response(calls, raw)
+    Ok(calls)
 }
 
 /// The AgentResponse for the caller's own dicts and SDK objects.
@@ -292,6 +307,12 @@ pub fn response_from_node<'py>(
     raw: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
+    if let Format::LiteRt = format {
+        // Not text: the caller's dicts and lists are read by the pure `parse_sdk`, the
+        // specification itself (not the hot path; it keeps every corner identical).
+        let calls = super::litert::parse_sdk(py)?.call1((raw,))?;
+        return b.hooks.agent_response.bind(py).call1((calls, raw));
+    }
     let mut calls = Vec::new();
     for RawCall {
         name,
@@ -331,6 +352,11 @@ fn arguments_of_object<'py>(
             Some(Arguments::Decoded(tape)) => (b.object(&tape, 0)?.0, py.None().into_bound(py)),
             _ => (b.empty_dict(), value),
         });
+    }
+    if value.cast::<PyMapping>().is_ok() {
+        // Any other mapping (an older SDK's proto map): `dict(value)`, as the pure backend.
+        let copy = py.get_type::<PyDict>().call1((&value,))?;
+        return Ok((copy, py.None().into_bound(py)));
     }
     b.kept_as_text(&value)
 }

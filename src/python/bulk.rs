@@ -4,14 +4,13 @@
 //! to pyarrow through the Arrow C data interface (arrow-pyarrow): no Python object per
 //! call on that path.
 
-use super::batch::{pipelined, thread_count};
+use super::batch::{pipelined, thread_count, GcPause};
 use super::build::{response_from_record, Builder};
 use super::objects::Input;
 use crate::bulk::rows::{self, Chunk, Counts, Rows};
 use crate::bulk::source::{self, Block};
 use crate::bulk::{Outcome, Reader};
 use crate::formats::Format;
-use crate::json::JsonError;
 use arrow_array::{
     make_array, Array, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray,
 };
@@ -151,6 +150,9 @@ impl FileResponses {
         let reader = &*reader;
         let progress = progress.as_ref().map(|p| p.bind(py));
         let mut builder = Builder::new(py)?;
+        // As in parse_many: the window's results are fresh, acyclic objects, and the
+        // collector would only re-scan them while they are built. Back on after.
+        let paused = GcPause::new(py)?;
         let mut next = window.iter();
         let threads = if window.len() <= 1 { 1 } else { *threads };
         let result = pipelined(
@@ -172,7 +174,7 @@ impl FileResponses {
                 py.check_signals()
             },
         );
-        drop(builder);
+        drop((builder, paused));
         for block in window {
             self.blocks.recycle(block);
         }
@@ -188,6 +190,10 @@ fn response<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let result = match outcome {
         Outcome::Read { record, .. } => response_from_record(builder, raw, &record),
+        Outcome::Text { text, .. } => {
+            let record = crate::formats::litert::parse_record(text.as_bytes());
+            response_from_record(builder, raw, &record)
+        }
         Outcome::Failed { error, .. } => return builder.failed_with(raw, &error),
         Outcome::NotJson(err) => Err(builder.parse_error(raw, Some(&err))?),
     };
@@ -354,14 +360,7 @@ fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>]) -> Rows {
         match item {
             Item::Text(text) if source::is_blank(text) => {}
             Item::Text(text) => rows.add(number, Some(text), reader.read(text)),
-            Item::NotUtf8 => rows.add(
-                number,
-                None,
-                Outcome::NotJson(JsonError {
-                    pos: 0,
-                    message: "invalid UTF-8".to_owned(),
-                }),
-            ),
+            Item::NotUtf8 => rows.add(number, None, reader.not_utf8()),
             Item::NotText(message) => rows.add_failed(number, None, message),
         }
     }

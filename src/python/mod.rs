@@ -3,6 +3,7 @@
 mod batch;
 mod build;
 mod bulk;
+mod litert;
 mod objects;
 
 use crate::formats::Format;
@@ -21,14 +22,16 @@ struct Parser {
 #[pymethods]
 impl Parser {
     #[new]
-    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=false))]
+    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None))]
     fn new(
         format: &str,
         tool_calls_key: &str,
         name_key: &str,
         arguments_key: &str,
-        single: bool,
+        single: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        // `single` is read for its truth value, as russo does.
+        let single = single.map_or(Ok(false), |s| s.is_truthy())?;
         Format::new(format, tool_calls_key, name_key, arguments_key, single)
             .map(|format| Parser { format })
             .map_err(PyValueError::new_err)
@@ -42,6 +45,10 @@ impl Parser {
         match (input.text(), &input) {
             (Some(text), _) => parse_text(&mut builder, &self.format, raw, text),
             (None, Input::Object) => response_from_node(&mut builder, &self.format, raw),
+            // LiteRT-LM never raises: text that is not Unicode has no calls.
+            (None, _) if matches!(self.format, Format::LiteRt) => {
+                response_from_node(&mut builder, &self.format, raw)
+            }
             // A str with lone surrogates cannot be UTF-8, so it is not JSON text.
             (None, _) => Err(builder.parse_error(raw, None)?),
         }
@@ -101,6 +108,10 @@ fn parse_text<'py>(
     raw: &Bound<'py, PyAny>,
     text: &[u8],
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Format::LiteRt = format {
+        let record = litert::parse_record(raw.py(), text);
+        return response_from_record(builder, raw, &record);
+    }
     match parse_record(format, text) {
         Ok(record) => response_from_record(builder, raw, &record),
         Err(err) => Err(builder.parse_error(raw, Some(&err))?),
@@ -110,6 +121,8 @@ fn parse_text<'py>(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Parser>()?;
+    m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
+    m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
     m.add_class::<bulk::FileResponses>()?;
     m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
     m.add(

@@ -2,6 +2,7 @@
 
 use crate::node::Node;
 use pyo3::exceptions::PyAttributeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
     PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
@@ -28,12 +29,23 @@ fn present(value: Bound<'_, PyAny>) -> Option<PyNode<'_>> {
     (!value.is_none()).then_some(PyNode(value))
 }
 
+/// `dict.get(key)`: straight from the storage of a plain dict; through the `get` method
+/// of a subclass, which may have its own (as the pure backend calls it).
+fn dict_get<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<PyNode<'py>>> {
+    if dict.is_exact_instance_of::<PyDict>() {
+        return Ok(dict.get_item(key)?.and_then(present));
+    }
+    Ok(present(
+        dict.call_method1(intern!(dict.py(), "get"), (key,))?,
+    ))
+}
+
 impl<'py> Node for PyNode<'py> {
     type Error = PyErr;
 
     fn field(&self, key: &str) -> PyResult<Option<Self>> {
         if let Ok(dict) = self.0.cast::<PyDict>() {
-            return Ok(dict.get_item(key)?.and_then(present));
+            return dict_get(dict, key);
         }
         if is_plain(&self.0) {
             return Ok(None);
@@ -47,7 +59,7 @@ impl<'py> Node for PyNode<'py> {
 
     fn member(&self, key: &str) -> PyResult<Option<Self>> {
         match self.0.cast::<PyDict>() {
-            Ok(dict) => Ok(dict.get_item(key)?.and_then(present)),
+            Ok(dict) => dict_get(dict, key),
             Err(_) => Ok(None),
         }
     }

@@ -277,19 +277,31 @@ def _gemini_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
 
 
 def read_record(
-    calls_in: Calls, record: Any, path: Sequence[str] | None
+    calls_in: Calls,
+    record: Any,
+    path: Sequence[str] | None,
+    text_calls: Calls | None = None,
 ) -> tuple[list[ToolCall], str | None, str | None]:
-    """`(calls, custom_id, error)` of one non-blank record."""
+    """`(calls, custom_id, error)` of one non-blank record.
+
+    `text_calls` is for formats that read text (LiteRT-LM): without a `record_path`, a
+    record that is not JSON, or that is not an envelope, is read as `parse` reads it,
+    and is never an error.
+    """
     not_text = text_error(record)
     if not_text is not None:
         return [], None, not_text
     try:
         doc = loads(record)
     except ParseError as exc:
+        if text_calls is not None and path is None:
+            return text_calls(record), None, None
         return [], None, str(exc)
     response, custom_id, error = locate(doc, path)
     if error is not None:
         return [], custom_id, error
+    if text_calls is not None and response is doc:
+        return text_calls(record), None, None
     return calls_in(response), custom_id, None
 
 
@@ -302,11 +314,12 @@ def parse_file(
     record_path: Sequence[str] | None,
     threads: int | None,
     progress: Progress,
+    text_calls: Calls | None = None,
 ) -> Iterator[AgentResponse]:
     """An AgentResponse per non-blank line; `raw` is the line as bytes (no terminator)."""
     check_threads(threads)
     for _, line in open_records(path, progress):
-        calls, _, error = read_record(calls_in, line, record_path)
+        calls, _, error = read_record(calls_in, line, record_path, text_calls)
         yield AgentResponse(calls, line, error)
 
 
@@ -379,6 +392,7 @@ def arrow_batches(
     progress: Progress,
     sink: Sink,
     schema: Any,
+    text_calls: Calls | None = None,
 ) -> dict[str, int]:
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
 
@@ -395,7 +409,7 @@ def arrow_batches(
         records = _numbered(source, progress)
     columns = ArrowColumns()
     for number, record in records:
-        calls, custom_id, error = read_record(calls_in, record, record_path)
+        calls, custom_id, error = read_record(calls_in, record, record_path, text_calls)
         columns.add(number, calls, custom_id, error)
         if columns.pending >= BATCH_ROWS:
             columns.flush(sink, schema)

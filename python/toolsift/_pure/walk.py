@@ -1,4 +1,5 @@
-"""Format walkers for OpenAI, Gemini and custom JSON responses (pure Python).
+"""Format walkers for OpenAI, Gemini and custom JSON responses (pure Python); the
+LiteRT-LM format (`litert`) is read by `toolsift._pure.litert.parse_sdk`.
 
 Each walker reads a decoded response (dicts and lists from JSON text, or the caller's
 own dicts and SDK objects read by attribute) and yields `(name, id, arguments)` for
@@ -8,12 +9,16 @@ walkers in `src/formats/` follow these functions line by line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import gc
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
+
+import orjson
 
 from toolsift._errors import ParseError, check_threads, record_error
 from toolsift._jsontext import dumps_compact, loads
-from toolsift._pure import bulk
+from toolsift._pure import bulk, litert
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser", "arguments_of", "harvest"]
@@ -85,9 +90,9 @@ def _json_calls_at(
 ) -> list[RawCall]:
     found_at = doc
     for key in path:
-        if not isinstance(found_at, dict) or key not in found_at:
-            return []
-        found_at = found_at[key]
+        found_at = member(found_at, key)
+        if found_at is None:
+            return []  # missing, or null (russo then finds no list in it)
     found: list[RawCall] = []
     for call in [found_at] if single else elements(found_at):
         if not isinstance(call, dict):
@@ -99,12 +104,32 @@ def _json_calls_at(
     return found
 
 
+def maybe_rounded(value: Any) -> bool:
+    """Whether orjson may have turned an integer beyond 64 bits into a float in `value`.
+
+    Iterative (an explicit stack): inline arguments may nest nearly 1024 levels deep,
+    beyond Python's recursion limit.
+    """
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, float):
+            if item.is_integer() and abs(item) >= 2**63:
+                return True
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False
+
+
 def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
     """`(arguments, raw_arguments)` from the arguments value as found.
 
-    An object is the arguments (copied); a string is decoded as JSON and must give an
-    object; anything else gives `{}` and keeps the value as text, so nothing is lost.
-    Missing or null means no arguments.
+    An object (a dict, or any other mapping such as an older SDK's proto map) is the
+    arguments (copied); a string is decoded as JSON and must give an object; anything
+    else gives `{}` and keeps the value as text, so nothing is lost. Missing or null
+    means no arguments.
     """
     if value is None:
         return {}, None
@@ -116,6 +141,8 @@ def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
         except ParseError:
             return {}, value
         return (decoded, None) if isinstance(decoded, dict) else ({}, value)
+    if isinstance(value, Mapping):
+        return dict(value), None
     return {}, dumps_compact(value)
 
 
@@ -128,6 +155,19 @@ def tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
         id if isinstance(id, str) else None,
         raw,
     )
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic collector off while a batch builds its (fresh, acyclic) results:
+    collecting meanwhile would only re-scan them again and again. Restored after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def harvest(calls: Iterable[RawCall]) -> list[ToolCall]:
@@ -149,6 +189,7 @@ class Parser:
             "openai": openai_calls,
             "gemini": gemini_calls,
         }
+        self._litert = format == "litert"
         if format == "json":
             path = tool_calls_key.split(".")
             self._walk: Callable[[Any], Iterable[RawCall]] = lambda doc: json_calls(
@@ -156,20 +197,44 @@ class Parser:
             )
         elif format in walkers:
             self._walk = walkers[format]
-        else:
-            raise ValueError(f"unknown format {format!r}; expected one of: openai, gemini, json")
+        elif not self._litert:
+            raise ValueError(
+                f"unknown format {format!r}; expected one of: openai, gemini, json, litert"
+            )
 
     def parse(self, raw: Any) -> AgentResponse:
-        doc = loads(raw) if isinstance(raw, TEXT_TYPES) else raw
-        return AgentResponse(harvest(self._walk(doc)), raw)
+        if self._litert:  # never raises: text without calls (or not Unicode) has none
+            return AgentResponse(litert.parse_sdk(raw), raw)
+        if not isinstance(raw, TEXT_TYPES):
+            return AgentResponse(harvest(self._walk(raw)), raw)
+        # Fast path: plain orjson. Only the calls are returned from the document, so
+        # orjson's one inexactness (integers beyond 64 bits become floats) matters only
+        # inside argument values given inline; where one may be affected, or where
+        # orjson refuses the text, `loads` decodes it exactly (or raises ParseError).
+        try:
+            calls = list(self._walk(orjson.loads(raw)))
+        except orjson.JSONDecodeError:
+            calls = list(self._walk(loads(raw)))
+        else:
+            if any(maybe_rounded(arguments) for _, _, arguments in calls):
+                calls = list(self._walk(loads(raw)))
+        return AgentResponse(harvest(calls), raw)
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
-        return [self._parse_recorded(raw) for raw in raws]
+        with gc_paused():
+            return [self._parse_recorded(raw) for raw in raws]
 
     def calls_in(self, doc: Any) -> list[ToolCall]:
-        """The calls in a decoded response (never text: a str is not decoded here)."""
+        """The calls in a decoded response (a str is not decoded here; LiteRT-LM reads
+        it as text, as `parse_sdk` does)."""
+        if self._litert:
+            return litert.parse_sdk(doc)
         return harvest(self._walk(doc))
+
+    def _text_calls(self) -> Callable[[Any], list[ToolCall]] | None:
+        """For LiteRT-LM, which reads text: how `parse` finds the calls in a record."""
+        return litert.parse_sdk if self._litert else None
 
     def parse_file(
         self,
@@ -178,7 +243,9 @@ class Parser:
         threads: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> Iterator[AgentResponse]:
-        return bulk.parse_file(self.calls_in, path, record_path, threads, progress)
+        return bulk.parse_file(
+            self.calls_in, path, record_path, threads, progress, self._text_calls()
+        )
 
     def arrow_batches(
         self,
@@ -190,7 +257,7 @@ class Parser:
         schema: Any,
     ) -> dict[str, int]:
         return bulk.arrow_batches(
-            self.calls_in, source, record_path, threads, progress, sink, schema
+            self.calls_in, source, record_path, threads, progress, sink, schema, self._text_calls()
         )
 
     def _parse_recorded(self, raw: Any) -> AgentResponse:

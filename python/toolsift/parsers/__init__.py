@@ -2,6 +2,8 @@
 
 Every class has `parse(raw) -> AgentResponse` and `parse_many(raws, *, threads=None)`.
 `raw` may be a dict, an SDK object (read by attribute), or `str` / `bytes` of JSON text.
+`SdkResponseParser` (LiteRT-LM / Gemma 4, flutter_gemma's name) also has the helpers
+of that SDK as class-level functions.
 """
 
 from __future__ import annotations
@@ -11,9 +13,15 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from toolsift import _backend, _bulk
-from toolsift._types import AgentResponse
+from toolsift._pure import litert as _litert
+from toolsift._types import AgentResponse, ToolCall
 
-__all__ = ["GeminiResponseParser", "JsonResponseParser", "OpenAIResponseParser"]
+__all__ = [
+    "GeminiResponseParser",
+    "JsonResponseParser",
+    "OpenAIResponseParser",
+    "SdkResponseParser",
+]
 
 
 class _ResponseParser:
@@ -130,3 +138,48 @@ class JsonResponseParser(_ResponseParser):
             f"name_key={self.name_key!r}, arguments_key={self.arguments_key!r}, "
             f"single={self.single!r})"
         )
+
+
+class SdkResponseParser(_ResponseParser):
+    """LiteRT-LM / Gemma 4 responses: top-level `tool_calls` (OpenAI-style or flat),
+    `content[]` items of type `tool_call`, JSON documents glued back to back, and, when
+    none of those holds a call, raw `<|tool_call>call:NAME{...}<tool_call|>` tokens (and
+    FunctionGemma's `<start_function_call>...`). The escape token `<|"|>` is stripped
+    from argument string values.
+
+    `parse` never raises: text without calls, or that is not valid Unicode, has none.
+    The helpers are called on the class (`SdkResponseParser.extract_tool_calls(text)`);
+    the two that are hot run in the class's backend.
+    """
+
+    _format = "litert"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    @classmethod
+    def extract_tool_calls(cls, text: str | bytes | bytearray | memoryview) -> list[ToolCall]:
+        """Every tool call in a LiteRT-LM response text (`[]` for anything else)."""
+        return cls._backend.extract_tool_calls(text)
+
+    @classmethod
+    def clean_raw_for_history(cls, text: str | bytes | bytearray | memoryview) -> str:
+        """The response text to keep in the chat history: one JSON document re-written
+        compact with `<|"|>` stripped from string values; any other text unchanged."""
+        return cls._backend.clean_raw_for_history(text)
+
+    @staticmethod
+    def serialize_tools_for_sdk(tools: Iterable[Any]) -> str:
+        """Tool definitions as the compact JSON list LiteRT-LM takes."""
+        return _litert.serialize_tools_for_sdk(tools)
+
+    @staticmethod
+    def build_tool_responses_json(responses: Iterable[Any]) -> str:
+        """One role-tool message carrying every `(name, response)` of a turn."""
+        return _litert.build_tool_responses_json(responses)
+
+    @staticmethod
+    def tool_response_payload(text: str) -> dict[str, Any]:
+        """A tool's result text as an object: decoded when it is a JSON object, otherwise
+        `{"value": text}`."""
+        return _litert.tool_response_payload(text)
