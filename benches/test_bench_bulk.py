@@ -21,7 +21,6 @@ Peak RSS of `parse_file` over a large file is measured by ``benches/bulk_rss.py`
 
 from __future__ import annotations
 
-import gc
 import gzip
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_on_fresh_heap
 from test_bench_parse import _backend, _baselines, _toolsift_parsers
 
 Run = Callable[[], Any]
@@ -238,20 +238,9 @@ def test_bulk(benchmark: Any, batch_file: BatchFile, bench_settings: Any, entry:
     )
     if entry.impl == "rust":
         benchmark.extra_info["build"] = getattr(_backend("rust"), "BUILD_PROFILE", "unknown")
-    kept: list[Any] = []
-
-    def fresh_heap() -> None:
-        kept.clear()
-        gc.collect()
-
-    benchmark.pedantic(
-        lambda: kept.append(run()),
-        setup=fresh_heap,
-        rounds=bench_settings.rounds,
-        warmup_rounds=1 if bench_settings.timed else 0,
-    )
+    found = run_on_fresh_heap(benchmark, run, bench_settings)
     if entry.finds_calls:  # the whole job was done
-        assert kept[0] == batch_file.calls
+        assert found == batch_file.calls
 
 
 def test_bulk_entries_agree(batch_file: BatchFile) -> None:
