@@ -28,7 +28,7 @@ use std::sync::Mutex;
 
 /// Blocks (about a MiB each) a `parse_file` iterator parses per refill: the Python
 /// objects of that many blocks are alive at once, at most.
-const WINDOW: usize = 8;
+const WINDOW: usize = 4;
 /// Blocks the reader thread reads ahead of the parsers.
 const READ_AHEAD: usize = 4;
 /// In-memory records per chunk of work.
