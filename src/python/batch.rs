@@ -145,6 +145,20 @@ pub(super) fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
 pub(super) fn pipelined<C: Send, O: Send>(
     py: Python<'_>,
     threads: usize,
+    next: impl FnMut() -> Option<C>,
+    work: impl Fn(C) -> O + Sync,
+    consume: impl FnMut(usize, O) -> PyResult<()>,
+) -> PyResult<()> {
+    pipelined_with(py, threads, true, next, work, consume)
+}
+
+/// [`pipelined`]; with `caller_works` false the calling thread only hands chunks out
+/// and consumes them, and `threads` workers do the work (better when consuming is
+/// cheap, as for Arrow batches).
+pub(super) fn pipelined_with<C: Send, O: Send>(
+    py: Python<'_>,
+    threads: usize,
+    caller_works: bool,
     mut next: impl FnMut() -> Option<C>,
     work: impl Fn(C) -> O + Sync,
     mut consume: impl FnMut(usize, O) -> PyResult<()>,
@@ -162,7 +176,7 @@ pub(super) fn pipelined<C: Send, O: Send>(
         }
         return Ok(());
     }
-    let pool = pool(threads - 1)?;
+    let pool = pool(if caller_works { threads - 1 } else { threads })?;
     type Slot<C> = Arc<Mutex<Option<C>>>;
     type Done<O> = (usize, Result<O, ()>);
     let cancelled = AtomicBool::new(false);
@@ -171,11 +185,11 @@ pub(super) fn pipelined<C: Send, O: Send>(
     let lookahead = 2 * threads + 1;
     pool.in_place_scope(|scope| {
         // Each chunk waits in a slot; whoever takes it first (a worker, or the calling
-        // thread when it gets there first) works on it.
-        let mut slots: VecDeque<Slot<C>> = VecDeque::new();
+        // thread when it gets there first and `caller_works`) works on it.
+        let mut slots: VecDeque<(usize, Slot<C>)> = VecDeque::new();
         let (mut exhausted, mut taken) = (false, 0);
         // Takes the next chunk, if there is one, and offers it to the workers.
-        let mut take = |slots: &mut VecDeque<Slot<C>>| -> bool {
+        let mut take = |slots: &mut VecDeque<(usize, Slot<C>)>| -> bool {
             if exhausted {
                 return false;
             }
@@ -186,7 +200,7 @@ pub(super) fn pipelined<C: Send, O: Send>(
             let k = taken;
             taken += 1;
             let slot: Slot<C> = Arc::new(Mutex::new(Some(chunk)));
-            slots.push_back(slot.clone());
+            slots.push_back((k, slot.clone()));
             let sender = sender.clone();
             let (cancelled, guarded) = (&cancelled, &guarded);
             scope.spawn(move |_| {
@@ -205,16 +219,24 @@ pub(super) fn pipelined<C: Send, O: Send>(
             true
         };
         while slots.len() < lookahead && take(&mut slots) {}
+        let claim = |slot: &Slot<C>| slot.lock().ok().and_then(|mut s| s.take());
         let mut early: HashMap<usize, Result<O, ()>> = HashMap::new();
-        let mut k = 0;
-        while let Some(slot) = slots.pop_front() {
+        while let Some((k, slot)) = slots.pop_front() {
             let done = loop {
                 if let Some(done) = early.remove(&k) {
                     break done;
                 }
-                let unclaimed = slot.lock().ok().and_then(|mut s| s.take());
-                if let Some(chunk) = unclaimed {
-                    break py.detach(|| guarded(chunk));
+                if caller_works {
+                    if let Some(chunk) = claim(&slot) {
+                        break py.detach(|| guarded(chunk));
+                    }
+                    // A worker has chunk k: rather than wait, work on the last chunk no
+                    // worker has started (the workers take them from the front).
+                    let unclaimed = slots.iter().rev().find_map(|(j, s)| Some((*j, claim(s)?)));
+                    if let Some((j, chunk)) = unclaimed {
+                        early.insert(j, py.detach(|| guarded(chunk)));
+                        continue;
+                    }
                 }
                 let received = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
                 match received {
@@ -232,7 +254,6 @@ pub(super) fn pipelined<C: Send, O: Send>(
                 cancelled.store(true, Ordering::Relaxed);
                 return Err(err);
             }
-            k += 1;
         }
         Ok(())
     })

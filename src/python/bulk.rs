@@ -4,7 +4,7 @@
 //! to pyarrow through the Arrow C data interface (arrow-pyarrow): no Python object per
 //! call on that path.
 
-use super::batch::{pipelined, thread_count, GcPause};
+use super::batch::{pipelined, pipelined_with, thread_count, GcPause};
 use super::build::{response_from_record, Builder};
 use super::objects::Input;
 use crate::bulk::rows::{self, Chunk, Counts, Rows};
@@ -321,9 +321,10 @@ fn arrow_file<'py>(
     let py = emitter.sink.py();
     let mut blocks = BlockSource::open(file)?;
     let recycle = blocks.recycle.clone();
-    pipelined(
+    pipelined_with(
         py,
         threads,
+        false,
         || blocks.next(py),
         |block: Block| (rows_of_block(reader, &block).finish(), block),
         |_, (chunk, block)| {
@@ -379,9 +380,10 @@ fn arrow_chunks<'py>(
     let chunks: Vec<&[Item<'_>]> = items.chunks(CHUNK).collect();
     let threads = if chunks.len() <= 1 { 1 } else { threads };
     let mut next = chunks.iter().copied().enumerate();
-    pipelined(
+    pipelined_with(
         py,
         threads,
+        false,
         || next.next(),
         |(k, chunk)| rows_of_items(reader, k * CHUNK, chunk).finish(),
         |k, chunk| {
