@@ -380,8 +380,17 @@ mod tests {
 
     #[test]
     fn depth_limit() {
-        let ok = format!("{}{}", "{\"a\":".repeat(MAX_DEPTH), "}".repeat(MAX_DEPTH));
-        assert!(fast(&ok.replacen("{\"a\":}", "{}", 1)).is_ok() || slow(&ok).is_none());
+        let objects = |depth: usize| {
+            format!(
+                "{}{{}}{}",
+                "{\"a\":".repeat(depth - 1),
+                "}".repeat(depth - 1)
+            )
+        };
+        assert_eq!(fast(&objects(MAX_DEPTH)).ok(), slow(&objects(MAX_DEPTH)));
+        assert!(slow(&objects(MAX_DEPTH)).is_some());
+        assert_eq!(fast(&objects(MAX_DEPTH + 1)), Err(Stop::NotObject));
+        assert_eq!(slow(&objects(MAX_DEPTH + 1)), None);
         let inner = format!(
             "{}1{}",
             "[".repeat(MAX_DEPTH - 1),

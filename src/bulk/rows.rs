@@ -276,7 +276,7 @@ pub fn with_errors(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bulk::read_record;
+    use crate::bulk::{read_record, Reader};
     use crate::formats::Format;
 
     #[test]
@@ -293,6 +293,13 @@ mod tests {
             rows.add(n as i64, Some(line), read_record(&format, line, None));
         }
         let chunk = rows.finish().unwrap();
+        // The one-pass writing of argument strings gives the same rows.
+        let encoded = Reader::new(&format, None).with_encoded_arguments();
+        let mut rows = Rows::new();
+        for (n, line) in lines.iter().enumerate() {
+            rows.add(n as i64, Some(line), encoded.read(line));
+        }
+        assert_eq!(rows.finish().unwrap().batch, chunk.batch);
         assert_eq!(
             chunk.counts,
             Counts {
