@@ -97,13 +97,21 @@ impl Default for Rows {
 
 impl Rows {
     pub fn new() -> Self {
+        Rows::for_text(0)
+    }
+
+    /// Rows for about `bytes` of records: the arguments column is sized for about half
+    /// of them at once, rather than grown (and copied) step by step.
+    pub fn for_text(bytes: usize) -> Self {
+        let rows = bytes / 1024 + 64;
+        let text = |per_row: usize| StringBuilder::with_capacity(rows, rows * per_row);
         Rows {
-            record: Int64Builder::new(),
-            custom_id: StringBuilder::new(),
-            call_index: Int32Builder::new(),
-            id: StringBuilder::new(),
-            name: StringBuilder::new(),
-            arguments: StringBuilder::new(),
+            record: Int64Builder::with_capacity(rows),
+            custom_id: text(16),
+            call_index: Int32Builder::with_capacity(rows),
+            id: text(32),
+            name: text(16),
+            arguments: StringBuilder::with_capacity(rows, bytes / 2 + 1024),
             raw_arguments: StringBuilder::new(),
             error: StringBuilder::new(),
             rows: 0,

@@ -93,7 +93,7 @@ fn report(progress: Option<&Bound<'_, PyAny>>, done: u64) -> PyResult<()> {
 
 /// The rows of a block's (non-blank) lines.
 fn rows_of_block(reader: &Reader, block: &Block) -> Rows {
-    let mut rows = Rows::new();
+    let mut rows = Rows::for_text(block.data.len());
     for (number, line) in source::lines(block) {
         if !source::is_blank(line) {
             rows.add(number as i64, Some(line), reader.read(line));
