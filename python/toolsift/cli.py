@@ -15,9 +15,10 @@ cannot be written), 1 when an input cannot be read to its end (corrupt compresse
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import queue
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any, NoReturn
@@ -181,7 +182,7 @@ def _extract(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-        writer.close()
+        writer.finish()
     seconds = time.perf_counter() - started
     if not args.quiet:
         megabytes = total / 1e6
@@ -219,7 +220,12 @@ def _progress_into(bar: Any) -> Callable[[int, int | None], None] | bool:
 
 
 class _Writer:
-    """Writes record batches to the output, adding the `file` column when asked."""
+    """Writes record batches to the output, adding the `file` column when asked.
+
+    Batches are written on a thread of their own (pyarrow releases the GIL while it
+    encodes and writes), so that reading the next ones goes on meanwhile; at most a few
+    batches wait in between.
+    """
 
     def __init__(self, columns: Sequence[str], schema: Any) -> None:
         import pyarrow as pa
@@ -236,9 +242,42 @@ class _Writer:
             if file is not None:
                 column = pa.array([file] * batch.num_rows, pa.string())
                 batch = pa.RecordBatch.from_arrays([column, *batch.columns], schema=self.schema)
-            self.write(batch)
+            self._put(batch)
 
         return write
+
+    def _put(self, batch: Any) -> None:
+        if not hasattr(self, "_queue"):
+            self._queue: queue.Queue[Any] = queue.Queue(maxsize=4)
+            self._failed: list[BaseException] = []
+            self._thread = threading.Thread(target=self._drain, name="toolsift-writer")
+            self._thread.start()
+        if self._failed:
+            raise self._failed[0]
+        self._queue.put(batch)
+
+    def _drain(self) -> None:
+        while True:
+            batch = self._queue.get()
+            if batch is None:
+                return
+            if self._failed:
+                continue  # keep taking batches so that the reader is never stuck
+            try:
+                self.write(batch)
+            except BaseException as exc:
+                self._failed.append(exc)
+
+    def finish(self) -> None:
+        """Write what waits, then close the output; raise what writing raised."""
+        try:
+            if hasattr(self, "_queue"):
+                self._queue.put(None)
+                self._thread.join()
+                if self._failed:
+                    raise self._failed[0]
+        finally:
+            self.close()
 
     def write(self, batch: Any) -> None:
         raise NotImplementedError
@@ -282,23 +321,20 @@ class _JsonlWriter(_Writer):
         super().__init__(columns, schema)
         self._out = out
         self._owned = owned
-        self._heads = [json.dumps(name) + ":" for name in self.columns]
 
     def write(self, batch: Any) -> None:
-        dumps = json.dumps
-        heads = self._heads
+        import orjson
+
         names = self.columns
-        rows = zip(*(batch.column(name).to_pylist() for name in names), strict=True)
-        lines = []
-        for row in rows:
-            parts = []
-            for head, name, value in zip(heads, names, row, strict=True):
-                if name == "arguments" and value is not None:
-                    parts.append(head + value)  # already compact JSON
-                else:
-                    parts.append(head + dumps(value, ensure_ascii=False))
-            lines.append("{" + ",".join(parts) + "}\n")
-        self._out.write("".join(lines).encode("utf-8"))
+        columns = [batch.column(name).to_pylist() for name in names]
+        at = names.index("arguments")
+        fragment = orjson.Fragment
+        # The arguments are compact JSON already: spliced in as they are.
+        columns[at] = [None if a is None else fragment(a) for a in columns[at]]
+        dumps = orjson.dumps
+        lines = [dumps(dict(zip(names, row, strict=True))) for row in zip(*columns, strict=True)]
+        if lines:
+            self._out.write(b"\n".join(lines) + b"\n")
 
     def close(self) -> None:
         if self._owned:
