@@ -148,7 +148,7 @@ impl<R: Read> Iterator for Blocks<R> {
         loop {
             let filled = data.len();
             let want = (self.block.saturating_sub(filled)).max(1 << 16);
-            // read_to_end fills the spare capacity without zeroing it first.
+            // Read into the spare capacity (a recycled buffer has enough of it).
             let n = match (&mut self.reader).take(want as u64).read_to_end(&mut data) {
                 Ok(n) => n,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
