@@ -235,3 +235,41 @@ def test_parse_file_memory_is_bounded(impl: str, tmp_path: Path) -> None:
     assert n > 200_000 and calls > 0
     growth = (after_kb - before_kb) * 1024
     assert growth < 150 << 20, f"peak RSS grew by {growth >> 20} MiB over a {size >> 20} MiB file"
+
+
+NO_PYARROW = r"""
+import sys
+sys.modules["pyarrow"] = None  # as if it were not installed
+import toolsift
+from toolsift.parsers import OpenAIResponseParser
+parser = OpenAIResponseParser()
+assert parser.parse('{"choices": []}').tool_calls == []
+assert len(list(parser.parse_file(sys.argv[1]))) > 0
+try:
+    parser.to_arrow(['{"choices": []}'])
+except ImportError as exc:
+    print(exc)
+"""
+
+
+def test_pyarrow_is_optional(impl: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", NO_PYARROW, str(OPENAI)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'toolsift[arrow]'" in done.stdout
+    cli = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['pyarrow'] = None; "
+         "from toolsift.cli import main; sys.exit(main(sys.argv[1:]))",
+         "extract", str(OPENAI), "--format", "openai"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        check=False,
+    )  # fmt: skip
+    assert cli.returncode == 2
+    assert "toolsift[cli]" in cli.stderr
