@@ -226,16 +226,12 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
                 if let Some(done) = early.remove(&k) {
                     break done;
                 }
+                // The calling thread works on chunk k itself when no worker has
+                // started it (it never takes later ones: when it is behind, building
+                // results is what it must get on with).
                 if caller_works {
                     if let Some(chunk) = claim(&slot) {
                         break py.detach(|| guarded(chunk));
-                    }
-                    // A worker has chunk k: rather than wait, work on the last chunk no
-                    // worker has started (the workers take them from the front).
-                    let unclaimed = slots.iter().rev().find_map(|(j, s)| Some((*j, claim(s)?)));
-                    if let Some((j, chunk)) = unclaimed {
-                        early.insert(j, py.detach(|| guarded(chunk)));
-                        continue;
                     }
                 }
                 let received = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
