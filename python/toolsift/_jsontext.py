@@ -151,7 +151,7 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
         # Valid, but orjson refused it: a number beyond the float range (or an input type
         # orjson does not take, such as a bytes subclass).
         return _stdlib_loads(data)
-    if _has_long_digit_run(data):
+    if may_hold_big_integer(data):
         return _stdlib_loads(data)
     return value
 
@@ -163,7 +163,8 @@ _DIGIT_FLAGS = bytes(0x31 if 0x30 <= byte <= 0x39 else 0 for byte in range(256))
 _DIGIT_RUN = b"1" * 19  # 2**63 has 19 digits: shorter integers are exact in orjson
 
 
-def _has_long_digit_run(data: str | bytes | bytearray | memoryview) -> bool:
+def may_hold_big_integer(data: str | bytes | bytearray | memoryview) -> bool:
+    """Whether the text has a run of 19+ digits: an integer orjson may have rounded."""
     if len(data) < 19:
         return False
     if isinstance(data, str):

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from toolsift._errors import ParseError, check_threads, record_error
-from toolsift._jsontext import dumps_compact, loads
+from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
 from toolsift._pure import bulk, litert
 from toolsift._types import AgentResponse, ToolCall
 
@@ -102,25 +102,6 @@ def _json_calls_at(
             continue  # entries without a name are skipped, as russo does
         found.append((name, call.get("id"), call.get(arguments_key)))
     return found
-
-
-def maybe_rounded(value: Any) -> bool:
-    """Whether orjson may have turned an integer beyond 64 bits into a float in `value`.
-
-    Iterative (an explicit stack): inline arguments may nest nearly 1024 levels deep,
-    beyond Python's recursion limit.
-    """
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, float):
-            if item.is_integer() and abs(item) >= 2**63:
-                return True
-        elif isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return False
 
 
 def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
@@ -216,7 +197,8 @@ class Parser:
         except orjson.JSONDecodeError:
             calls = list(self._walk(loads(raw)))
         else:
-            if any(maybe_rounded(arguments) for _, _, arguments in calls):
+            inline = any(not isinstance(arguments, (str, type(None))) for _, _, arguments in calls)
+            if inline and may_hold_big_integer(raw):
                 calls = list(self._walk(loads(raw)))
         return AgentResponse(harvest(calls), raw)
 
