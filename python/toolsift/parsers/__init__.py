@@ -13,7 +13,6 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from toolsift import _backend, _bulk
-from toolsift._pure import litert as _litert
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -171,15 +170,21 @@ class SdkResponseParser(_ResponseParser):
     @staticmethod
     def serialize_tools_for_sdk(tools: Iterable[Any]) -> str:
         """Tool definitions as the compact JSON list LiteRT-LM takes."""
-        return _litert.serialize_tools_for_sdk(tools)
+        from toolsift._pure import litert  # pure in both backends; imported when used
+
+        return litert.serialize_tools_for_sdk(tools)
 
     @staticmethod
     def build_tool_responses_json(responses: Iterable[Any]) -> str:
         """One role-tool message carrying every `(name, response)` of a turn."""
-        return _litert.build_tool_responses_json(responses)
+        from toolsift._pure import litert  # pure in both backends; imported when used
+
+        return litert.build_tool_responses_json(responses)
 
     @staticmethod
     def tool_response_payload(text: str) -> dict[str, Any]:
         """A tool's result text as an object: decoded when it is a JSON object, otherwise
         `{"value": text}`."""
-        return _litert.tool_response_payload(text)
+        from toolsift._pure import litert  # pure in both backends; imported when used
+
+        return litert.tool_response_payload(text)
