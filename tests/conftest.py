@@ -12,6 +12,7 @@ import types
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 from toolsift import _backend, parsers
 
 FORCED = os.environ.get("TOOLSIFT_IMPLEMENTATION", "").strip().lower()
@@ -86,3 +87,22 @@ def same(a: Any, b: Any) -> bool:
 
 def calls_as_dicts(response: Any) -> list[dict[str, Any]]:
     return [call.model_dump() for call in response.tool_calls]
+
+
+def mutate(draw: Any, text: bytearray, pieces: list[bytes], edits: tuple[str, ...]) -> bytes:
+    """1 to 3 random `edits` of `text` (hypothesis `draw`): "insert" one of `pieces`,
+    "delete" or "replace" a byte, "cut" the rest off."""
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        how = draw(st.sampled_from(edits))
+        if how == "insert":
+            text[at:at] = draw(st.sampled_from(pieces))
+        elif how == "cut":
+            del text[at:]
+        elif text:
+            at = min(at, len(text) - 1)
+            if how == "delete":
+                del text[at]
+            else:
+                text[at] = draw(st.integers(0, 255))
+    return bytes(text)

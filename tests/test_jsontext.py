@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
+from conftest import mutate
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from toolsift._errors import ParseError
@@ -659,18 +660,7 @@ SOUPS = st.lists(st.sampled_from(_PIECES), max_size=16).map(b"".join)
 def mutated_json(draw: st.DrawFn) -> bytes:
     value = draw(JSON_VALUES)
     text = bytearray(json.dumps(value, ensure_ascii=draw(st.booleans())).encode())
-    for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(text)))
-        how = draw(st.sampled_from(["insert", "delete", "replace"]))
-        if how == "insert":
-            text[at:at] = draw(st.sampled_from(_PIECES))
-        elif text:
-            at = min(at, len(text) - 1)
-            if how == "delete":
-                del text[at]
-            else:
-                text[at] = draw(st.integers(0, 255))
-    return bytes(text)
+    return mutate(draw, text, _PIECES, ("insert", "delete", "replace"))
 
 
 def check_against_orjson(text: bytes) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import both_backends, calls_as_dicts, same
+from conftest import both_backends, calls_as_dicts, mutate, same
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from toolsift import AgentResponse, ParseError
@@ -655,20 +655,7 @@ def mutated_response(draw: st.DrawFn) -> bytes:
     text = bytearray(
         json.dumps(doc, ensure_ascii=draw(st.booleans())).encode("utf-8", "surrogatepass")
     )
-    for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(text)))
-        how = draw(st.sampled_from(["insert", "delete", "replace", "cut"]))
-        if how == "insert":
-            text[at:at] = draw(st.sampled_from(PIECES))
-        elif how == "cut":
-            del text[at:]
-        elif text:
-            at = min(at, len(text) - 1)
-            if how == "delete":
-                del text[at]
-            else:
-                text[at] = draw(st.integers(0, 255))
-    return bytes(text)
+    return mutate(draw, text, PIECES, ("insert", "delete", "replace", "cut"))
 
 
 RANDOM_TEXT = st.one_of(
