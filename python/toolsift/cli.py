@@ -2,14 +2,21 @@
 Parquet, CSV or JSONL table, with a progress bar and a summary.
 
     toolsift extract INPUT... --format {openai,gemini,json,litert} [--record-path P]
-                     [-o OUT] [--threads N] [--quiet]
+                     [--tool-calls-key KEY] [--name-key KEY] [--arguments-key KEY]
+                     [--single] [-o OUT] [--threads N] [--quiet]
 
 The output's kind follows its extension (.parquet, .csv, .jsonl); without `-o`, JSONL goes
 to stdout. Columns are those of `to_arrow` (with `file` first when there are several
-inputs); in JSONL, `arguments` is the JSON object itself rather than its text. Exit
-status: 0 when the run finished (lines that could not be read are counted, never fatal),
-2 for a usage problem (a missing input, an unknown format or output kind, an output that
-cannot be written), 1 when an input cannot be read to its end (corrupt compressed data).
+inputs); in JSONL, `arguments` is the JSON object itself rather than its text.
+
+`--tool-calls-key` (a dot path, default `tool_calls`), `--name-key` (default `name`),
+`--arguments-key` (default `arguments`) and `--single` (the path holds one call object
+rather than a list) go to `JsonResponseParser`, so they need `--format json`.
+
+Exit status: 0 when the run finished (lines that could not be read are counted, never
+fatal), 2 for a usage problem (a missing input, an unknown format or output kind, a
+`--format json` option with another format, an output that cannot be written), 1 when an
+input cannot be read to its end (corrupt compressed data).
 """
 
 from __future__ import annotations
@@ -32,6 +39,13 @@ FORMATS = {
     "litert": "SdkResponseParser",
 }
 OUTPUTS = (".parquet", ".csv", ".jsonl")
+# The options passed to JsonResponseParser: its keyword, and the CLI's name for it.
+JSON_OPTIONS = {
+    "tool_calls_key": "--tool-calls-key",
+    "name_key": "--name-key",
+    "arguments_key": "--arguments-key",
+    "single": "--single",
+}
 
 
 class UsageError(Exception):
@@ -65,6 +79,25 @@ def _arguments() -> argparse.ArgumentParser:
         metavar="P",
         help='dot path to the response inside each line (e.g. "response.body"); '
         "default: unwrap known batch envelopes",
+    )
+    json_keys = extract.add_argument_group(
+        "--format json", "where the calls are in each response (JsonResponseParser's keywords)"
+    )
+    # Left unset (None) unless given, so that the class's own defaults apply.
+    json_keys.add_argument(
+        "--tool-calls-key",
+        metavar="KEY",
+        help='dot path to the calls (e.g. "result.calls"); default: tool_calls',
+    )
+    json_keys.add_argument("--name-key", metavar="KEY", help="key of a call's name; default: name")
+    json_keys.add_argument(
+        "--arguments-key", metavar="KEY", help="key of a call's arguments; default: arguments"
+    )
+    json_keys.add_argument(
+        "--single",
+        action="store_true",
+        default=None,
+        help="the path holds one call object, not a list of calls",
     )
     extract.add_argument(
         "-o",
@@ -122,6 +155,17 @@ def _parser_class(name: str) -> Any:
     return cls
 
 
+def _parser_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The JsonResponseParser keywords given on the command line (only those)."""
+    given = {key: getattr(args, key) for key in JSON_OPTIONS if getattr(args, key) is not None}
+    if given and args.format != "json":
+        flags = ", ".join(JSON_OPTIONS[key] for key in given)
+        raise UsageError(
+            f"{flags} can only be used with --format json (got --format {args.format})"
+        )
+    return given
+
+
 def _check_inputs(inputs: Sequence[str]) -> int:
     total = 0
     for path in inputs:
@@ -136,6 +180,7 @@ def _check_inputs(inputs: Sequence[str]) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
+    options = _parser_options(args)
     total = _check_inputs(args.inputs)
     cls = _parser_class(args.format)
     kind = ".jsonl"
@@ -158,7 +203,7 @@ def _extract(args: argparse.Namespace) -> int:
     counts = dict.fromkeys(
         ("records", "records_with_calls", "calls", "undecodable_arguments", "failed"), 0
     )
-    parser = cls()
+    parser = cls(**options)
     started = time.perf_counter()
     try:
         for path in args.inputs:
