@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import inspect
 import json
 import os
 import re
@@ -126,6 +128,16 @@ def test_extract_record_path(impl: str, tmp_path: Path) -> None:
         (["extract", OPENAI, "--format", "openai", "--threads", "0"], "positive integer"),
         (["extract", OPENAI, "--format", "openai", "--record-path", ""], "record_path"),
         (["extract", "."], "is a directory"),
+        (
+            ["extract", OPENAI, "--format", "openai", "--name-key", "fn"],
+            "--name-key can only be used with --format json (got --format openai)",
+        ),
+        (
+            ["extract", GEMINI, "--format", "gemini", "--tool-calls-key", "a.b", "--single"],
+            "--tool-calls-key, --single can only be used with --format json (got --format gemini)",
+        ),
+        (["extract", OPENAI, "--format", "litert", "--arguments-key", "x"], "--arguments-key"),
+        (["extract", OPENAI, "--format", "json", "--name-key"], "expected one argument"),
     ],
 )
 def test_usage_errors_exit_2(impl: str, tmp_path: Path, args: list[Any], message: str) -> None:
@@ -137,6 +149,144 @@ def test_usage_errors_exit_2(impl: str, tmp_path: Path, args: list[Any], message
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("toolsift: error: ")
     assert message in lines[0]
+
+
+CUSTOM_LINES = [
+    {
+        "result": {
+            "calls": [
+                {"fn": "f", "params": {"a": 1}},
+                {"fn": "g", "params": '{"b": [1, 2]}', "id": "c1"},
+            ]
+        }
+    },
+    {"result": {"calls": []}},
+    {"result": {}},
+    {"tool_calls": [{"name": "f", "arguments": {}}]},  # the default shape: not found here
+    {
+        "result": {
+            "calls": [
+                {"name": "nameless", "params": {}},
+                {"fn": "h", "params": {"x": "é", "y": None}},
+            ]
+        }
+    },
+    {"result": {"calls": [{"fn": "bad", "params": "{not json"}]}},
+]
+CUSTOM_KEYS = ("--tool-calls-key", "result.calls", "--name-key", "fn", "--arguments-key", "params")
+
+
+def write_jsonl(path: Path, lines: list[Any]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
+    return path
+
+
+def jsonl_rows(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_extract_json_custom_keys(impl: str, make: Any, tmp_path: Path, suffix: str) -> None:
+    src = write_jsonl(tmp_path / "custom.jsonl", CUSTOM_LINES)
+    out = tmp_path / f"calls{suffix}"
+    done = run(impl, "extract", src, "--format", "json", *CUSTOM_KEYS, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert summary(done.stderr) == (6, 3, 4, 1, 0)
+    if suffix == ".parquet":
+        rows = pq.read_table(out).to_pylist()
+        arguments = [row["arguments"] for row in rows]
+        # Compact JSON text, as to_arrow writes it.
+        assert arguments == ['{"a":1}', '{"b":[1,2]}', '{"x":"é","y":null}', "{}"]
+        parser = make.JsonResponseParser(
+            tool_calls_key="result.calls", name_key="fn", arguments_key="params"
+        )
+        assert pq.read_table(out).equals(parser.to_arrow(src))
+    else:
+        rows = jsonl_rows(out.read_text("utf-8"))
+        assert [row["arguments"] for row in rows] == [
+            {"a": 1},
+            {"b": [1, 2]},
+            {"x": "é", "y": None},
+            {},
+        ]
+    assert [(r["record"], r["call_index"], r["name"], r["id"]) for r in rows] == [
+        (0, 0, "f", None),
+        (0, 1, "g", "c1"),
+        (4, 0, "h", None),
+        (5, 0, "bad", None),
+    ]
+    assert [r["raw_arguments"] for r in rows] == [None, None, None, "{not json"]
+    assert all(r["error"] is None for r in rows)
+
+
+def test_extract_json_single(impl: str, tmp_path: Path) -> None:
+    src = write_jsonl(
+        tmp_path / "single.jsonl",
+        [
+            {"toolCall": {"fn": "f", "params": {"a": 1}, "id": "x"}},
+            {"toolCall": [{"fn": "listed", "params": {}}]},  # a list is not one call object
+            {"other": 1},
+        ],
+    )
+    keys = ("--tool-calls-key", "toolCall", "--name-key", "fn", "--arguments-key", "params")
+    done = run(impl, "extract", src, "--format", "json", *keys, "--single", "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = jsonl_rows(done.stdout)
+    assert [(r["record"], r["call_index"], r["name"], r["id"], r["arguments"]) for r in rows] == [
+        (0, 0, "f", "x", {"a": 1})
+    ]
+    # Without --single the path must hold a list.
+    done = run(impl, "extract", src, "--format", "json", *keys, "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert [(r["record"], r["name"]) for r in jsonl_rows(done.stdout)] == [(1, "listed")]
+
+
+def test_extract_json_defaults_unchanged(impl: str, make: Any, tmp_path: Path) -> None:
+    src = write_jsonl(tmp_path / "custom.jsonl", CUSTOM_LINES)
+    plain = run(impl, "extract", src, "--format", "json", "-o", tmp_path / "plain.parquet")
+    assert plain.returncode == 0, plain.stderr
+    table = pq.read_table(tmp_path / "plain.parquet")
+    assert table.equals(make.JsonResponseParser().to_arrow(src))
+    assert table.column("record").to_pylist() == [3]  # only the default-shaped line
+    defaults = inspect.signature(parsers.JsonResponseParser).parameters
+    spelled = run(
+        impl,
+        "extract",
+        src,
+        "--format",
+        "json",
+        "--tool-calls-key",
+        defaults["tool_calls_key"].default,
+        "--name-key",
+        defaults["name_key"].default,
+        "--arguments-key",
+        defaults["arguments_key"].default,
+        "-o",
+        tmp_path / "spelled.parquet",
+    )
+    assert spelled.returncode == 0, spelled.stderr
+    assert pq.read_table(tmp_path / "spelled.parquet").equals(table)
+
+
+def test_json_options_default_to_the_class() -> None:
+    """The options are not passed unless given, and --help names the class's defaults."""
+    from toolsift import cli
+
+    extract = cli._arguments().parse_args(["extract", "x.jsonl", "--format", "json"])
+    assert cli._parser_options(extract) == {}
+    defaults = inspect.signature(parsers.JsonResponseParser).parameters
+    assert set(cli.JSON_OPTIONS) == set(defaults)
+    assert defaults["single"].default is False
+    subparsers = next(
+        a for a in cli._arguments()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    helps = {a.dest: a.help for a in subparsers.choices["extract"]._actions}
+    for key in ("tool_calls_key", "name_key", "arguments_key"):
+        assert f"default: {defaults[key].default}" in str(helps[key])
+    given = cli._arguments().parse_args(
+        ["extract", "x.jsonl", "--format", "json", "--single", "--name-key", "fn"]
+    )
+    assert cli._parser_options(given) == {"name_key": "fn", "single": True}
 
 
 def test_unwritable_output_exits_2(impl: str, tmp_path: Path) -> None:
@@ -184,6 +334,8 @@ def test_main_module_and_help() -> None:
     )
     assert done.returncode == 0
     assert "--record-path" in done.stdout
+    for option in ("--tool-calls-key", "--name-key", "--arguments-key", "--single"):
+        assert option in done.stdout
 
 
 # ------------------------------------------------------------------ memory
