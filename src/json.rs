@@ -447,7 +447,7 @@ impl<'de> Visitor<'de> for Builder<'_> {
 }
 
 /// A number's text from serde_json: a float, or an integer beyond 64 bits.
-fn number_token(text: &str) -> Token {
+pub fn number_token(text: &str) -> Token {
     if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         // Valid JSON number text always parses; out-of-range becomes ±inf, as in Python.
         Token::Float(text.parse().unwrap_or(f64::NAN))
@@ -456,6 +456,17 @@ fn number_token(text: &str) -> Token {
     } else {
         Token::BigInt(text.into())
     }
+}
+
+/// Whether the borrowed key `v` is serde_json's number hand-over: keys without escapes
+/// are slices of the source; the hand-over's key is not.
+fn is_number_key(source: SourceRange, v: &str) -> bool {
+    source.offset(v).is_none() && v == NUMBER_TOKEN
+}
+
+/// [`is_number_key`] for a key borrowed while parsing `text`.
+pub fn is_number_key_of(text: &str, v: &str) -> bool {
+    is_number_key(SourceRange::of(text), v)
 }
 
 /// An object key, or serde_json's number hand-over (its key is not in the source).
@@ -484,8 +495,7 @@ impl<'de> Visitor<'de> for Key {
     }
 
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<KeyText, E> {
-        // Keys without escapes are slices of the source; the number token is not.
-        if self.source.offset(v).is_none() && v == NUMBER_TOKEN {
+        if is_number_key(self.source, v) {
             return Ok(KeyText::Number);
         }
         Ok(KeyText::Key(self.source.text(v)))
@@ -497,7 +507,7 @@ impl<'de> Visitor<'de> for Key {
 }
 
 /// The text of a number handed over by serde_json.
-struct NumberText;
+pub struct NumberText;
 
 impl<'de> DeserializeSeed<'de> for NumberText {
     type Value = Cow<'de, str>;

@@ -45,10 +45,20 @@ pub enum Arguments<'a> {
 /// Parse one response and find its calls.
 /// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
 pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, JsonError> {
+    parse_record_with(format, text, true)
+}
+
+/// [`parse_record`], leaving argument strings as they are (`Arguments::Encoded`) unless
+/// `decode`: the thread that builds Python objects decodes them straight into those.
+pub fn parse_record_with<'a>(
+    format: &Format,
+    text: &'a [u8],
+    decode: bool,
+) -> Result<Record<'a>, JsonError> {
     if let Format::LiteRt = format {
         return Ok(crate::formats::litert::parse_record(text));
     }
-    Ok(record_at(format, json::parse(text)?, 0))
+    Ok(record_at_with(format, json::parse(text)?, 0, decode))
 }
 
 /// The calls of the response at `root` on a parsed tape (the whole document, or a part

@@ -544,6 +544,30 @@ def parser_factory(format: str, **options: Any) -> Callable[[Any], Any]:
     },
     False,
 )
+@example(
+    {
+        "choices": [
+            {
+                "message": {
+                    "tool_calls": [
+                        {
+                            "function": {
+                                "name": "f",
+                                # serde_json's number hand-over key, written as a real key;
+                                # integers beyond 64 bits; -0; a duplicate key
+                                "arguments": '{"$serde_json::private::Number": "1.5", '
+                                '"big": 18446744073709551616, "neg": -9223372036854775809, '
+                                '"z": -0, "d": {"k": 1, "k": [2]}, '
+                                '"$serde_json::private::Number": 3}',
+                            }
+                        }
+                    ]
+                }
+            }
+        ]
+    },
+    True,
+)
 def test_openai(doc: Any, ensure_ascii: bool) -> None:
     check_parity(parser_factory("openai"), ref_openai, doc, ensure_ascii)
 

@@ -5,7 +5,7 @@ use super::build::{response_from_node, response_from_record, Builder};
 use super::objects::Input;
 use crate::formats::Format;
 use crate::json::JsonError;
-use crate::record::{parse_record, Record};
+use crate::record::{parse_record_with, Record};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyModule};
@@ -61,21 +61,24 @@ pub fn parse_many<'py>(
         py.check_signals() // Ctrl-C stops a long batch between chunks
     };
     let threads = threads.min(chunks.len());
+    // On one thread, argument strings are decoded straight into Python objects; with
+    // more, the workers decode them, off the thread that builds the objects.
+    let decode = threads > 1;
     let mut next = chunks.iter().copied();
     pipelined(
         py,
         threads,
         || next.next(),
-        |chunk| parse_chunk(format, chunk),
+        |chunk| parse_chunk(format, chunk, decode),
         consume,
     )?;
     Ok(PyList::new(py, out)?.into_any())
 }
 
-fn parse_chunk<'a>(format: &Format, chunk: &[Option<&'a [u8]>]) -> Vec<Parsed<'a>> {
+fn parse_chunk<'a>(format: &Format, chunk: &[Option<&'a [u8]>], decode: bool) -> Vec<Parsed<'a>> {
     chunk
         .iter()
-        .map(|text| text.map(|t| parse_record(format, t)))
+        .map(|text| text.map(|t| parse_record_with(format, t, decode)))
         .collect()
 }
 

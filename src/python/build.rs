@@ -1,14 +1,14 @@
 //! Core results to Python objects: tool calls, their arguments, whole responses.
 
+use super::decode::object_of_text;
 use super::objects::PyNode;
 use crate::formats::{Format, RawCall};
 use crate::json::{JsonError, Tape, Token};
-use crate::record::{decode_object, Arguments, Record};
+use crate::record::{Arguments, Record};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 use pyo3::{intern, IntoPyObjectExt};
-use std::borrow::Cow;
 use std::sync::Mutex;
 
 /// Python objects the builder needs, looked up once per process.
@@ -77,7 +77,7 @@ impl KeyCache {
 
 /// Builds Python results; holds the key cache while it lives.
 pub struct Builder<'py> {
-    py: Python<'py>,
+    pub(super) py: Python<'py>,
     hooks: &'static Hooks,
     keys: Option<std::sync::MutexGuard<'static, Option<KeyCache>>>,
 }
@@ -98,7 +98,7 @@ impl<'py> Builder<'py> {
         })
     }
 
-    fn key(&mut self, key: &str) -> Bound<'py, PyString> {
+    pub(super) fn key(&mut self, key: &str) -> Bound<'py, PyString> {
         match self.keys.as_mut().and_then(|guard| guard.as_mut()) {
             Some(cache) => cache.get(self.py, key),
             None => PyString::new(self.py, key),
@@ -108,7 +108,27 @@ impl<'py> Builder<'py> {
     /// The Python value of the tape value at `idx`, and the index just past it.
     fn value(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let py = self.py;
-        let value = match &tape.tokens[idx] {
+        match &tape.tokens[idx] {
+            Token::Str(s) => Ok((PyString::new(py, tape.text(s)).into_any(), idx + 1)),
+            Token::Array { len, end } => {
+                let mut items = Vec::with_capacity(*len as usize);
+                let mut at = idx + 1;
+                while at < *end as usize {
+                    let (item, next) = self.nested(tape, at)?;
+                    items.push(item);
+                    at = next;
+                }
+                Ok((PyList::new(py, items)?.into_any(), *end as usize))
+            }
+            Token::Object { .. } => self.object(tape, idx),
+            scalar => Ok((self.scalar(scalar)?, idx + 1)),
+        }
+    }
+
+    /// The Python value of a token that is neither a container nor a string.
+    pub(super) fn scalar(&self, token: &Token) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match token {
             Token::Null => py.None().into_bound(py),
             Token::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
             Token::Int(i) => i.into_bound_py_any(py)?,
@@ -119,20 +139,10 @@ impl<'py> Builder<'py> {
                 Err(_) => self.hooks.loads.bind(py).call1((digits.as_ref(),))?,
             },
             Token::Float(f) => PyFloat::new(py, *f).into_any(),
-            Token::Str(s) => PyString::new(py, tape.text(s)).into_any(),
-            Token::Array { len, end } => {
-                let mut items = Vec::with_capacity(*len as usize);
-                let mut at = idx + 1;
-                while at < *end as usize {
-                    let (item, next) = self.nested(tape, at)?;
-                    items.push(item);
-                    at = next;
-                }
-                return Ok((PyList::new(py, items)?.into_any(), *end as usize));
+            Token::Str(_) | Token::Array { .. } | Token::Object { .. } => {
+                unreachable!("scalar() is only called on scalar tokens")
             }
-            Token::Object { .. } => return self.object(tape, idx),
-        };
-        Ok((value, idx + 1))
+        })
     }
 
     fn nested(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
@@ -290,9 +300,9 @@ pub fn calls_from_record<'py>(
                 let value = b.value(value, 0)?.0;
                 b.kept_as_text(&value)?
             }
-            Arguments::Encoded(text) => match decode_object(text.clone()) {
-                Arguments::Decoded(args) => (b.object(&args, 0)?.0, py.None().into_bound(py)),
-                _ => (b.empty_dict(), PyString::new(py, text).into_any()),
+            Arguments::Encoded(text) => match object_of_text(b, text)? {
+                Some(args) => (args.into_any(), py.None().into_bound(py)),
+                None => (b.empty_dict(), PyString::new(py, text).into_any()),
             },
         };
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
@@ -347,10 +357,13 @@ fn arguments_of_object<'py>(
         return Ok((dict.copy()?.into_any(), py.None().into_bound(py)));
     }
     if let Ok(text) = value.cast::<PyString>() {
-        let decoded = text.to_str().ok().map(|s| decode_object(Cow::Borrowed(s)));
+        let decoded = match text.to_str() {
+            Ok(text) => object_of_text(b, text)?,
+            Err(_) => None, // lone surrogates: not JSON text
+        };
         return Ok(match decoded {
-            Some(Arguments::Decoded(tape)) => (b.object(&tape, 0)?.0, py.None().into_bound(py)),
-            _ => (b.empty_dict(), value),
+            Some(args) => (args.into_any(), py.None().into_bound(py)),
+            None => (b.empty_dict(), value),
         });
     }
     if value.cast::<PyMapping>().is_ok() {

@@ -3,11 +3,12 @@
 mod batch;
 mod build;
 mod bulk;
+mod decode;
 mod litert;
 mod objects;
 
 use crate::formats::Format;
-use crate::record::parse_record;
+use crate::record::parse_record_with;
 use build::{response_from_node, response_from_record, Builder};
 use objects::Input;
 use pyo3::exceptions::PyValueError;
@@ -112,7 +113,8 @@ fn parse_text<'py>(
         let record = litert::parse_record(raw.py(), text);
         return response_from_record(builder, raw, &record);
     }
-    match parse_record(format, text) {
+    // Argument strings are decoded straight into Python objects while building.
+    match parse_record_with(format, text, false) {
         Ok(record) => response_from_record(builder, raw, &record),
         Err(err) => Err(builder.parse_error(raw, Some(&err))?),
     }
