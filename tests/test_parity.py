@@ -510,6 +510,37 @@ def check_parity(
             assert same(got_python[1], expected), (raw, got_python, expected)
 
 
+@examples(300)
+@given(st.one_of(OPENAI, GEMINI))
+@example(
+    {
+        "choices": [
+            {"message": {"tool_calls": [{"function": "s", "id": "i"}, 3, {"function": None}]}},
+            {"message": {"tool_calls": [{"function": {"name": "f", "arguments": "{}"}}]}},
+            5,
+            {"message": 4},
+        ]
+    }
+)
+@example(
+    {
+        "candidates": [
+            {"content": {"parts": [{"function_call": 5}, {"functionCall": "x"}, 7]}},
+            {"content": {"parts": [{"function_call": None, "functionCall": {"name": "f"}}]}},
+            {"content": []},
+        ]
+    }
+)
+def test_decoded_walkers_follow_the_walkers(doc: Any) -> None:
+    """The pure backend's walkers for documents it decoded itself (dicts and lists only)
+    find what its walkers for any object find."""
+    from toolsift._pure import walk
+
+    decoded = json.loads(json.dumps(doc))  # JSON's own types: dicts, lists, scalars
+    assert walk.decoded_openai_calls(decoded) == list(walk.openai_calls(decoded))
+    assert walk.decoded_gemini_calls(decoded) == list(walk.gemini_calls(decoded))
+
+
 def parser_factory(format: str, **options: Any) -> Callable[[Any], Any]:
     return lambda backend: backend.Parser(format, **options)
 
