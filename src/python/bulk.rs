@@ -4,7 +4,7 @@
 //! to pyarrow through the Arrow C data interface (arrow-pyarrow): no Python object per
 //! call on that path.
 
-use super::batch::{pipelined, pipelined_with, thread_count, GcPause};
+use super::batch::{pipelined_with, pool, thread_count};
 use super::build::{response_from_record, Builder};
 use super::objects::Input;
 use crate::bulk::rows::{self, Chunk, Counts, Rows};
@@ -20,15 +20,14 @@ use arrow_schema::ArrowError;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use std::collections::VecDeque;
+use rayon::ThreadPool;
+use std::collections::{HashMap, VecDeque};
 use std::io;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::mpsc::Receiver;
-use std::sync::Mutex;
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
 
-/// Blocks (about a MiB each) a `parse_file` iterator parses per refill: the Python
-/// objects of that many blocks are alive at once, at most.
-const WINDOW: usize = 4;
 /// Blocks the reader thread reads ahead of the parsers.
 const READ_AHEAD: usize = 4;
 /// In-memory records per chunk of work.
@@ -61,6 +60,23 @@ impl BlockSource {
     /// Hands a used block's buffer back to the reader (dropped when it has enough).
     fn recycle(&self, block: Block) {
         let _ = self.recycle.try_send(block.data);
+    }
+
+    /// The next block if the reader thread has one ready (None also at the end: then
+    /// `next` tells).
+    fn try_next(&mut self) -> Option<Block> {
+        if self.done {
+            return None;
+        }
+        match lock(&self.receiver).try_recv() {
+            Ok(Ok(block)) => Some(block),
+            Ok(Err(err)) => {
+                self.error = Some(err);
+                self.done = true;
+                None
+            }
+            Err(_) => None,
+        }
     }
 
     /// The next block, waiting for it with the GIL released.
@@ -104,14 +120,54 @@ fn rows_of_block(reader: &Reader, block: &Block) -> Rows {
 
 // ------------------------------------------------------------------ parse_file
 
-/// The iterator `parse_file` returns: AgentResponses, a window of blocks at a time.
+/// The non-blank lines of a block and what each gave (borrowing the block's text).
+type Lines<'a> = Vec<(&'a [u8], Outcome<'a>)>;
+
+self_cell::self_cell!(
+    /// A block with its lines read.
+    struct ReadBlock {
+        owner: Block,
+        #[covariant]
+        dependent: Lines,
+    }
+);
+
+fn read_block(reader: &Reader, block: Block) -> ReadBlock {
+    ReadBlock::new(block, |block| {
+        source::lines(block)
+            .filter(|(_, line)| !source::is_blank(line))
+            .map(|(_, line)| (line, reader.read(line)))
+            .collect()
+    })
+}
+
+/// A block handed out for reading: whoever takes it first reads it (a worker, or the
+/// calling thread when it needs the block before any worker got to it).
+type Slot = Arc<Mutex<Option<Block>>>;
+
+/// A block read on a worker (Err: the worker panicked), with its place in the file.
+type Done = (u64, Result<ReadBlock, ()>);
+
+/// The iterator `parse_file` returns. Worker threads read blocks ahead, with the GIL
+/// released; each AgentResponse is built when it is asked for, so the caller's loop
+/// takes it while it is fresh in the cache and memory stays flat.
 #[pyclass(module = "toolsift._native")]
 pub struct FileResponses {
-    reader: Reader,
-    threads: usize,
+    reader: Arc<Reader>,
     blocks: BlockSource,
+    /// The workers (None: one thread, the calling one, does all the work).
+    pool: Option<Arc<ThreadPool>>,
+    /// Blocks handed out at most (memory stays bounded).
+    lookahead: usize,
+    /// The blocks handed out, in file order; the first is number `next_block`.
+    handed_out: VecDeque<Slot>,
+    next_block: u64,
+    done: Mutex<(Sender<Done>, Receiver<Done>)>,
+    /// Blocks that workers finished before the ones ahead of them.
+    early: HashMap<u64, Result<ReadBlock, ()>>,
+    /// The block being turned into responses, and its next line.
+    current: Option<(ReadBlock, usize)>,
     progress: Option<Py<PyAny>>,
-    ready: VecDeque<Py<PyAny>>,
 }
 
 impl FileResponses {
@@ -122,80 +178,148 @@ impl FileResponses {
         threads: Option<&Bound<'_, PyAny>>,
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let threads = thread_count(threads)?;
         Ok(FileResponses {
-            reader: Reader::new(format, path),
-            threads: thread_count(threads)?,
+            reader: Arc::new(Reader::new(format, path)),
             blocks: BlockSource::open(file)?,
+            pool: if threads > 1 {
+                Some(pool(threads - 1)?)
+            } else {
+                None
+            },
+            lookahead: 2 * threads,
+            handed_out: VecDeque::new(),
+            next_block: 0,
+            done: Mutex::new(mpsc::channel()),
+            early: HashMap::new(),
+            current: None,
             progress: progress.filter(|p| !p.is_none()).map(Bound::unbind),
-            ready: VecDeque::new(),
         })
     }
 
-    /// Parse the next window of blocks into `ready`.
-    fn refill(&mut self, py: Python<'_>) -> PyResult<()> {
-        let mut window = Vec::with_capacity(WINDOW);
-        while window.len() < WINDOW {
-            match self.blocks.next(py) {
-                Some(block) => window.push(block),
-                None => break,
+    /// Hands blocks out up to the lookahead: waits for the reader thread only when none
+    /// is handed out yet.
+    fn hand_out(&mut self, py: Python<'_>) {
+        while self.handed_out.len() < self.lookahead {
+            let block = if self.handed_out.is_empty() {
+                self.blocks.next(py)
+            } else {
+                self.blocks.try_next()
+            };
+            let Some(block) = block else { break };
+            let slot: Slot = Arc::new(Mutex::new(Some(block)));
+            if let Some(pool) = &self.pool {
+                let number = self.next_block + self.handed_out.len() as u64;
+                let (slot, reader) = (slot.clone(), self.reader.clone());
+                let sender = lock(&self.done).0.clone();
+                pool.spawn_fifo(move || {
+                    let block = lock(&slot).take(); // not held while reading
+                    if let Some(block) = block {
+                        // The receiver is gone when the iterator was dropped: no one waits.
+                        let _ = sender.send((number, guarded_read(&reader, block)));
+                    }
+                });
             }
+            self.handed_out.push_back(slot);
         }
+    }
+
+    /// The next block of the file, read; None at the end.
+    fn next_read_block(&mut self, py: Python<'_>) -> PyResult<Option<ReadBlock>> {
+        self.hand_out(py);
+        let Some(slot) = self.handed_out.pop_front() else {
+            return Ok(None);
+        };
+        let number = self.next_block;
+        self.next_block += 1;
         let FileResponses {
             reader,
-            threads,
-            progress,
-            ready,
+            done,
+            early,
+            handed_out,
             ..
         } = self;
-        let reader = &*reader;
-        let progress = progress.as_ref().map(|p| p.bind(py));
-        let mut builder = Builder::new(py)?;
-        // As in parse_many: the window's results are fresh, acyclic objects, and the
-        // collector would only re-scan them while they are built. Back on after.
-        let paused = GcPause::new(py)?;
-        let mut next = window.iter();
-        let threads = if window.len() <= 1 { 1 } else { *threads };
-        let result = pipelined(
-            py,
-            threads,
-            || next.next(),
-            |block: &Block| -> Vec<(&[u8], Outcome<'_>)> {
-                source::lines(block)
-                    .filter(|(_, line)| !source::is_blank(line))
-                    .map(|(_, line)| (line, reader.read(line)))
-                    .collect()
-            },
-            |k, lines| {
-                for (line, outcome) in lines {
-                    let raw = PyBytes::new(py, line).into_any();
-                    ready.push_back(response(&mut builder, &raw, outcome)?.unbind());
+        let read = py.detach(|| {
+            let block = lock(&slot).take();
+            if let Some(block) = block {
+                return guarded_read(reader, block);
+            }
+            // A worker has it: until that one is done, read blocks further on that no
+            // worker has started (their turn comes next).
+            let done = lock(done);
+            loop {
+                if let Some(read) = early.remove(&number) {
+                    return read;
                 }
-                report(progress, window[k].consumed)?;
-                py.check_signals()
-            },
-        );
-        drop((builder, paused));
-        for block in window {
-            self.blocks.recycle(block);
-        }
-        result
+                match done.1.try_recv() {
+                    Ok((k, read)) => {
+                        early.insert(k, read);
+                        continue;
+                    }
+                    Err(TryRecvError::Disconnected) => return Err(()),
+                    Err(TryRecvError::Empty) => {}
+                }
+                let unstarted = handed_out.iter().zip(number + 1..).find_map(|(slot, k)| {
+                    let block = lock(slot).take();
+                    block.map(|block| (k, block))
+                });
+                match unstarted {
+                    Some((k, block)) => {
+                        early.insert(k, guarded_read(reader, block));
+                    }
+                    None => match done.1.recv() {
+                        Ok((k, read)) => {
+                            early.insert(k, read);
+                        }
+                        Err(_) => return Err(()),
+                    },
+                }
+            }
+        });
+        read.map(Some)
+            .map_err(|()| PyRuntimeError::new_err("toolsift worker thread panicked"))
     }
+
+    /// The response of the next line of the current block, if it has one left.
+    fn next_response<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some((block, at)) = &mut self.current else {
+            return Ok(None);
+        };
+        let Some((line, outcome)) = block.borrow_dependent().get(*at) else {
+            return Ok(None);
+        };
+        *at += 1;
+        let mut builder = Builder::new(py)?;
+        let raw = PyBytes::new(py, line).into_any();
+        response(&mut builder, &raw, outcome).map(Some)
+    }
+}
+
+fn guarded_read(reader: &Reader, block: Block) -> Result<ReadBlock, ()> {
+    // A panic is reported as an error, never unwound into Python.
+    catch_unwind(AssertUnwindSafe(|| read_block(reader, block))).map_err(|_| ())
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The AgentResponse of one line; problems with the line are recorded, not raised.
 fn response<'py>(
     builder: &mut Builder<'py>,
     raw: &Bound<'py, PyAny>,
-    outcome: Outcome<'_>,
+    outcome: &Outcome<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let result = match outcome {
-        Outcome::Read { record, .. } => response_from_record(builder, raw, &record),
+        Outcome::Read { record, .. } => response_from_record(builder, raw, record),
         Outcome::Text { text, .. } => {
             let record = crate::formats::litert::parse_record(text.as_bytes());
             response_from_record(builder, raw, &record)
         }
-        Outcome::Failed { error, .. } => return builder.failed_with(raw, &error),
-        Outcome::NotJson(err) => Err(builder.parse_error(raw, Some(&err))?),
+        Outcome::Failed { error, .. } => return builder.failed_with(raw, error),
+        Outcome::NotJson(err) => Err(builder.parse_error(raw, Some(err))?),
     };
     match result {
         Ok(response) => Ok(response),
@@ -213,16 +337,24 @@ impl FileResponses {
     fn __next__(mut slf: PyRefMut<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
         let py = slf.py();
         loop {
-            if let Some(response) = slf.ready.pop_front() {
-                return Ok(Some(response));
+            if let Some(response) = slf.next_response(py)? {
+                return Ok(Some(response.unbind()));
             }
-            if let Some(err) = slf.blocks.error.take() {
-                return Err(err.into());
+            if let Some((block, _)) = slf.current.take() {
+                let block = block.into_owner();
+                report(slf.progress.as_ref().map(|p| p.bind(py)), block.consumed)?;
+                slf.blocks.recycle(block);
+                py.check_signals()?; // Ctrl-C stops a long file between blocks
             }
-            if slf.blocks.done {
-                return Ok(None);
+            match slf.next_read_block(py)? {
+                Some(block) => slf.current = Some((block, 0)),
+                None => {
+                    return match slf.blocks.error.take() {
+                        Some(err) => Err(err.into()),
+                        None => Ok(None),
+                    }
+                }
             }
-            slf.refill(py)?;
         }
     }
 }
