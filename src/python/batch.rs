@@ -186,7 +186,7 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
     let (sender, receiver) = mpsc::channel::<Done<O>>();
     let receiver = Mutex::new(receiver);
     let lookahead = 2 * threads + 1;
-    pool.in_place_scope(|scope| {
+    pool.in_place_scope_fifo(|scope| {
         // Each chunk waits in a slot; whoever takes it first (a worker, or the calling
         // thread when it gets there first and `caller_works`) works on it.
         let mut slots: VecDeque<(usize, Slot<C>)> = VecDeque::new();
@@ -206,7 +206,7 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
             slots.push_back((k, slot.clone()));
             let sender = sender.clone();
             let (cancelled, guarded) = (&cancelled, &guarded);
-            scope.spawn(move |_| {
+            scope.spawn_fifo(move |_| {
                 let taken = slot.lock().ok().and_then(|mut s| s.take());
                 let Some(chunk) = taken else {
                     return; // the calling thread got to it first
@@ -230,11 +230,23 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
                     break done;
                 }
                 // The calling thread works on chunk k itself when no worker has
-                // started it (it never takes later ones: when it is behind, building
-                // results is what it must get on with).
+                // started it; while a worker has it, on a later one no worker has
+                // started (rather than wait idle).
                 if caller_works {
                     if let Some(chunk) = claim(&slot) {
                         break py.detach(|| guarded(chunk));
+                    }
+                    let finished = receiver.lock().ok().and_then(|r| r.try_recv().ok());
+                    if let Some((j, done)) = finished {
+                        early.insert(j, done);
+                        continue;
+                    }
+                    let later = slots
+                        .iter()
+                        .find_map(|(j, slot)| claim(slot).map(|chunk| (*j, chunk)));
+                    if let Some((j, chunk)) = later {
+                        early.insert(j, py.detach(|| guarded(chunk)));
+                        continue;
                     }
                 }
                 let received = py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok()));
