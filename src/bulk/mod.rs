@@ -47,7 +47,8 @@ pub struct Reader {
     pub path: Option<Vec<String>>,
     keep: Option<Keep>,
     /// Leave argument strings undecoded (`Arguments::Encoded`): Arrow rows write them
-    /// in one pass (`canonical`), without a tape.
+    /// in one pass (`canonical`), and a one-thread `parse_file` decodes them straight
+    /// into Python objects, without a tape either way.
     encoded_arguments: bool,
 }
 
@@ -82,7 +83,7 @@ impl Reader {
         }
     }
 
-    /// The same, leaving argument strings undecoded (for Arrow rows).
+    /// The same, leaving argument strings undecoded.
     pub fn with_encoded_arguments(mut self) -> Reader {
         self.encoded_arguments = true;
         self

@@ -179,8 +179,14 @@ impl FileResponses {
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let threads = thread_count(threads)?;
+        let mut reader = Reader::new(format, path);
+        if threads == 1 {
+            // All on the calling thread: argument strings are decoded straight into
+            // Python objects when their response is built, not onto a tape first.
+            reader = reader.with_encoded_arguments();
+        }
         Ok(FileResponses {
-            reader: Arc::new(Reader::new(format, path)),
+            reader: Arc::new(reader),
             blocks: BlockSource::open(file)?,
             pool: if threads > 1 {
                 Some(pool(threads - 1)?)
