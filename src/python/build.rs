@@ -54,7 +54,25 @@ const KEY_MAX_LEN: usize = 64;
 
 static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
 
+/// The keys the walkers look up in the caller's dicts and SDK objects: a format's few,
+/// the same every time.
+static FIELD_KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
+
+/// `key` as a Python string, for looking it up in a dict or an object.
+pub fn field_key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
+    match FIELD_KEYS.try_lock() {
+        Ok(mut cache) => cache.get_or_insert_with(KeyCache::new).get(py, key),
+        Err(_) => PyString::new(py, key), // busy: a lookup from inside a lookup
+    }
+}
+
 impl KeyCache {
+    fn new() -> Self {
+        KeyCache {
+            slots: (0..KEY_SLOTS).map(|_| None).collect(),
+        }
+    }
+
     fn get<'py>(&mut self, py: Python<'py>, key: &str) -> Bound<'py, PyString> {
         if key.len() > KEY_MAX_LEN {
             return PyString::new(py, key);
@@ -86,9 +104,7 @@ impl<'py> Builder<'py> {
     pub fn new(py: Python<'py>) -> PyResult<Self> {
         // try_lock: a re-entrant call (an SDK attribute that parses) just goes without.
         let keys = KEYS.try_lock().ok().map(|mut guard| {
-            guard.get_or_insert_with(|| KeyCache {
-                slots: (0..KEY_SLOTS).map(|_| None).collect(),
-            });
+            guard.get_or_insert_with(KeyCache::new);
             guard
         });
         Ok(Builder {

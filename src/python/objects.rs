@@ -1,5 +1,6 @@
 //! The caller's Python objects as [`Node`]s: dicts by key, SDK objects by attribute.
 
+use super::build::field_key;
 use crate::node::Node;
 use pyo3::exceptions::PyAttributeError;
 use pyo3::intern;
@@ -32,6 +33,7 @@ fn present(value: Bound<'_, PyAny>) -> Option<PyNode<'_>> {
 /// `dict.get(key)`: straight from the storage of a plain dict; through the `get` method
 /// of a subclass, which may have its own (as the pure backend calls it).
 fn dict_get<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<PyNode<'py>>> {
+    let key = field_key(dict.py(), key);
     if dict.is_exact_instance_of::<PyDict>() {
         return Ok(dict.get_item(key)?.and_then(present));
     }
@@ -50,7 +52,7 @@ impl<'py> Node for PyNode<'py> {
         if is_plain(&self.0) {
             return Ok(None);
         }
-        match self.0.getattr(key) {
+        match self.0.getattr(field_key(self.0.py(), key)) {
             Ok(value) => Ok(present(value)),
             Err(err) if err.is_instance_of::<PyAttributeError>(self.0.py()) => Ok(None),
             Err(err) => Err(err),
