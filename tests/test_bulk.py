@@ -320,6 +320,20 @@ def test_long_lines_and_many_blocks(make: Any, tmp_path: Path) -> None:
     assert table.column("record").to_pylist() == list(range(len(lines)))
     assert table.column("arguments").to_pylist()[-1] == '{"n":2999}'
     assert table.column("name").to_pylist()[3000:3002] == ["f", "f"]
+    names = ["g"] * 3000 + ["f", "f"] + ["h"] * 3000
+    parser = make.OpenAIResponseParser()
+    for threads in (1, 2, 3):
+        responses = list(parser.parse_file(path, threads=threads))
+        assert [r.tool_calls[0].name for r in responses] == names
+        assert responses[-1].tool_calls[0].arguments == {"n": 2999}
+    # Two files read at once, one of them left half-read: each keeps its own order.
+    first, second = parser.parse_file(path, threads=2), parser.parse_file(path, threads=3)
+    for number in range(4000):
+        a, b = next(first), next(second)
+        assert a == b
+        assert a.tool_calls[0].name == names[number]
+    del first
+    assert [r.tool_calls[0].name for r in second] == names[4000:]
 
 
 def test_progress(make: Any, tmp_path: Path) -> None:
