@@ -249,6 +249,15 @@ impl SourceRange {
     }
 }
 
+/// One level deeper into arrays and objects: an error beyond [`MAX_DEPTH`].
+pub fn enter<E: de::Error>(depth: &mut usize) -> Result<(), E> {
+    *depth += 1;
+    if *depth > MAX_DEPTH {
+        return Err(E::custom(format!("nesting deeper than {MAX_DEPTH}")));
+    }
+    Ok(())
+}
+
 /// Appends one value (and everything inside it, or the parts `keep` names) to the tape.
 struct Builder<'t> {
     tokens: &'t mut Vec<Token>,
@@ -302,11 +311,7 @@ impl Builder<'_> {
     }
 
     fn enter<E: de::Error>(&mut self) -> Result<(), E> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(E::custom(format!("nesting deeper than {MAX_DEPTH}")));
-        }
-        Ok(())
+        enter(&mut self.depth)
     }
 
     /// Fill in the container token pushed at `at` once its contents are on the tape.

@@ -2,10 +2,10 @@
 //! pass of serde_json, no tape in between. The JSON semantics are the tape's
 //! (`crate::json`): exact integers of any size, floats from their text, duplicate keys
 //! last-wins (in the first key's place, as `json.loads`), nesting deeper than
-//! [`MAX_DEPTH`] refused, deep input never overflowing the stack.
+//! [`json::MAX_DEPTH`] refused, deep input never overflowing the stack.
 
 use super::build::Builder;
-use crate::json::{is_number_key_of, number_token, NumberText, MAX_DEPTH};
+use crate::json::{self, is_number_key_of, number_token, NumberText, Token};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -66,11 +66,13 @@ impl<'py> Value<'_, 'py> {
     }
 
     fn enter<E: de::Error>(&mut self) -> Result<(), E> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(E::custom(format!("nesting deeper than {MAX_DEPTH}")));
-        }
-        Ok(())
+        json::enter(&mut self.depth)
+    }
+
+    /// The Python value of a number, bool or null.
+    fn scalar<E: de::Error>(mut self, token: Token) -> Result<Bound<'py, PyAny>, E> {
+        let value = self.b.scalar(&token);
+        self.python(value)
     }
 
     /// `result`'s value, or a serde error after keeping the Python one.
@@ -100,28 +102,24 @@ impl<'de, 'py> Visitor<'de> for Value<'_, 'py> {
         f.write_str("a JSON value")
     }
 
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(self.b.py.None().into_bound(self.b.py))
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.scalar(Token::Null)
     }
 
-    fn visit_bool<E: de::Error>(mut self, v: bool) -> Result<Self::Value, E> {
-        let value = self.b.scalar(&crate::json::Token::Bool(v));
-        self.python(value)
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        self.scalar(Token::Bool(v))
     }
 
-    fn visit_i64<E: de::Error>(mut self, v: i64) -> Result<Self::Value, E> {
-        let value = self.b.scalar(&crate::json::Token::Int(v));
-        self.python(value)
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        self.scalar(Token::Int(v))
     }
 
-    fn visit_u64<E: de::Error>(mut self, v: u64) -> Result<Self::Value, E> {
-        let value = self.b.scalar(&crate::json::Token::UInt(v));
-        self.python(value)
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        self.scalar(Token::UInt(v))
     }
 
-    fn visit_f64<E: de::Error>(mut self, v: f64) -> Result<Self::Value, E> {
-        let value = self.b.scalar(&crate::json::Token::Float(v));
-        self.python(value)
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        self.scalar(Token::Float(v))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
@@ -150,8 +148,7 @@ impl<'de, 'py> Visitor<'de> for Value<'_, 'py> {
                 KeyOf::Number if first => {
                     // Not an object: serde_json's hand-over of a number it did not convert.
                     let text: Cow<'de, str> = map.next_value_seed(NumberText)?;
-                    let value = self.b.scalar(&number_token(&text));
-                    return self.python(value);
+                    return self.scalar(number_token(&text));
                 }
                 KeyOf::Number => return Err(de::Error::custom("number token inside an object")),
             };
