@@ -265,6 +265,31 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
     assert [r["name"] for r in by_record[5]] == ["f", "g"]  # Vertex, status ""
 
 
+def test_big_numbers_in_files_are_exact(make: Any, tmp_path: Path) -> None:
+    """Integers beyond 64 bits (which orjson rounds) and numbers beyond the float range
+    (which orjson refuses), inline, in argument strings and in an envelope's error."""
+    big = 2**70 + 1
+    part = {"functionCall": {"name": "f", "args": {"n": big, "m": [-big]}}}
+    lines = [
+        json.dumps({"key": "a", "response": {"candidates": [{"content": {"parts": [part]}}]}}),
+        '{"key": "b", "response": {"candidates": [{"content": {"parts": '
+        '[{"functionCall": {"name": "g", "args": {"x": 1e400}}}]}}]}}',
+        json.dumps({"key": "c", "error": {"code": big, "message": 7}}),
+        json.dumps(chat([("h", json.dumps({"n": big}))]), ensure_ascii=True),
+    ]
+    path = write(tmp_path / "big.jsonl", [line.encode() for line in lines])
+    gemini = list(make.GeminiResponseParser().parse_file(path))
+    assert gemini[0].tool_calls[0].arguments == {"n": big, "m": [-big]}
+    assert gemini[1].tool_calls[0].arguments == {"x": math.inf}
+    assert gemini[2].error == f'batch error: {{"code":{big},"message":7}}'
+    rows = make.OpenAIResponseParser().to_arrow(path).to_pylist()
+    assert [row["arguments"] for row in rows if row["name"] == "h"] == [f'{{"n":{big}}}']
+    assert make.GeminiResponseParser().to_arrow(path).column("arguments").to_pylist()[:2] == [
+        f'{{"n":{big},"m":[-{big}]}}',
+        '{"x":Infinity}',
+    ]
+
+
 def test_record_path(make: Any, tmp_path: Path) -> None:
     lines = [
         json.dumps({"meta": {"x": 1}, "out": {"resp": chat([("f", "{}")])}}).encode(),

@@ -47,8 +47,10 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
+import orjson
+
 from toolsift._errors import ParseError, check_threads, record_error
-from toolsift._jsontext import dumps_compact, loads
+from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -65,6 +67,9 @@ __all__ = [
 Progress = Callable[[int], None] | None
 Sink = Callable[[Any], None]
 Calls = Callable[[Any], list[ToolCall]]  # a decoded response -> its calls
+# A response plain orjson decoded -> its calls, and whether any has inline arguments
+# (see `toolsift._pure.walk.Parser.decoded_calls`).
+DecodedCalls = Callable[[Any], tuple[list[ToolCall], bool]]
 
 BATCH_ROWS = 4096
 """Records per Arrow record batch (the pure backend's; the Rust one cuts per block)."""
@@ -281,16 +286,22 @@ def read_record(
     record: Any,
     path: Sequence[str] | None,
     text_calls: Calls | None = None,
+    decoded_calls: DecodedCalls | None = None,
 ) -> tuple[list[ToolCall], str | None, str | None]:
     """`(calls, custom_id, error)` of one non-blank record.
 
     `text_calls` is for formats that read text (LiteRT-LM): without a `record_path`, a
     record that is not JSON, or that is not an envelope, is read as `parse` reads it,
-    and is never an error.
+    and is never an error. `decoded_calls`, where given, is a faster way to the same
+    result for most records (`_read_with_orjson`).
     """
     not_text = text_error(record)
     if not_text is not None:
         return [], None, not_text
+    if decoded_calls is not None:
+        read = _read_with_orjson(decoded_calls, record, path)
+        if read is not None:
+            return read
     try:
         doc = loads(record)
     except ParseError as exc:
@@ -305,6 +316,26 @@ def read_record(
     return calls_in(response), custom_id, None
 
 
+def _read_with_orjson(
+    decoded_calls: DecodedCalls, record: Any, path: Sequence[str] | None
+) -> tuple[list[ToolCall], str | None, str | None] | None:
+    """`read_record` of a record decoded with plain orjson; None where that may differ
+    from decoding it exactly: orjson refused it (an error, or a number beyond the float
+    range), the record is a failure (its text may quote a number orjson rounded), or
+    inline arguments may hold an integer orjson rounded."""
+    try:
+        doc = orjson.loads(record)
+    except orjson.JSONDecodeError:
+        return None
+    response, custom_id, error = locate(doc, path)
+    if error is not None:
+        return None
+    calls, inline = decoded_calls(response)
+    if inline and may_hold_big_integer(record):
+        return None
+    return calls, custom_id, None
+
+
 # ------------------------------------------------------------------ the two APIs
 
 
@@ -315,11 +346,12 @@ def parse_file(
     threads: int | None,
     progress: Progress,
     text_calls: Calls | None = None,
+    decoded_calls: DecodedCalls | None = None,
 ) -> Iterator[AgentResponse]:
     """An AgentResponse per non-blank line; `raw` is the line as bytes (no terminator)."""
     check_threads(threads)
     for _, line in open_records(path, progress):
-        calls, _, error = read_record(calls_in, line, record_path, text_calls)
+        calls, _, error = read_record(calls_in, line, record_path, text_calls, decoded_calls)
         yield AgentResponse(calls, line, error)
 
 
@@ -393,6 +425,7 @@ def arrow_batches(
     sink: Sink,
     schema: Any,
     text_calls: Calls | None = None,
+    decoded_calls: DecodedCalls | None = None,
 ) -> dict[str, int]:
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
 
@@ -409,7 +442,9 @@ def arrow_batches(
         records = _numbered(source, progress)
     columns = ArrowColumns()
     for number, record in records:
-        calls, custom_id, error = read_record(calls_in, record, record_path, text_calls)
+        calls, custom_id, error = read_record(
+            calls_in, record, record_path, text_calls, decoded_calls
+        )
         columns.add(number, calls, custom_id, error)
         if columns.pending >= BATCH_ROWS:
             columns.flush(sink, schema)

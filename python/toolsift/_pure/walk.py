@@ -30,6 +30,7 @@ _PLAIN = (str, bytes, bytearray, memoryview, int, float, list, tuple, type(None)
 
 RawCall = tuple[Any, Any, Any]  # (name, id, arguments) as found, None where missing
 Walker = Callable[[Any], Iterable[RawCall]]
+DecodedWalker = Callable[[Any], list[RawCall]]  # for documents decoded from JSON text
 _STR_OR_NONE = (str, type(None))
 
 
@@ -230,15 +231,20 @@ class Parser:
         arguments_key: str = "arguments",
         single: bool = False,
     ) -> None:
-        walkers: dict[str, tuple[Walker, Walker]] = {
+        walkers: dict[str, tuple[Walker, DecodedWalker]] = {
             "openai": (openai_calls, decoded_openai_calls),
             "gemini": (gemini_calls, decoded_gemini_calls),
         }
         self._litert = format == "litert"
         if format == "json":
             path = tool_calls_key.split(".")
-            self._walk: Walker = lambda doc: json_calls(doc, path, name_key, arguments_key, single)
-            self._decoded_walk = self._walk  # it reads dicts only, by `member`
+
+            def walk(doc: Any) -> list[RawCall]:
+                return json_calls(doc, path, name_key, arguments_key, single)
+
+            # It reads dicts only (by `member`), so it serves decoded documents as is.
+            self._walk: Walker = walk
+            self._decoded_walk: DecodedWalker = walk
         elif format in walkers:
             self._walk, self._decoded_walk = walkers[format]
         elif not self._litert:
@@ -257,13 +263,12 @@ class Parser:
         # which is exact); where one may be affected, or where orjson refuses the text,
         # `loads` decodes it exactly (or raises ParseError).
         try:
-            found = self._decoded_walk(orjson.loads(raw))
+            calls, inline = self.decoded_calls(orjson.loads(raw))
         except orjson.JSONDecodeError:
-            return AgentResponse(harvest(self._walk(loads(raw))), raw)
-        inline = any(type(arguments) not in _STR_OR_NONE for _, _, arguments in found)
+            return AgentResponse(self.calls_in(loads(raw)), raw)
         if inline and may_hold_big_integer(raw):
-            return AgentResponse(harvest(self._walk(loads(raw))), raw)
-        return AgentResponse([decoded_tool_call(*call) for call in found], raw)
+            return AgentResponse(self.calls_in(loads(raw)), raw)
+        return AgentResponse(calls, raw)
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
@@ -277,6 +282,18 @@ class Parser:
             return litert.parse_sdk(doc)
         return harvest(self._walk(doc))
 
+    def decoded_calls(self, doc: Any) -> tuple[list[ToolCall], bool]:
+        """The calls in a document plain orjson decoded (not LiteRT-LM), and whether any
+        has its arguments inline: an integer orjson rounded may hide there, so unless the
+        text has no run of 19 digits, decode it again with `loads` for `calls_in`."""
+        found = self._decoded_walk(doc)
+        inline = any(type(arguments) not in _STR_OR_NONE for _, _, arguments in found)
+        return [decoded_tool_call(*call) for call in found], inline
+
+    def _fast_calls(self) -> bulk.DecodedCalls | None:
+        """For the bulk readers: `decoded_calls`, where the format has it."""
+        return None if self._litert else self.decoded_calls
+
     def _text_calls(self) -> Callable[[Any], list[ToolCall]] | None:
         """For LiteRT-LM, which reads text: how `parse` finds the calls in a record."""
         return litert.parse_sdk if self._litert else None
@@ -289,7 +306,13 @@ class Parser:
         progress: Callable[[int], None] | None = None,
     ) -> Iterator[AgentResponse]:
         return bulk.parse_file(
-            self.calls_in, path, record_path, threads, progress, self._text_calls()
+            self.calls_in,
+            path,
+            record_path,
+            threads,
+            progress,
+            self._text_calls(),
+            self._fast_calls(),
         )
 
     def arrow_batches(
@@ -302,7 +325,15 @@ class Parser:
         schema: Any,
     ) -> dict[str, int]:
         return bulk.arrow_batches(
-            self.calls_in, source, record_path, threads, progress, sink, schema, self._text_calls()
+            self.calls_in,
+            source,
+            record_path,
+            threads,
+            progress,
+            sink,
+            schema,
+            self._text_calls(),
+            self._fast_calls(),
         )
 
     def _parse_recorded(self, raw: Any) -> AgentResponse:
