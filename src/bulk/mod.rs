@@ -47,7 +47,7 @@ pub struct Reader {
     pub path: Option<Vec<String>>,
     keep: Option<Keep>,
     /// Leave argument strings undecoded (`Arguments::Encoded`): Arrow rows write them
-    /// in one pass (`canonical`), and a one-thread `parse_file` decodes them straight
+    /// in one pass (`canonical`), and `parse_file`'s calling thread decodes them straight
     /// into Python objects, without a tape either way.
     encoded_arguments: bool,
 }

@@ -61,15 +61,15 @@ pub fn parse_many<'py>(
         py.check_signals() // Ctrl-C stops a long batch between chunks
     };
     let threads = threads.min(chunks.len());
-    // On one thread, argument strings are decoded straight into Python objects; with
-    // more, the workers decode them, off the thread that builds the objects.
-    let decode = threads > 1;
     let mut next = chunks.iter().copied();
+    // Workers decode argument strings onto tapes, off the thread that builds the
+    // objects; in the chunks the calling thread parses itself, they are left as they
+    // are and decoded straight into Python objects.
     pipelined(
         py,
         threads,
         || next.next(),
-        |chunk| parse_chunk(format, chunk, decode),
+        |chunk, on_caller| parse_chunk(format, chunk, !on_caller),
         consume,
     )?;
     Ok(PyList::new(py, out)?.into_any())
@@ -145,11 +145,13 @@ pub(super) fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
 /// to a chunk no worker has started, it works on that chunk itself rather than wait.
 /// `next` gives the chunks, on the calling thread (a blocking `next` detaches itself);
 /// at most `2 * threads + 1` are taken ahead of `consume`, so memory stays bounded.
+/// `work(chunk, on_caller)`: `on_caller` is true when the calling thread does it (the
+/// one that will build Python objects from it).
 pub(super) fn pipelined<C: Send, O: Send>(
     py: Python<'_>,
     threads: usize,
     next: impl FnMut() -> Option<C>,
-    work: impl Fn(C) -> O + Sync,
+    work: impl Fn(C, bool) -> O + Sync,
     consume: impl FnMut(usize, O) -> PyResult<()>,
 ) -> PyResult<()> {
     pipelined_with(py, threads, true, next, work, consume)
@@ -163,17 +165,21 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
     threads: usize,
     caller_works: bool,
     mut next: impl FnMut() -> Option<C>,
-    work: impl Fn(C) -> O + Sync,
+    work: impl Fn(C, bool) -> O + Sync,
     mut consume: impl FnMut(usize, O) -> PyResult<()>,
 ) -> PyResult<()> {
     // A panic is reported as a failed chunk: never unwound into Python, never left to
     // hang the calling thread, which waits for every claimed chunk in turn.
-    let guarded = |chunk: C| catch_unwind(AssertUnwindSafe(|| work(chunk))).map_err(|_| ());
+    let guarded = |chunk: C, on_caller: bool| {
+        catch_unwind(AssertUnwindSafe(|| work(chunk, on_caller))).map_err(|_| ())
+    };
     let panicked = || PyRuntimeError::new_err("toolsift worker thread panicked");
     if threads <= 1 {
         let mut k = 0;
         while let Some(chunk) = next() {
-            let done = py.detach(|| guarded(chunk)).map_err(|()| panicked())?;
+            let done = py
+                .detach(|| guarded(chunk, true))
+                .map_err(|()| panicked())?;
             consume(k, done)?;
             k += 1;
         }
@@ -214,7 +220,7 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
                 let done = if cancelled.load(Ordering::Relaxed) {
                     Err(())
                 } else {
-                    guarded(chunk)
+                    guarded(chunk, false)
                 };
                 // The receiver outlives the scope, so sending cannot fail.
                 let _ = sender.send((k, done));
@@ -234,7 +240,7 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
                 // started (rather than wait idle).
                 if caller_works {
                     if let Some(chunk) = claim(&slot) {
-                        break py.detach(|| guarded(chunk));
+                        break py.detach(|| guarded(chunk, true));
                     }
                     let finished = receiver.lock().ok().and_then(|r| r.try_recv().ok());
                     if let Some((j, done)) = finished {
@@ -245,7 +251,7 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
                         .iter()
                         .find_map(|(j, slot)| claim(slot).map(|chunk| (*j, chunk)));
                     if let Some((j, chunk)) = later {
-                        early.insert(j, py.detach(|| guarded(chunk)));
+                        early.insert(j, py.detach(|| guarded(chunk, true)));
                         continue;
                     }
                 }

@@ -153,7 +153,11 @@ type Done = (u64, Result<ReadBlock, ()>);
 /// takes it while it is fresh in the cache and memory stays flat.
 #[pyclass(module = "toolsift._native")]
 pub struct FileResponses {
+    /// How the workers read lines: argument strings decoded onto tapes, off the GIL.
     reader: Arc<Reader>,
+    /// How the calling thread reads the blocks it reads itself: argument strings left as
+    /// they are, to be decoded straight into Python objects when built.
+    own_reader: Reader,
     blocks: BlockSource,
     /// The workers (None: one thread, the calling one, does all the work).
     pool: Option<Arc<ThreadPool>>,
@@ -179,13 +183,9 @@ impl FileResponses {
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let threads = thread_count(threads)?;
-        let mut reader = Reader::new(format, path);
-        if threads == 1 {
-            // All on the calling thread: argument strings are decoded straight into
-            // Python objects when their response is built, not onto a tape first.
-            reader = reader.with_encoded_arguments();
-        }
+        let reader = Reader::new(format, path);
         Ok(FileResponses {
+            own_reader: reader.clone().with_encoded_arguments(),
             reader: Arc::new(reader),
             blocks: BlockSource::open(file)?,
             pool: if threads > 1 {
@@ -239,7 +239,7 @@ impl FileResponses {
         let number = self.next_block;
         self.next_block += 1;
         let FileResponses {
-            reader,
+            own_reader: reader,
             done,
             early,
             handed_out,
@@ -464,7 +464,7 @@ fn arrow_file<'py>(
         threads,
         false,
         || blocks.next(py),
-        |block: Block| (rows_of_block(reader, &block).finish(), block),
+        |block: Block, _| (rows_of_block(reader, &block).finish(), block),
         |_, (chunk, block)| {
             emitter.emit(chunk.map_err(arrow_error)?, |_| None)?;
             report(progress, block.consumed)?;
@@ -523,7 +523,7 @@ fn arrow_chunks<'py>(
         threads,
         false,
         || next.next(),
-        |(k, chunk)| rows_of_items(reader, k * CHUNK, chunk).finish(),
+        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk).finish(),
         |k, chunk| {
             emitter.emit(chunk.map_err(arrow_error)?, &raw_of)?;
             report(progress, (((k + 1) * CHUNK).min(items.len())) as u64)?;
