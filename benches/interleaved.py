@@ -1,0 +1,151 @@
+"""The headline ratios, measured with the entries taking turns.
+
+pytest-benchmark runs all the rounds of one entry, then all the rounds of the next. On a
+shared host whose speed drifts by 10-30% from one minute to the next, a slow minute then
+lands on one entry and skews its ratios. Here round r runs every entry once, in turn,
+before round r+1 starts, so a slow minute lands on all of them alike. The entries are
+the pytest suites' own (`test_bench_parse.ENTRIES`, `test_bench_bulk.ENTRIES`), on the
+same seeded corpora, timed as `conftest.run_on_fresh_heap` times them: an untimed
+`gc.collect()` first, then the run and the young-generation collection it leaves behind.
+
+    python benches/interleaved.py [--lines 20000] [--rounds 9] [--seed 0] [--slow]
+
+`--slow` adds the slow baselines (`json.loads` + walk or + russo, the python backend's
+bulk entries). Prints the median of each entry and its ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import corpus as corpus_mod  # noqa: E402
+import pytest  # noqa: E402
+import test_bench_bulk as bulk  # noqa: E402
+import test_bench_parse as parse  # noqa: E402
+from conftest import Corpus  # noqa: E402
+
+Run = Callable[[], Any]
+SLOW = {"json_walk", "json_russo", "python_parse_bytes", "python_to_arrow_t1",
+        "python_parse_file_t1"}  # fmt: skip
+FLOORS = {"floor_iter", "floor_count", "floor_split"}
+
+
+def timed(run: Run) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    result = run()
+    gc.collect(0)
+    elapsed = time.perf_counter() - start
+    del result
+    return elapsed
+
+
+def take_turns(entries: dict[str, Run], rounds: int) -> dict[str, float]:
+    """Median seconds of each entry, the entries taking turns round by round."""
+    times: dict[str, list[float]] = {key: [] for key in entries}
+    for run in entries.values():
+        timed(run)  # warm-up
+    for _ in range(rounds):
+        for key, run in entries.items():
+            times[key].append(timed(run))
+    return {key: statistics.median(values) for key, values in times.items()}
+
+
+def made(make: Callable[..., Run], *args: Any) -> Run | None:
+    """`make(*args)`, or None (said) when the entry skips."""
+    try:
+        return make(*args)
+    except pytest.skip.Exception as skipped:  # a backend or russo missing
+        print(f"  (skipped: {skipped})")
+        return None
+
+
+def report(title: str, medians: dict[str, float], megabytes: float, bases: dict[str, list[str]]):
+    """Each entry's median and MB/s, and how many times faster it is than each of its
+    `bases` (and than its own t=1, for a t=2 entry)."""
+    print(f"\n{title}")
+    for key, seconds in medians.items():
+        against = [base for base in bases.get(key, []) if base in medians and base != key]
+        if key.endswith("_t2"):
+            against.append(key.replace("_t2", "_t1"))
+        ratios = "".join(f"  {medians[base] / seconds:5.2f}x {base}" for base in against)
+        print(f"  {key:22s} {seconds * 1e3:8.1f} ms {megabytes / seconds:7.1f} MB/s{ratios}")
+
+
+def bases_of(key: str, dict_input: bool) -> list[str]:
+    """What an entry is compared with: the plain walk, russo, and for the rust backend
+    the python backend doing the same."""
+    bases = ["walk_dict", "russo_dict"] if dict_input else ["orjson_walk", "json_russo"]
+    if key.startswith("rust_"):
+        bases.append("python_" + key.removeprefix("rust_").replace("_t2", "_t1"))
+    return bases
+
+
+def parse_groups(lines: int, seed: int, rounds: int, slow: bool) -> None:
+    for name in parse.CORPORA:
+        found = corpus_mod.corpus_lines(name, lines, seed)
+        dicts = [json.loads(line) for line in found]
+        calls = sum(len(corpus_mod.calls_of(d)) for d in dicts)
+        c = Corpus(name, found, dicts, b"\n".join(found) + b"\n", calls)
+        gc.collect()
+        gc.freeze()  # as conftest does: the corpus out of the collector's sight
+        fmt = parse.FORMAT[name]
+        entries: dict[str, Run] = {}
+        bases: dict[str, list[str]] = {}
+        for entry in parse.ENTRIES:
+            if entry.key in FLOORS or (entry.key in SLOW and not slow):
+                continue
+            run = made(entry.make, c, fmt)
+            if run is not None:
+                entries[entry.key] = run
+                bases[entry.key] = bases_of(entry.key, entry.input == "dict")
+        report(f"parse-{name}: {len(found)} records", take_turns(entries, rounds),
+               c.megabytes, bases)  # fmt: skip
+
+
+def bulk_groups(lines: int, seed: int, rounds: int, slow: bool, folder: Path) -> None:
+    found = corpus_mod.corpus_lines("openai", lines, seed)
+    data = b"".join(bulk.envelope(i, line) + b"\n" for i, line in enumerate(found))
+    path, gz = folder / "openai_batch_output.jsonl", folder / "openai_batch_output.jsonl.gz"
+    path.write_bytes(data)
+    gz.write_bytes(bulk.gzip.compress(data, compresslevel=6))
+    f = bulk.BatchFile(path, gz, len(data) / 1e6, gz.stat().st_size / 1e6, len(found), 0)
+    for group in ("bulk-arrow", "bulk-parse_file"):
+        entries: dict[str, Run] = {}
+        for entry in bulk.ENTRIES:
+            if entry.group != group or entry.key in FLOORS or (entry.key in SLOW and not slow):
+                continue
+            run = made(entry.make, f)
+            if run is not None:
+                entries[entry.key] = run
+        bases = {key: bases_of(key, False) for key in entries}
+        report(f"{group}: {len(found)} records", take_turns(entries, rounds), f.megabytes, bases)
+
+
+def main() -> None:
+    args = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    args.add_argument("--lines", type=int, default=20_000)
+    args.add_argument("--rounds", type=int, default=9)
+    args.add_argument("--seed", type=int, default=0)
+    args.add_argument("--slow", action="store_true", help="also the slow baselines")
+    a = args.parse_args()
+    print(f"{a.rounds} rounds, entries taking turns; medians; ratios within this run")
+    parse_groups(a.lines, a.seed, a.rounds, a.slow)
+    with tempfile.TemporaryDirectory() as folder:
+        bulk_groups(a.lines, a.seed, a.rounds, a.slow, Path(folder))
+
+
+if __name__ == "__main__":
+    main()
