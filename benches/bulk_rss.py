@@ -19,31 +19,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-CHILD = r"""
-import sys
-
-def peak_kib():
-    # VmHWM: this address space's peak RSS (ru_maxrss would include the parent's
-    # peak before exec).
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-
-import time
-from toolsift import _backend, parsers
-cls = parsers.OpenAIResponseParser
-parser = type(cls.__name__, (cls,), {"_backend": _backend.load(sys.argv[2])})()
-before = peak_kib()
-start = time.perf_counter()
-records = calls = 0
-for response in parser.parse_file(sys.argv[1]):
-    records += 1
-    calls += len(response.tool_calls)
-seconds = time.perf_counter() - start
-after = peak_kib()
-print(records, calls, seconds, before, after)
-"""
+# The child: iterates parse_file and reports its own peak RSS (shared with the tests).
+CHILD = HERE.parent / "tests" / "parse_file_peak.py"
 
 
 def write(path: Path, size: int) -> None:
@@ -71,7 +48,7 @@ def main() -> int:
             write(path, int(args.gigabytes * 1e9))
         # (VmHWM is the child's own peak: what this process holds does not count.)
         done = subprocess.run(
-            [sys.executable, "-c", CHILD, str(path), args.impl],
+            [sys.executable, str(CHILD), str(path), args.impl],
             capture_output=True,
             text=True,
             check=True,

@@ -340,28 +340,7 @@ def test_main_module_and_help() -> None:
 
 # ------------------------------------------------------------------ memory
 
-MEMORY_SCRIPT = r"""
-import sys
-
-def peak_kib():
-    # VmHWM: this address space's peak RSS (ru_maxrss would include the parent's
-    # peak before exec).
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-
-from toolsift import _backend, parsers
-cls = parsers.OpenAIResponseParser
-parser = type(cls.__name__, (cls,), {"_backend": _backend.load(sys.argv[2])})()
-before = peak_kib()
-n = calls = 0
-for response in parser.parse_file(sys.argv[1]):
-    n += 1
-    calls += len(response.tool_calls)
-after = peak_kib()
-print(n, calls, before, after)
-"""
+PEAK_SCRIPT = Path(__file__).with_name("parse_file_peak.py")
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
@@ -377,13 +356,14 @@ def test_parse_file_memory_is_bounded(impl: str, tmp_path: Path) -> None:
             f.write(block)
             written += len(block)
     done = subprocess.run(
-        [sys.executable, "-c", MEMORY_SCRIPT, str(path), impl],
+        [sys.executable, str(PEAK_SCRIPT), str(path), impl],
         capture_output=True,
         text=True,
         check=True,
         timeout=600,
     )
-    n, calls, before_kb, after_kb = map(int, done.stdout.split())
+    fields = done.stdout.split()  # records calls seconds peak_kib_before peak_kib_after
+    n, calls, before_kb, after_kb = (int(fields[i]) for i in (0, 1, 3, 4))
     assert n > 200_000 and calls > 0
     growth = (after_kb - before_kb) * 1024
     assert growth < 150 << 20, f"peak RSS grew by {growth >> 20} MiB over a {size >> 20} MiB file"
