@@ -50,7 +50,7 @@ from typing import IO, Any
 import orjson
 
 from toolsift._errors import ParseError, check_threads, record_error
-from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
+from toolsift._jsontext import dumps_compact, loads
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -67,9 +67,9 @@ __all__ = [
 Progress = Callable[[int], None] | None
 Sink = Callable[[Any], None]
 Calls = Callable[[Any], list[ToolCall]]  # a decoded response -> its calls
-# A response plain orjson decoded -> its calls, and whether any has inline arguments
-# (see `toolsift._pure.walk.Parser.decoded_calls`).
-DecodedCalls = Callable[[Any], tuple[list[ToolCall], bool]]
+# (a response plain orjson decoded, the record's text) -> its calls, or None where the
+# record must be decoded exactly (see `toolsift._pure.walk.Parser.decoded_calls`).
+DecodedCalls = Callable[[Any, Any], list[ToolCall] | None]
 
 BATCH_ROWS = 4096
 """Records per Arrow record batch (the pure backend's; the Rust one cuts per block)."""
@@ -330,10 +330,8 @@ def _read_with_orjson(
     response, custom_id, error = locate(doc, path)
     if error is not None:
         return None
-    calls, inline = decoded_calls(response)
-    if inline and may_hold_big_integer(record):
-        return None
-    return calls, custom_id, None
+    calls = decoded_calls(response, record)
+    return None if calls is None else (calls, custom_id, None)
 
 
 # ------------------------------------------------------------------ the two APIs

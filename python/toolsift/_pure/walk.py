@@ -263,11 +263,11 @@ class Parser:
         # which is exact); where one may be affected, or where orjson refuses the text,
         # `loads` decodes it exactly (or raises ParseError).
         try:
-            calls, inline = self.decoded_calls(orjson.loads(raw))
+            calls = self.decoded_calls(orjson.loads(raw), raw)
         except orjson.JSONDecodeError:
-            return AgentResponse(self.calls_in(loads(raw)), raw)
-        if inline and may_hold_big_integer(raw):
-            return AgentResponse(self.calls_in(loads(raw)), raw)
+            calls = None
+        if calls is None:
+            calls = self.calls_in(loads(raw))
         return AgentResponse(calls, raw)
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
@@ -282,13 +282,16 @@ class Parser:
             return litert.parse_sdk(doc)
         return harvest(self._walk(doc))
 
-    def decoded_calls(self, doc: Any) -> tuple[list[ToolCall], bool]:
-        """The calls in a document plain orjson decoded (not LiteRT-LM), and whether any
-        has its arguments inline: an integer orjson rounded may hide there, so unless the
-        text has no run of 19 digits, decode it again with `loads` for `calls_in`."""
+    def decoded_calls(self, doc: Any, text: Any) -> list[ToolCall] | None:
+        """The calls in `doc` (not LiteRT-LM), a response plain orjson decoded from JSON
+        text `text` (all of it, or the record it is part of); None where orjson may have
+        rounded an integer in arguments given inline and `text` has a run of 19 digits:
+        then decode `text` with `loads` and use `calls_in`."""
         found = self._decoded_walk(doc)
         inline = any(type(arguments) not in _STR_OR_NONE for _, _, arguments in found)
-        return [decoded_tool_call(*call) for call in found], inline
+        if inline and may_hold_big_integer(text):
+            return None
+        return [decoded_tool_call(*call) for call in found]
 
     def _fast_calls(self) -> bulk.DecodedCalls | None:
         """For the bulk readers: `decoded_calls`, where the format has it."""
