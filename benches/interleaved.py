@@ -9,6 +9,7 @@ same seeded corpora, timed as `conftest.run_on_fresh_heap` times them: an untime
 `gc.collect()` first, then the run and the young-generation collection it leaves behind.
 
     python benches/interleaved.py [--lines 20000] [--rounds 9] [--seed 0] [--slow]
+                                  [--only {parse,bulk}]
 
 `--slow` adds the slow baselines (`json.loads` + walk or + russo, the python backend's
 bulk entries). Prints the median of each entry and its ratios.
@@ -140,11 +141,14 @@ def main() -> None:
     args.add_argument("--rounds", type=int, default=9)
     args.add_argument("--seed", type=int, default=0)
     args.add_argument("--slow", action="store_true", help="also the slow baselines")
+    args.add_argument("--only", choices=("parse", "bulk"), help="one of the two suites")
     a = args.parse_args()
     print(f"{a.rounds} rounds, entries taking turns; medians; ratios within this run")
-    parse_groups(a.lines, a.seed, a.rounds, a.slow)
-    with tempfile.TemporaryDirectory() as folder:
-        bulk_groups(a.lines, a.seed, a.rounds, a.slow, Path(folder))
+    if a.only != "bulk":
+        parse_groups(a.lines, a.seed, a.rounds, a.slow)
+    if a.only != "parse":
+        with tempfile.TemporaryDirectory() as folder:
+            bulk_groups(a.lines, a.seed, a.rounds, a.slow, Path(folder))
 
 
 if __name__ == "__main__":

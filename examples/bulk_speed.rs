@@ -17,11 +17,11 @@ fn main() {
             .collect::<Result<_, _>>()
             .expect("readable file");
         let read = start.elapsed().as_secs_f64();
-        let mb = blocks.iter().map(|b| b.data.len()).sum::<usize>() as f64 / 1e6;
+        let mb = blocks.iter().map(|b| b.text().len()).sum::<usize>() as f64 / 1e6;
         let start = Instant::now();
         let mut tokens = 0;
         for block in &blocks {
-            for (_, line) in source::lines(block) {
+            for line in block.lines() {
                 tokens += toolsift::json::parse(line).map_or(0, |t| t.tokens.len());
             }
         }
@@ -29,7 +29,7 @@ fn main() {
         let start = Instant::now();
         let mut calls = 0;
         for block in &blocks {
-            for (_, line) in source::lines(block) {
+            for line in block.lines() {
                 if let toolsift::bulk::Outcome::Read { record, .. } = reading.read(line) {
                     calls += record.calls.len();
                 }
@@ -40,7 +40,7 @@ fn main() {
         let mut rows = 0;
         for block in &blocks {
             let mut builder = Rows::new();
-            for (n, line) in source::lines(block) {
+            for (n, line) in block.lines().enumerate() {
                 if !source::is_blank(line) {
                     builder.add(n as i64, Some(line), reading.read(line));
                 }

@@ -7,6 +7,8 @@ use super::Outcome;
 use crate::json::JsonError;
 use crate::record::{decode_object, Arguments};
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use std::borrow::Cow;
@@ -70,6 +72,23 @@ pub struct Chunk {
     pub batch: RecordBatch,
     pub pending: Vec<Pending>,
     pub counts: Counts,
+}
+
+impl Chunk {
+    /// The same rows, their records numbered `first` higher.
+    pub fn renumbered(mut self, first: i64) -> Result<Chunk, ArrowError> {
+        if first == 0 {
+            return Ok(self);
+        }
+        let numbers = self.batch.column(0).as_primitive::<Int64Type>();
+        let mut columns = self.batch.columns().to_vec();
+        columns[0] = Arc::new(numbers.unary::<_, Int64Type>(|number| number + first));
+        self.batch = RecordBatch::try_new(self.batch.schema(), columns)?;
+        for pending in &mut self.pending {
+            pending.number += first;
+        }
+        Ok(self)
+    }
 }
 
 /// Builds the rows of one chunk of records.

@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
 
 /// Bytes of decompressed text per block (a block ends at a line end, so it can be
 /// longer when one line is).
@@ -20,11 +20,59 @@ const ZSTD_MAGIC: &[u8] = b"\x28\xb5\x2f\xfd";
 /// Whole lines of the file (the last one possibly without its newline).
 #[derive(Debug)]
 pub struct Block {
-    pub data: Vec<u8>,
-    /// The 0-based number of the block's first line in the file.
-    pub first_line: u64,
+    /// The lines are `data[..len]`; the rest is room left from an earlier use.
+    data: Vec<u8>,
+    len: usize,
     /// Bytes of the file (compressed, for compressed files) read so far.
     pub consumed: u64,
+}
+
+impl Block {
+    pub fn text(&self) -> &[u8] {
+        &self.data[..self.len]
+    }
+
+    /// The lines, the line terminator (`\n` or `\r\n`) removed. Blank lines are
+    /// lines too, so that counting them numbers the lines of the file.
+    pub fn lines(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        let data = self.text();
+        let mut start = 0;
+        std::iter::from_fn(move || {
+            if start >= data.len() {
+                return None;
+            }
+            let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |at| start + at);
+            let line = &data[start..end];
+            start = end + 1;
+            Some(line.strip_suffix(b"\r").unwrap_or(line))
+        })
+    }
+
+    /// Gives the block's buffer back for the blocks of this file or a later one.
+    pub fn recycle(self) {
+        let mut spare = SPARE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if spare.len() < SPARE_MAX && self.data.len() <= 2 * BLOCK {
+            spare.push(self.data);
+        }
+    }
+}
+
+/// Buffers of used blocks. Memory the process has never touched costs a page fault and
+/// a cleared page per 4 KiB, about as much as copying the bytes in from the page cache,
+/// so blocks are read into used buffers, kept across files (at most `SPARE_MAX`, about
+/// 18 MiB).
+static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+const SPARE_MAX: usize = 16;
+
+/// A buffer to read a block into: a used one when there is one. Its bytes are all
+/// initialized (reading into it needs no zeroing first), whatever they hold.
+fn spare_buffer() -> Vec<u8> {
+    let mut spare = SPARE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    spare.pop().unwrap_or_default()
 }
 
 /// Counts the bytes read from the file itself, for progress reports.
@@ -78,12 +126,11 @@ pub fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, Arc<AtomicU64>)> {
 pub struct Blocks<R> {
     reader: R,
     count: Arc<AtomicU64>,
+    /// The start of the next block: the part of a line read past the last block's end.
     carry: Vec<u8>,
-    next_line: u64,
+    carry_len: usize,
     block: usize,
     done: bool,
-    /// Buffers of blocks that were used up, to read the next blocks into.
-    spare: Option<Receiver<Vec<u8>>>,
 }
 
 impl<R: Read> Blocks<R> {
@@ -92,44 +139,29 @@ impl<R: Read> Blocks<R> {
             reader,
             count,
             carry: Vec::new(),
-            next_line: 0,
+            carry_len: 0,
             block: block.max(1),
             done: false,
-            spare: None,
         }
     }
 
-    /// Read into the buffers that come back on `spare` (fresh ones when none has).
-    pub fn recycling(mut self, spare: Receiver<Vec<u8>>) -> Self {
-        self.spare = Some(spare);
-        self
-    }
-
-    fn cut(&mut self, mut data: Vec<u8>, at: usize) -> Block {
-        let mut carry = self.buffer();
-        carry.extend_from_slice(&data[at..]);
+    /// The block of `data[..at]`; the rest of `data[..filled]` starts the next one.
+    fn cut(&mut self, data: Vec<u8>, filled: usize, at: usize) -> Block {
+        let rest = &data[at..filled];
+        let mut carry = spare_buffer();
+        if carry.len() < rest.len() {
+            carry.resize(rest.len(), 0);
+        }
+        carry[..rest.len()].copy_from_slice(rest);
+        self.carry_len = rest.len();
         self.carry = carry;
-        data.truncate(at);
-        self.emit(data)
+        self.emit(data, at)
     }
 
-    /// An empty buffer: a used one when there is one.
-    fn buffer(&mut self) -> Vec<u8> {
-        match self.spare.as_ref().and_then(|spare| spare.try_recv().ok()) {
-            Some(mut used) => {
-                used.clear();
-                used
-            }
-            None => Vec::new(),
-        }
-    }
-
-    fn emit(&mut self, data: Vec<u8>) -> Block {
-        let first_line = self.next_line;
-        self.next_line += memchr::memchr_iter(b'\n', &data).count() as u64;
+    fn emit(&self, data: Vec<u8>, len: usize) -> Block {
         Block {
             data,
-            first_line,
+            len,
             consumed: self.count.load(Ordering::Relaxed),
         }
     }
@@ -143,13 +175,17 @@ impl<R: Read> Iterator for Blocks<R> {
             return None;
         }
         let mut data = std::mem::take(&mut self.carry);
-        data.reserve(self.block + self.block / 8);
+        if data.is_empty() {
+            data = spare_buffer();
+        }
+        let mut filled = std::mem::take(&mut self.carry_len);
         let mut searched = 0; // no newline in data[..searched] (past the block size)
         loop {
-            let filled = data.len();
             let want = (self.block.saturating_sub(filled)).max(1 << 16);
-            // Read into the spare capacity (a recycled buffer has enough of it).
-            let n = match (&mut self.reader).take(want as u64).read_to_end(&mut data) {
+            if data.len() < filled + want {
+                data.resize(filled + want, 0); // zeroes only memory never read into
+            }
+            let n = match self.reader.read(&mut data[filled..filled + want]) {
                 Ok(n) => n,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
                 Err(err) => {
@@ -160,13 +196,14 @@ impl<R: Read> Iterator for Blocks<R> {
             if n == 0 {
                 // The end of the stream: what is left is the last line (no newline).
                 self.done = true;
-                return (!data.is_empty()).then(|| Ok(self.emit(data)));
+                return (filled > 0).then(|| Ok(self.emit(data, filled)));
             }
-            if data.len() >= self.block {
-                if let Some(at) = memchr::memrchr(b'\n', &data[searched..]) {
-                    return Some(Ok(self.cut(data, searched + at + 1)));
+            filled += n;
+            if filled >= self.block {
+                if let Some(at) = memchr::memrchr(b'\n', &data[searched..filled]) {
+                    return Some(Ok(self.cut(data, filled, searched + at + 1)));
                 }
-                searched = data.len(); // one long line: read on to its end
+                searched = filled; // one long line: read on to its end
             }
         }
     }
@@ -175,49 +212,20 @@ impl<R: Read> Iterator for Blocks<R> {
 /// Reads the file on a thread of its own, `depth` blocks ahead of the receiver. Opening
 /// errors come back now; read errors (a corrupt or cut-off compressed stream) come as
 /// the last item.
-/// Where the buffers of used blocks go back to the reader.
-pub type Recycle = SyncSender<Vec<u8>>;
-
-/// Buffers of used blocks go back to the reader on the `SyncSender` (sending may fail:
-/// then the buffer is simply dropped).
-pub fn spawn_reader(
-    path: &Path,
-    depth: usize,
-) -> io::Result<(Receiver<io::Result<Block>>, Recycle)> {
+pub fn spawn_reader(path: &Path, depth: usize) -> io::Result<Receiver<io::Result<Block>>> {
     let (reader, count) = open(path)?;
     let (sender, receiver) = mpsc::sync_channel(depth);
-    let (recycle, spare) = mpsc::sync_channel(depth + 8);
     std::thread::Builder::new()
         .name("toolsift-reader".to_owned())
         .spawn(move || {
-            for block in Blocks::new(reader, count, BLOCK).recycling(spare) {
+            for block in Blocks::new(reader, count, BLOCK) {
                 // The receiver went away (the caller stopped iterating): stop reading.
                 if sender.send(block).is_err() {
                     return;
                 }
             }
         })?;
-    Ok((receiver, recycle))
-}
-
-/// The lines of a block, numbered: the line terminator (`\n` or `\r\n`) removed.
-pub fn lines(block: &Block) -> impl Iterator<Item = (u64, &[u8])> + '_ {
-    let data = &block.data[..];
-    let mut start = 0;
-    let mut number = block.first_line;
-    std::iter::from_fn(move || {
-        if start >= data.len() {
-            return None;
-        }
-        let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |at| start + at);
-        let mut line = &data[start..end];
-        start = end + 1;
-        if let Some(stripped) = line.strip_suffix(b"\r") {
-            line = stripped;
-        }
-        number += 1;
-        Some((number - 1, line))
-    })
+    Ok(receiver)
 }
 
 /// Empty, or only JSON whitespace: a record the bulk APIs skip.
@@ -237,28 +245,50 @@ mod tests {
             .unwrap()
     }
 
-    fn all_lines(text: &[u8], size: usize) -> Vec<(u64, Vec<u8>)> {
+    fn all_lines(text: &[u8], size: usize) -> Vec<Vec<u8>> {
         blocks(text, size)
             .iter()
-            .flat_map(|b| lines(b).map(|(n, l)| (n, l.to_vec())).collect::<Vec<_>>())
+            .flat_map(|b| b.lines().map(<[u8]>::to_vec).collect::<Vec<_>>())
             .collect()
     }
 
     #[test]
     fn lines_survive_any_block_size() {
         let text = b"{\"a\":1}\r\n\n  \nlong line here\nlast";
-        let want: Vec<(u64, Vec<u8>)> = vec![
-            (0, b"{\"a\":1}".to_vec()),
-            (1, b"".to_vec()),
-            (2, b"  ".to_vec()),
-            (3, b"long line here".to_vec()),
-            (4, b"last".to_vec()),
+        let want: Vec<Vec<u8>> = vec![
+            b"{\"a\":1}".to_vec(),
+            b"".to_vec(),
+            b"  ".to_vec(),
+            b"long line here".to_vec(),
+            b"last".to_vec(),
         ];
         for size in [1, 2, 3, 7, 64, 1 << 20] {
             assert_eq!(all_lines(text, size), want, "block size {size}");
         }
         assert!(all_lines(b"", 4).is_empty());
-        assert_eq!(all_lines(b"x\n", 1), vec![(0, b"x".to_vec())]);
+        assert_eq!(all_lines(b"x\n", 1), vec![b"x".to_vec()]);
+    }
+
+    #[test]
+    fn recycled_buffers_hold_only_their_own_lines() {
+        // Long lines first, so that the buffers reused later hold stale text past the
+        // end of their new, shorter blocks.
+        let mut text = Vec::new();
+        let mut want = Vec::new();
+        for n in (0..200).rev() {
+            let line = format!("{n}:{}", "x".repeat(n * 7));
+            text.extend_from_slice(line.as_bytes());
+            text.push(b'\n');
+            want.push(line.into_bytes());
+        }
+        let count = Arc::new(AtomicU64::new(0));
+        let mut got = Vec::new();
+        for block in Blocks::new(&text[..], count, 300) {
+            let block = block.unwrap();
+            got.extend(block.lines().map(<[u8]>::to_vec));
+            block.recycle();
+        }
+        assert_eq!(got, want);
     }
 
     #[test]

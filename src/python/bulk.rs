@@ -41,25 +41,18 @@ fn arrow_error(err: ArrowError) -> PyErr {
 /// read before it are out.
 struct BlockSource {
     receiver: Mutex<Receiver<io::Result<Block>>>,
-    recycle: source::Recycle,
     error: Option<io::Error>,
     done: bool,
 }
 
 impl BlockSource {
     fn open(path: &str) -> PyResult<Self> {
-        let (receiver, recycle) = source::spawn_reader(Path::new(path), READ_AHEAD)?;
+        let receiver = source::spawn_reader(Path::new(path), READ_AHEAD)?;
         Ok(BlockSource {
             receiver: Mutex::new(receiver),
-            recycle,
             error: None,
             done: false,
         })
-    }
-
-    /// Hands a used block's buffer back to the reader (dropped when it has enough).
-    fn recycle(&self, block: Block) {
-        let _ = self.recycle.try_send(block.data);
     }
 
     /// The next block if the reader thread has one ready (None also at the end: then
@@ -107,15 +100,18 @@ fn report(progress: Option<&Bound<'_, PyAny>>, done: u64) -> PyResult<()> {
     Ok(())
 }
 
-/// The rows of a block's (non-blank) lines.
-fn rows_of_block(reader: &Reader, block: &Block) -> Rows {
-    let mut rows = Rows::for_text(block.data.len());
-    for (number, line) in source::lines(block) {
+/// The rows of a block's (non-blank) lines, numbered from 0 at the block's first line,
+/// and the number of lines (blank ones too) in the block.
+fn rows_of_block(reader: &Reader, block: &Block) -> (Rows, i64) {
+    let mut rows = Rows::for_text(block.text().len());
+    let mut lines = 0;
+    for line in block.lines() {
         if !source::is_blank(line) {
-            rows.add(number as i64, Some(line), reader.read(line));
+            rows.add(lines, Some(line), reader.read(line));
         }
+        lines += 1;
     }
-    rows
+    (rows, lines)
 }
 
 // ------------------------------------------------------------------ parse_file
@@ -134,9 +130,10 @@ self_cell::self_cell!(
 
 fn read_block(reader: &Reader, block: Block) -> ReadBlock {
     ReadBlock::new(block, |block| {
-        source::lines(block)
-            .filter(|(_, line)| !source::is_blank(line))
-            .map(|(_, line)| (line, reader.read(line)))
+        block
+            .lines()
+            .filter(|line| !source::is_blank(line))
+            .map(|line| (line, reader.read(line)))
             .collect()
     })
 }
@@ -145,8 +142,14 @@ fn read_block(reader: &Reader, block: Block) -> ReadBlock {
 /// calling thread when it needs the block before any worker got to it).
 type Slot = Arc<Mutex<Option<Block>>>;
 
-/// A block read on a worker (Err: the worker panicked), with its place in the file.
-type Done = (u64, Result<ReadBlock, ()>);
+/// A block read (Err: the thread reading it panicked), and whether a worker read it:
+/// its tapes are then freed on a worker, where they were allocated (freeing them on
+/// the calling thread costs it more, and leaves the memory to the worker's allocator
+/// only later).
+type Reading = (Result<ReadBlock, ()>, bool);
+
+/// A block read on a worker, with its place in the file.
+type Done = (u64, Reading);
 
 /// The iterator `parse_file` returns. Worker threads read blocks ahead, with the GIL
 /// released; each AgentResponse is built when it is asked for, so the caller's loop
@@ -167,10 +170,10 @@ pub struct FileResponses {
     handed_out: VecDeque<Slot>,
     next_block: u64,
     done: Mutex<(Sender<Done>, Receiver<Done>)>,
-    /// Blocks that workers finished before the ones ahead of them.
-    early: HashMap<u64, Result<ReadBlock, ()>>,
-    /// The block being turned into responses, and its next line.
-    current: Option<(ReadBlock, usize)>,
+    /// Blocks read before the ones ahead of them.
+    early: HashMap<u64, Reading>,
+    /// The block being turned into responses, its next line, and whether a worker read it.
+    current: Option<(ReadBlock, usize, bool)>,
     progress: Option<Py<PyAny>>,
 }
 
@@ -222,7 +225,7 @@ impl FileResponses {
                     let block = lock(&slot).take(); // not held while reading
                     if let Some(block) = block {
                         // The receiver is gone when the iterator was dropped: no one waits.
-                        let _ = sender.send((number, guarded_read(&reader, block)));
+                        let _ = sender.send((number, (guarded_read(&reader, block), true)));
                     }
                 });
             }
@@ -230,8 +233,8 @@ impl FileResponses {
         }
     }
 
-    /// The next block of the file, read; None at the end.
-    fn next_read_block(&mut self, py: Python<'_>) -> PyResult<Option<ReadBlock>> {
+    /// The next block of the file, read, and whether a worker read it; None at the end.
+    fn next_read_block(&mut self, py: Python<'_>) -> PyResult<Option<(ReadBlock, bool)>> {
         self.hand_out(py);
         let Some(slot) = self.handed_out.pop_front() else {
             return Ok(None);
@@ -248,7 +251,7 @@ impl FileResponses {
         let read = py.detach(|| {
             let block = lock(&slot).take();
             if let Some(block) = block {
-                return guarded_read(reader, block);
+                return (guarded_read(reader, block), false);
             }
             // A worker has it: until that one is done, read blocks further on that no
             // worker has started (their turn comes next).
@@ -262,7 +265,7 @@ impl FileResponses {
                         early.insert(k, read);
                         continue;
                     }
-                    Err(TryRecvError::Disconnected) => return Err(()),
+                    Err(TryRecvError::Disconnected) => return (Err(()), false),
                     Err(TryRecvError::Empty) => {}
                 }
                 let unstarted = handed_out.iter().zip(number + 1..).find_map(|(slot, k)| {
@@ -271,24 +274,25 @@ impl FileResponses {
                 });
                 match unstarted {
                     Some((k, block)) => {
-                        early.insert(k, guarded_read(reader, block));
+                        early.insert(k, (guarded_read(reader, block), false));
                     }
                     None => match done.1.recv() {
                         Ok((k, read)) => {
                             early.insert(k, read);
                         }
-                        Err(_) => return Err(()),
+                        Err(_) => return (Err(()), false),
                     },
                 }
             }
         });
-        read.map(Some)
+        let (read, by_worker) = read;
+        read.map(|block| Some((block, by_worker)))
             .map_err(|()| PyRuntimeError::new_err("toolsift worker thread panicked"))
     }
 
     /// The response of the next line of the current block, if it has one left.
     fn next_response<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some((block, at)) = &mut self.current else {
+        let Some((block, at, _)) = &mut self.current else {
             return Ok(None);
         };
         let Some((line, outcome)) = block.borrow_dependent().get(*at) else {
@@ -346,14 +350,20 @@ impl FileResponses {
             if let Some(response) = slf.next_response(py)? {
                 return Ok(Some(response.unbind()));
             }
-            if let Some((block, _)) = slf.current.take() {
-                let block = block.into_owner();
-                report(slf.progress.as_ref().map(|p| p.bind(py)), block.consumed)?;
-                slf.blocks.recycle(block);
+            if let Some((block, _, by_worker)) = slf.current.take() {
+                let consumed = block.borrow_owner().consumed;
+                match (&slf.pool, by_worker) {
+                    (Some(pool), true) => pool.spawn(move || {
+                        // A panic must not unwind out of a pool job (rayon would abort).
+                        let _ = catch_unwind(AssertUnwindSafe(|| block.into_owner().recycle()));
+                    }),
+                    _ => block.into_owner().recycle(),
+                }
+                report(slf.progress.as_ref().map(|p| p.bind(py)), consumed)?;
                 py.check_signals()?; // Ctrl-C stops a long file between blocks
             }
             match slf.next_read_block(py)? {
-                Some(block) => slf.current = Some((block, 0)),
+                Some((block, by_worker)) => slf.current = Some((block, 0, by_worker)),
                 None => {
                     return match slf.blocks.error.take() {
                         Some(err) => Err(err.into()),
@@ -458,17 +468,22 @@ fn arrow_file<'py>(
 ) -> PyResult<()> {
     let py = emitter.sink.py();
     let mut blocks = BlockSource::open(file)?;
-    let recycle = blocks.recycle.clone();
+    let mut first_line = 0; // the number of the next block's first line
     pipelined_with(
         py,
         threads,
         false,
         || blocks.next(py),
-        |block: Block, _| (rows_of_block(reader, &block).finish(), block),
-        |_, (chunk, block)| {
+        |block: Block, _| {
+            let (rows, lines) = rows_of_block(reader, &block);
+            (rows.finish(), lines, block)
+        },
+        |_, (chunk, lines, block)| {
+            let chunk = chunk.and_then(|chunk| chunk.renumbered(first_line));
             emitter.emit(chunk.map_err(arrow_error)?, |_| None)?;
+            first_line += lines;
             report(progress, block.consumed)?;
-            recycle.try_send(block.data).ok();
+            block.recycle();
             py.check_signals()
         },
     )?;
