@@ -597,6 +597,11 @@ def test_parts_never_read_are_still_checked(make: Any) -> None:
         json.dumps(good)[:-1] + ', "usage": [1,]}',
         json.dumps(good)[:-1] + ', "usage": "\x01"}',
         openai_envelope(7, {**good, "x": "\ud83d\ude00"}),
+        # Surrogate pairs are read in part; a lone half anywhere is an error.
+        json.dumps({**good, "usage": "\\ud83d\udc00"}),  # `\\` then a lone low half
+        json.dumps({**good, "usage": "\udc00\ud800"}),  # low, then high
+        json.dumps(good)[:-1] + ', "usage": "\\ud800\\u0041"}',  # high, then no low
+        json.dumps({**good, "usage": "\ud83d\ude00 \\ud800 \\\ud83d\ude00"}),
     ]
     rows = parser.to_arrow(lines).to_pylist()
     got = [(r["record"], r["name"], r["error"]) for r in rows]
@@ -608,6 +613,10 @@ def test_parts_never_read_are_still_checked(make: Any) -> None:
         (5, None, str(error_for(lines[5]))),
         (6, None, str(error_for(lines[6]))),
         (7, "f", None),
+        (8, None, str(error_for(lines[8]))),
+        (9, None, str(error_for(lines[9]))),
+        (10, None, str(error_for(lines[10]))),
+        (11, "f", None),
     ]
     responses = list(parser.parse_many(lines))
     assert [r.error for r in responses[:3]] == [str(error_for(line)) for line in lines[:3]]
