@@ -291,6 +291,62 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    /// Gives at most a pseudo-random number of bytes per read, as a decompressor may.
+    struct Trickle<'a> {
+        text: &'a [u8],
+        state: u64,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.state ^= self.state << 13;
+            self.state ^= self.state >> 7;
+            self.state ^= self.state << 17;
+            let n = (self.state % 700) as usize;
+            let n = n.min(buf.len()).min(self.text.len());
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            if n == 0 && !self.text.is_empty() && !buf.is_empty() {
+                return Err(io::ErrorKind::Interrupted.into()); // then read again
+            }
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn short_reads_and_long_lines() {
+        let mut text = Vec::new();
+        let mut want = Vec::new();
+        for n in 0..400usize {
+            // Lines from empty to several blocks long, some with `\r\n`.
+            let line = vec![b'a' + (n % 26) as u8; (n * n * 31) % 2_000];
+            text.extend_from_slice(&line);
+            text.extend_from_slice(if n % 3 == 0 { b"\r\n" } else { b"\n" });
+            want.push(line);
+        }
+        text.extend_from_slice(b"no newline at the end");
+        want.push(b"no newline at the end".to_vec());
+        for (size, seed) in [(1, 1), (64, 2), (500, 3), (4096, 4)] {
+            let count = Arc::new(AtomicU64::new(0));
+            let reader = Trickle {
+                text: &text,
+                state: seed,
+            };
+            let mut got = Vec::new();
+            for block in Blocks::new(reader, count, size) {
+                let block = block.unwrap();
+                assert!(
+                    block.text().is_empty()
+                        || block.text().ends_with(b"\n")
+                        || block.text().ends_with(b"end")
+                );
+                got.extend(block.lines().map(<[u8]>::to_vec));
+                block.recycle();
+            }
+            assert_eq!(got, want, "block size {size}");
+        }
+    }
+
     #[test]
     fn blank() {
         assert!(is_blank(b""));
