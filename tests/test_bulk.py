@@ -361,6 +361,26 @@ def test_long_lines_and_many_blocks(make: Any, tmp_path: Path) -> None:
     assert [r.tool_calls[0].name for r in second] == names[4000:]
 
 
+@pytest.mark.parametrize("kind", ["plain", "gz"])
+def test_line_numbers_over_many_blocks(make: Any, tmp_path: Path, kind: str) -> None:
+    """Blank lines count in the numbering, whichever block and thread they fall to."""
+    rng = random.Random(5)
+
+    def line(i: int) -> bytes:
+        arguments = json.dumps({"i": i, "pad": "x" * rng.randrange(900)})
+        return b"" if rng.random() < 0.1 else json.dumps(chat([("f", arguments)])).encode()
+
+    lines = [line(i) for i in range(8000)]
+    path = write(tmp_path / f"n.{kind}", lines, kind, newline=True)
+    numbers = non_blank(lines)
+    parser = make.OpenAIResponseParser()
+    for threads in (1, 2, 3):
+        table = parser.to_arrow(path, threads=threads)
+        assert table.column("record").to_pylist() == numbers
+        got = [json.loads(text)["i"] for text in table.column("arguments").to_pylist()]
+        assert got == numbers  # line i holds the call with {"i": i}
+
+
 def test_progress(make: Any, tmp_path: Path) -> None:
     lines = openai_lines(500)
     seen: list[tuple[int, int | None]] = []

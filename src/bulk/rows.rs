@@ -80,7 +80,11 @@ impl Chunk {
         if first == 0 {
             return Ok(self);
         }
-        let numbers = self.batch.column(0).as_primitive::<Int64Type>();
+        let numbers = self
+            .batch
+            .column(0)
+            .as_primitive_opt::<Int64Type>()
+            .ok_or_else(|| ArrowError::SchemaError("record is not an int64 column".into()))?;
         let mut columns = self.batch.columns().to_vec();
         columns[0] = Arc::new(numbers.unary::<_, Int64Type>(|number| number + first));
         self.batch = RecordBatch::try_new(self.batch.schema(), columns)?;
@@ -362,5 +366,12 @@ mod tests {
         let column = fixed.column_by_name("error").unwrap();
         let column = column.as_any().downcast_ref::<StringArray>().unwrap();
         assert_eq!(column.value(3), "bad");
+
+        // Numbered from a block's first line, then moved to the block's place in the file.
+        let moved = chunk.renumbered(100).unwrap();
+        let records = moved.batch.column(0).as_primitive::<Int64Type>();
+        assert_eq!(records.values(), &[100, 100, 100, 101, 102]);
+        assert_eq!(moved.pending[0].number, 101);
+        assert_eq!(moved.batch.column(5), fixed.column(5)); // the rest as it was
     }
 }
