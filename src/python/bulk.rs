@@ -142,14 +142,8 @@ fn read_block(reader: &Reader, block: Block) -> ReadBlock {
 /// calling thread when it needs the block before any worker got to it).
 type Slot = Arc<Mutex<Option<Block>>>;
 
-/// A block read (Err: the thread reading it panicked), and whether a worker read it:
-/// its tapes are then freed on a worker, where they were allocated (freeing them on
-/// the calling thread costs it more, and leaves the memory to the worker's allocator
-/// only later).
-type Reading = (Result<ReadBlock, ()>, bool);
-
-/// A block read on a worker, with its place in the file.
-type Done = (u64, Reading);
+/// A block read on a worker (Err: the worker panicked), with its place in the file.
+type Done = (u64, Result<ReadBlock, ()>);
 
 /// The iterator `parse_file` returns. Worker threads read blocks ahead, with the GIL
 /// released; each AgentResponse is built when it is asked for, so the caller's loop
@@ -171,9 +165,9 @@ pub struct FileResponses {
     next_block: u64,
     done: Mutex<(Sender<Done>, Receiver<Done>)>,
     /// Blocks read before the ones ahead of them.
-    early: HashMap<u64, Reading>,
-    /// The block being turned into responses, its next line, and whether a worker read it.
-    current: Option<(ReadBlock, usize, bool)>,
+    early: HashMap<u64, Result<ReadBlock, ()>>,
+    /// The block being turned into responses, and its next line.
+    current: Option<(ReadBlock, usize)>,
     progress: Option<Py<PyAny>>,
 }
 
@@ -225,7 +219,7 @@ impl FileResponses {
                     let block = lock(&slot).take(); // not held while reading
                     if let Some(block) = block {
                         // The receiver is gone when the iterator was dropped: no one waits.
-                        let _ = sender.send((number, (guarded_read(&reader, block), true)));
+                        let _ = sender.send((number, guarded_read(&reader, block)));
                     }
                 });
             }
@@ -233,8 +227,8 @@ impl FileResponses {
         }
     }
 
-    /// The next block of the file, read, and whether a worker read it; None at the end.
-    fn next_read_block(&mut self, py: Python<'_>) -> PyResult<Option<(ReadBlock, bool)>> {
+    /// The next block of the file, read; None at the end.
+    fn next_read_block(&mut self, py: Python<'_>) -> PyResult<Option<ReadBlock>> {
         self.hand_out(py);
         let Some(slot) = self.handed_out.pop_front() else {
             return Ok(None);
@@ -251,7 +245,7 @@ impl FileResponses {
         let read = py.detach(|| {
             let block = lock(&slot).take();
             if let Some(block) = block {
-                return (guarded_read(reader, block), false);
+                return guarded_read(reader, block);
             }
             // A worker has it: until that one is done, read blocks further on that no
             // worker has started (their turn comes next).
@@ -265,7 +259,7 @@ impl FileResponses {
                         early.insert(k, read);
                         continue;
                     }
-                    Err(TryRecvError::Disconnected) => return (Err(()), false),
+                    Err(TryRecvError::Disconnected) => return Err(()),
                     Err(TryRecvError::Empty) => {}
                 }
                 let unstarted = handed_out.iter().zip(number + 1..).find_map(|(slot, k)| {
@@ -274,25 +268,24 @@ impl FileResponses {
                 });
                 match unstarted {
                     Some((k, block)) => {
-                        early.insert(k, (guarded_read(reader, block), false));
+                        early.insert(k, guarded_read(reader, block));
                     }
                     None => match done.1.recv() {
                         Ok((k, read)) => {
                             early.insert(k, read);
                         }
-                        Err(_) => return (Err(()), false),
+                        Err(_) => return Err(()),
                     },
                 }
             }
         });
-        let (read, by_worker) = read;
-        read.map(|block| Some((block, by_worker)))
+        read.map(Some)
             .map_err(|()| PyRuntimeError::new_err("toolsift worker thread panicked"))
     }
 
     /// The response of the next line of the current block, if it has one left.
     fn next_response<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some((block, at, _)) = &mut self.current else {
+        let Some((block, at)) = &mut self.current else {
             return Ok(None);
         };
         let Some((line, outcome)) = block.borrow_dependent().get(*at) else {
@@ -350,20 +343,14 @@ impl FileResponses {
             if let Some(response) = slf.next_response(py)? {
                 return Ok(Some(response.unbind()));
             }
-            if let Some((block, _, by_worker)) = slf.current.take() {
-                let consumed = block.borrow_owner().consumed;
-                match (&slf.pool, by_worker) {
-                    (Some(pool), true) => pool.spawn(move || {
-                        // A panic must not unwind out of a pool job (rayon would abort).
-                        let _ = catch_unwind(AssertUnwindSafe(|| block.into_owner().recycle()));
-                    }),
-                    _ => block.into_owner().recycle(),
-                }
-                report(slf.progress.as_ref().map(|p| p.bind(py)), consumed)?;
+            if let Some((block, _)) = slf.current.take() {
+                let block = block.into_owner();
+                report(slf.progress.as_ref().map(|p| p.bind(py)), block.consumed)?;
+                block.recycle();
                 py.check_signals()?; // Ctrl-C stops a long file between blocks
             }
             match slf.next_read_block(py)? {
-                Some((block, by_worker)) => slf.current = Some((block, 0, by_worker)),
+                Some(block) => slf.current = Some((block, 0)),
                 None => {
                     return match slf.blocks.error.take() {
                         Some(err) => Err(err.into()),
