@@ -8,6 +8,7 @@ import json
 import math
 import os
 import random
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -564,6 +565,19 @@ def test_arguments_column_is_dumps_compact(value: dict[str, Any], rng: Any) -> N
     expected = dumps_compact(json.loads(text))
     assert args[:2] == [expected, expected]
     assert tables[0].column("raw_arguments").to_pylist()[2] == f"[{expected}]"
+
+
+def test_floats_in_arguments_column_as_python_writes_them(make: Any) -> None:
+    """Floats halfway between two shortest digit strings take the even one, as repr does
+    (8796093022208.0625 is written 8796093022208.062), and random doubles round-trip."""
+    rng = random.Random(3)
+    values = [2.0**49 + k + half for k in range(50) for half in (0.25, 0.75)]
+    values += [2.0**e * (1 + f * 2.0**-46) for e in range(-30, 60) for f in (0.25, 0.5, 0.75)]
+    doubles = (struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0] for _ in range(500))
+    values += [v for v in doubles if math.isfinite(v)]
+    line = json.dumps(chat([("f", json.dumps({"v": values}))]))
+    table = make.OpenAIResponseParser().to_arrow([line])
+    assert table.column("arguments").to_pylist() == [dumps_compact({"v": values})]
 
 
 def test_arguments_of_mutated_text_agree() -> None:

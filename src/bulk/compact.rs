@@ -108,9 +108,20 @@ pub fn write_float(f: f64, out: &mut String) {
         return;
     }
     // Rust's `{:e}` gives the shortest digits that round-trip, as Python's repr does:
-    // "d.ddde[-]x".
+    // "d.ddde[-]x". When the value lies exactly halfway between two such digit strings,
+    // Rust takes the upper one and Python the even one: the value correctly rounded to
+    // that many digits (exact formatting rounds half to even), if that round-trips.
     let mut sci = String::with_capacity(32);
     let _ = write!(sci, "{f:e}");
+    let shortest = sci
+        .bytes()
+        .take_while(|&b| b != b'e')
+        .filter(u8::is_ascii_digit);
+    let mut rounded = String::with_capacity(32);
+    let _ = write!(rounded, "{f:.*e}", shortest.count().saturating_sub(1));
+    if rounded != sci && rounded.parse::<f64>() == Ok(f) {
+        sci = rounded;
+    }
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let (negative, mantissa) = match mantissa.strip_prefix('-') {
@@ -248,6 +259,10 @@ mod tests {
             (1e16, "1e+16"),
             (1.5e16, "1.5e+16"),
             (123456789.125, "123456789.125"),
+            // Exactly halfway between two shortest digit strings: the even one.
+            (2f64.powi(49) + 0.25, "562949953421312.2"),
+            (2f64.powi(49) + 0.75, "562949953421312.8"),
+            (2f64.powi(43) + 0.0625, "8796093022208.062"),
             (1e300, "1e+300"),
             (5e-324, "5e-324"),
             (f64::MAX, "1.7976931348623157e+308"),
