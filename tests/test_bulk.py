@@ -8,6 +8,7 @@ import json
 import math
 import os
 import random
+import signal
 import struct
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from conftest import both_backends, calls_as_dicts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolsift import AgentResponse, parsers
+from toolsift._errors import OPENED_BEFORE_FORK
 from toolsift._jsontext import dumps_compact, error_for
 
 # ------------------------------------------------------------------ test files
@@ -380,6 +382,45 @@ def test_line_numbers_over_many_blocks(make: Any, tmp_path: Path, kind: str) -> 
         assert table.column("record").to_pylist() == numbers
         got = [json.loads(text)["i"] for text in table.column("arguments").to_pylist()]
         assert got == numbers  # line i holds the call with {"i": i}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX only")
+def test_in_a_child_made_by_fork(make: Any, tmp_path: Path) -> None:
+    """multiprocessing makes its workers with fork() on Linux: a child inherits what the
+    parent set up (thread pools among it) but none of its threads. Work on threads must
+    still finish there, and an iterator opened before the fork must say it cannot go on
+    rather than wait for a reading thread left in the parent."""
+    lines = openai_lines(600)
+    path = write(tmp_path / "f.jsonl", lines, newline=True)
+    parser = make.OpenAIResponseParser()
+    table = parser.to_arrow(path, threads=2)  # the pools are started here, in the parent
+    responses = list(parser.parse_file(path, threads=2))
+    many = parser.parse_many(lines, threads=2)
+    opened = parser.parse_file(path, threads=2)
+    next(opened)
+    pid = os.fork()
+    if pid == 0:  # the child: its exit code is the test's verdict
+        code = 3
+        try:
+            signal.alarm(60)  # a hang fails the test (SIGALRM) rather than stalling it
+            same = (
+                parser.to_arrow(path, threads=2).equals(table)
+                and parser.to_arrow(lines, threads=2).equals(parser.to_arrow(lines, threads=1))
+                and list(parser.parse_file(path, threads=2)) == responses
+                and parser.parse_many(lines, threads=2) == many
+            )
+            code = 0 if same else 1
+            try:
+                next(opened)
+                code = 2
+            except RuntimeError as exc:
+                code = code if str(exc) == OPENED_BEFORE_FORK else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status), f"child killed by signal {os.WTERMSIG(status)}"
+    assert os.WEXITSTATUS(status) == 0
+    assert sum(1 for _ in opened) == len(responses) - 1  # the parent's still reads on
 
 
 def test_progress(make: Any, tmp_path: Path) -> None:

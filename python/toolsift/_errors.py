@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ParseError", "check_threads", "record_error"]
+__all__ = ["OPENED_BEFORE_FORK", "ParseError", "check_threads", "record_error"]
 
 
 class ParseError(ValueError):
@@ -22,6 +22,14 @@ class ParseError(ValueError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (ParseError, (self.msg, self.pos))
+
+
+OPENED_BEFORE_FORK = (
+    "this parse_file iterator was opened before fork(), in the parent process; "
+    "call parse_file again in this process"
+)
+"""The RuntimeError of a `parse_file` iterator used in a child made by fork() (as
+multiprocessing makes its workers on Linux): its reading went on in the parent."""
 
 
 def record_error(exc: BaseException) -> str:

@@ -50,11 +50,10 @@ impl Block {
 
     /// Gives the block's buffer back for the blocks of this file or a later one.
     pub fn recycle(self) {
-        let mut spare = SPARE
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if spare.len() < SPARE_MAX && self.data.len() <= 2 * BLOCK {
-            spare.push(self.data);
+        if let Some(mut spare) = spare_buffers() {
+            if spare.len() < SPARE_MAX && self.data.len() <= 2 * BLOCK {
+                spare.push(self.data);
+            }
         }
     }
 }
@@ -69,10 +68,20 @@ const SPARE_MAX: usize = 16;
 /// A buffer to read a block into: a used one when there is one. Its bytes are all
 /// initialized (reading into it needs no zeroing first), whatever they hold.
 fn spare_buffer() -> Vec<u8> {
-    let mut spare = SPARE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    spare.pop().unwrap_or_default()
+    spare_buffers()
+        .and_then(|mut spare| spare.pop())
+        .unwrap_or_default()
+}
+
+/// The spare buffers, unless another thread has them this instant: then a block goes
+/// without (never waiting also means a child made by fork() while a thread of its
+/// parent held them cannot hang on them).
+fn spare_buffers() -> Option<std::sync::MutexGuard<'static, Vec<Vec<u8>>>> {
+    match SPARE.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(std::sync::TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    }
 }
 
 /// Counts the bytes read from the file itself, for progress reports.

@@ -123,12 +123,22 @@ pub(super) fn thread_count(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize
 /// One pool per thread count, made once: starting threads per call would cost more
 /// than a small batch.
 pub(super) fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+    /// The pools, and the process they were started in.
+    type Pools = (u32, HashMap<usize, Arc<ThreadPool>>);
+    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(pool) = pools.get(&threads) {
+    let process = std::process::id();
+    if pools.0 != process {
+        // A child made by fork() (multiprocessing's default on Linux) inherits the
+        // pools but not their threads: work sent to them would wait forever. Start new
+        // ones; the old ones are forgotten, since dropping them would signal threads
+        // that do not exist here.
+        std::mem::forget(std::mem::replace(&mut *pools, (process, HashMap::new())));
+    }
+    if let Some(pool) = pools.1.get(&threads) {
         return Ok(pool.clone());
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -136,7 +146,7 @@ pub(super) fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
         .thread_name(|i| format!("toolsift-{i}"))
         .build()
         .map_err(|err| PyRuntimeError::new_err(format!("cannot start {threads} threads: {err}")))?;
-    Ok(pools.entry(threads).or_insert(Arc::new(pool)).clone())
+    Ok(pools.1.entry(threads).or_insert(Arc::new(pool)).clone())
 }
 
 /// Work on chunks in parallel, ahead of the calling thread, which hands each finished

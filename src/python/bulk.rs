@@ -25,6 +25,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 
@@ -169,6 +170,18 @@ pub struct FileResponses {
     /// The block being turned into responses, and its next line.
     current: Option<(ReadBlock, usize)>,
     progress: Option<Py<PyAny>>,
+    /// `FORKS` when the file was opened: a child made by fork() since has none of the
+    /// threads reading it.
+    forks: u64,
+}
+
+/// fork() calls between this process and the one that loaded the module (counted by a
+/// hook `_native` registers with `os.register_at_fork`).
+pub static FORKS: AtomicU64 = AtomicU64::new(0);
+
+#[pyfunction]
+pub fn after_fork_in_child() {
+    FORKS.fetch_add(1, Ordering::Relaxed);
 }
 
 impl FileResponses {
@@ -197,6 +210,7 @@ impl FileResponses {
             early: HashMap::new(),
             current: None,
             progress: progress.filter(|p| !p.is_none()).map(Bound::unbind),
+            forks: FORKS.load(Ordering::Relaxed),
         })
     }
 
@@ -339,6 +353,13 @@ impl FileResponses {
 
     fn __next__(mut slf: PyRefMut<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
         let py = slf.py();
+        if slf.forks != FORKS.load(Ordering::Relaxed) {
+            // Its reader thread stayed in the parent: waiting for it would never end.
+            let message = py
+                .import("toolsift._errors")?
+                .getattr("OPENED_BEFORE_FORK")?;
+            return Err(PyRuntimeError::new_err(message.unbind()));
+        }
         loop {
             if let Some(response) = slf.next_response(py)? {
                 return Ok(Some(response.unbind()));

@@ -126,6 +126,15 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
     m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
     m.add_class::<bulk::FileResponses>()?;
+    // A child made by fork() (multiprocessing's workers on Linux) has none of the
+    // parent's threads: iterators opened before the fork must know it.
+    let hook = wrap_pyfunction!(bulk::after_fork_in_child, m)?;
+    let os = m.py().import("os")?;
+    if os.hasattr("register_at_fork")? {
+        let kwargs = pyo3::types::PyDict::new(m.py());
+        kwargs.set_item("after_in_child", hook)?;
+        os.call_method("register_at_fork", (), Some(&kwargs))?;
+    }
     m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
     m.add(
         "BUILD_PROFILE",

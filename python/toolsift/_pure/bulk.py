@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,7 +50,7 @@ from typing import IO, Any
 
 import orjson
 
-from toolsift._errors import ParseError, check_threads, record_error
+from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
 from toolsift._jsontext import dumps_compact, loads
 from toolsift._types import AgentResponse, ToolCall
 
@@ -348,9 +349,23 @@ def parse_file(
 ) -> Iterator[AgentResponse]:
     """An AgentResponse per non-blank line; `raw` is the line as bytes (no terminator)."""
     check_threads(threads)
+    opened_in = _forks[0]
     for _, line in open_records(path, progress):
+        if _forks[0] != opened_in:
+            raise RuntimeError(OPENED_BEFORE_FORK)  # as the Rust backend, whose threads stay behind
         calls, _, error = read_record(calls_in, line, record_path, text_calls, decoded_calls)
         yield AgentResponse(calls, line, error)
+
+
+_forks = [0]  # fork() calls between this process and the one that imported toolsift
+
+
+def _after_fork_in_child() -> None:
+    _forks[0] += 1
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class ArrowColumns:
