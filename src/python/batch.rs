@@ -12,7 +12,7 @@ use pyo3::types::{PyList, PyModule};
 use rayon::ThreadPool;
 use std::collections::{HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 
 /// Records per unit of work: large enough to amortize hand-offs, small enough that
@@ -120,23 +120,36 @@ pub(super) fn thread_count(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize
     .min(MAX_THREADS))
 }
 
+/// fork() calls between this process and the one that loaded the module, counted by
+/// `after_fork_in_child`, which `_native` registers with `os.register_at_fork`. A child
+/// made by fork() (multiprocessing's workers on Linux) has none of its parent's threads.
+static FORKS: AtomicU64 = AtomicU64::new(0);
+
+#[pyfunction]
+pub fn after_fork_in_child() {
+    FORKS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// See [`FORKS`]: what was set up with threads before a change of it is useless now.
+pub(super) fn forks() -> u64 {
+    FORKS.load(Ordering::Relaxed)
+}
+
 /// One pool per thread count, made once: starting threads per call would cost more
 /// than a small batch.
 pub(super) fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
-    /// The pools, and the process they were started in.
-    type Pools = (u32, HashMap<usize, Arc<ThreadPool>>);
+    /// The pools, and `forks()` when they were started.
+    type Pools = (u64, HashMap<usize, Arc<ThreadPool>>);
     static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let process = std::process::id();
-    if pools.0 != process {
-        // A child made by fork() (multiprocessing's default on Linux) inherits the
-        // pools but not their threads: work sent to them would wait forever. Start new
-        // ones; the old ones are forgotten, since dropping them would signal threads
-        // that do not exist here.
-        std::mem::forget(std::mem::replace(&mut *pools, (process, HashMap::new())));
+    if pools.0 != forks() {
+        // A child made by fork() inherits the pools but not their threads: work sent to
+        // them would wait forever. Start new ones; the old ones are forgotten, since
+        // dropping them would signal threads that do not exist here.
+        std::mem::forget(std::mem::replace(&mut *pools, (forks(), HashMap::new())));
     }
     if let Some(pool) = pools.1.get(&threads) {
         return Ok(pool.clone());

@@ -4,7 +4,7 @@
 //! to pyarrow through the Arrow C data interface (arrow-pyarrow): no Python object per
 //! call on that path.
 
-use super::batch::{pipelined_with, pool, thread_count};
+use super::batch::{forks, pipelined_with, pool, thread_count};
 use super::build::{response_from_record, Builder};
 use super::objects::Input;
 use crate::bulk::rows::{self, Chunk, Counts, Rows};
@@ -25,7 +25,6 @@ use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 
@@ -170,18 +169,9 @@ pub struct FileResponses {
     /// The block being turned into responses, and its next line.
     current: Option<(ReadBlock, usize)>,
     progress: Option<Py<PyAny>>,
-    /// `FORKS` when the file was opened: a child made by fork() since has none of the
+    /// `forks()` when the file was opened: a child made by fork() since has none of the
     /// threads reading it.
     forks: u64,
-}
-
-/// fork() calls between this process and the one that loaded the module (counted by a
-/// hook `_native` registers with `os.register_at_fork`).
-pub static FORKS: AtomicU64 = AtomicU64::new(0);
-
-#[pyfunction]
-pub fn after_fork_in_child() {
-    FORKS.fetch_add(1, Ordering::Relaxed);
 }
 
 impl FileResponses {
@@ -210,7 +200,7 @@ impl FileResponses {
             early: HashMap::new(),
             current: None,
             progress: progress.filter(|p| !p.is_none()).map(Bound::unbind),
-            forks: FORKS.load(Ordering::Relaxed),
+            forks: forks(),
         })
     }
 
@@ -353,7 +343,7 @@ impl FileResponses {
 
     fn __next__(mut slf: PyRefMut<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
         let py = slf.py();
-        if slf.forks != FORKS.load(Ordering::Relaxed) {
+        if slf.forks != forks() {
             // Its reader thread stayed in the parent: waiting for it would never end.
             let message = py
                 .import("toolsift._errors")?

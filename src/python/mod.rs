@@ -126,9 +126,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
     m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
     m.add_class::<bulk::FileResponses>()?;
-    // A child made by fork() (multiprocessing's workers on Linux) has none of the
-    // parent's threads: iterators opened before the fork must know it.
-    let hook = wrap_pyfunction!(bulk::after_fork_in_child, m)?;
+    // Thread pools and open iterators must know when they are in a child made by fork().
+    let hook = wrap_pyfunction!(batch::after_fork_in_child, m)?;
     let os = m.py().import("os")?;
     if os.hasattr("register_at_fork")? {
         let kwargs = pyo3::types::PyDict::new(m.py());
