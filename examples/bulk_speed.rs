@@ -2,8 +2,8 @@
 //! `cargo run --release --example bulk_speed FILE` (reading, tapes, records, Arrow rows).
 use std::time::Instant;
 use toolsift::bulk::rows::Rows;
-use toolsift::bulk::source::{self, Blocks};
-use toolsift::bulk::Reader;
+use toolsift::bulk::source::{self, Blocks, Line};
+use toolsift::bulk::{Outcome, Reader};
 use toolsift::formats::Format;
 
 fn main() {
@@ -13,7 +13,7 @@ fn main() {
     for round in 0..3 {
         let start = Instant::now();
         let (reader, count) = source::open(path.as_ref()).expect("readable file");
-        let blocks: Vec<_> = Blocks::new(reader, count, source::BLOCK)
+        let blocks: Vec<_> = Blocks::new(reader, count, source::BLOCK, source::MAX_LINE_BYTES)
             .collect::<Result<_, _>>()
             .expect("readable file");
         let read = start.elapsed().as_secs_f64();
@@ -22,7 +22,9 @@ fn main() {
         let mut tokens = 0;
         for block in &blocks {
             for line in block.lines() {
-                tokens += toolsift::json::parse(line).map_or(0, |t| t.tokens.len());
+                if let Line::Text(line) = line {
+                    tokens += toolsift::json::parse(line).map_or(0, |t| t.tokens.len());
+                }
             }
         }
         let tape = start.elapsed().as_secs_f64();
@@ -30,7 +32,7 @@ fn main() {
         let mut calls = 0;
         for block in &blocks {
             for line in block.lines() {
-                if let toolsift::bulk::Outcome::Read { record, .. } = reading.read(line) {
+                if let Some((_, Outcome::Read { record, .. })) = reading.read_line(line) {
                     calls += record.calls.len();
                 }
             }
@@ -41,8 +43,8 @@ fn main() {
         for block in &blocks {
             let mut builder = Rows::new();
             for (n, line) in block.lines().enumerate() {
-                if !source::is_blank(line) {
-                    builder.add(n as i64, Some(line), reading.read(line));
+                if let Some((text, outcome)) = reading.read_line(line) {
+                    builder.add(n as i64, Some(text), outcome);
                 }
             }
             rows += builder.finish().unwrap().batch.num_rows();

@@ -9,7 +9,12 @@ import math
 import os
 import random
 import signal
+import socket
 import struct
+import subprocess
+import sys
+import threading
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -743,3 +748,150 @@ def test_litert_files_agree(tmp_path: Path) -> None:
         )
     texts = [line.decode("utf-8", "replace") for line in lines] + ["\ud800 <|tool_call>"]
     assert r.to_arrow(texts).equals(p.to_arrow(texts))
+
+
+# ------------------------------------------------------------------ reading faults
+
+
+def lines_and_errors(parser: Any, path: Any, **options: Any) -> tuple[list[Any], str | None]:
+    """(raw and error of every response read, the text of the OSError that ended it)."""
+    got: list[Any] = []
+    try:
+        for response in parser.parse_file(path, **options):
+            got.append((response.raw, response.error))
+    except OSError as exc:
+        return got, str(exc)
+    return got, None
+
+
+@pytest.mark.parametrize("kind", ["plain", "gz", "zst"])
+def test_lines_longer_than_max_line_bytes(make: Any, tmp_path: Path, kind: str) -> None:
+    parser = make.OpenAIResponseParser()
+    short = json.dumps(chat([("f", "{}")]), separators=(",", ":")).encode()
+    assert len(short) < 200
+    long = json.dumps(chat([("g", json.dumps({"x": "y" * 5000}))])).encode()
+    exact = b'{"a":' + b" " * (200 - 7) + b"1}"
+    assert len(exact) == 200
+    lines = [short, long, b"", long + b"\r", exact, exact + b" ", short]
+    path = write(tmp_path / f"long.{kind}", lines, kind)
+    got = [(r.raw, r.error) for r in parser.parse_file(path, max_line_bytes=200)]
+    too_long = (b"", "line longer than 200 bytes")
+    assert got == [(short, None), too_long, too_long, (exact, None), too_long, (short, None)]
+    table = parser.to_arrow(path, max_line_bytes=200)
+    assert table.column("record").to_pylist() == [0, 1, 3, 5, 6]
+    assert table.column("error").to_pylist() == [None, *[too_long[1]] * 3, None]
+    # The default is 1 GiB; a line of its own with no newline at all ends the file.
+    assert [r.error for r in parser.parse_file(path)] == [None] * 6
+    endless = tmp_path / "endless"
+    endless.write_bytes(b"x" * 300_000)
+    assert lines_and_errors(parser, endless, max_line_bytes=1000) == (
+        [(b"", "line longer than 1000 bytes")],
+        None,
+    )
+    for bad in (0, -1, 1.5, True, "10"):
+        with pytest.raises(ValueError, match="max_line_bytes"):
+            parser.parse_file(path, max_line_bytes=bad)
+        with pytest.raises(ValueError, match="max_line_bytes"):
+            parser.to_arrow(path, max_line_bytes=bad)
+
+
+def test_gzip_zero_padding_and_zstd_skippable_frames(make: Any, tmp_path: Path) -> None:
+    parser = make.OpenAIResponseParser()
+    lines = [json.dumps(chat([("f", json.dumps({"i": i}))])).encode() for i in range(50)]
+    text = b"\n".join(lines) + b"\n"
+    want = [(line, None) for line in lines]
+    padded = tmp_path / "padded.gz"
+    padded.write_bytes(gzip.compress(text[:100]) + gzip.compress(text[100:]) + bytes(4096))
+    assert lines_and_errors(parser, padded) == (want, None)
+    skippable = struct.pack("<II", 0x184D2A50, 5) + b"12345"
+    cctx = zstandard.ZstdCompressor()
+    pzstd = tmp_path / "pzstd.zst"
+    pzstd.write_bytes(skippable + cctx.compress(text[:999]) + skippable + cctx.compress(text[999:]))
+    assert lines_and_errors(parser, pzstd) == (want, None)
+    assert parser.to_arrow(pzstd).num_rows == 50
+
+
+@pytest.mark.parametrize("kind", ["gz", "zst"])
+def test_cut_off_compressed_data_keeps_every_complete_line(
+    make: Any, tmp_path: Path, kind: str
+) -> None:
+    """A small file cut anywhere: every complete line before the cut, then one OSError
+    naming the file (the Rust backend used to drop the block it was reading)."""
+    parser = make.OpenAIResponseParser()
+    lines = [json.dumps(chat([("f", json.dumps({"i": i}))])).encode() for i in range(40)]
+    text = b"\n".join(lines) + b"\n"
+    whole = gzip.compress(text) if kind == "gz" else zstandard.ZstdCompressor().compress(text)
+    kind_name = "gzip" if kind == "gz" else "zstd"
+    path = tmp_path / f"cut.{kind}"
+    for cut in range(len(whole) // 3, len(whole), 7):
+        path.write_bytes(whole[:cut])
+        got, error = lines_and_errors(parser, path)
+        assert error == f"{path}: corrupt or truncated {kind_name} data"
+        decoder = zlib.decompressobj(31) if kind == "gz" else None
+        out = (
+            decoder.decompress(whole[:cut])
+            if decoder is not None
+            else zstandard.ZstdDecompressor().decompressobj().decompress(whole[:cut])
+        )
+        complete = out[: out.rfind(b"\n") + 1].split(b"\n")[:-1]
+        assert got == [(line, None) for line in complete], cut
+        with pytest.raises(OSError, match="corrupt or truncated"):
+            parser.to_arrow(path)
+
+
+def test_fifo_and_stdin(make: Any, impl: str, tmp_path: Path) -> None:
+    """A FIFO is opened with the GIL released (a writer in the same process can open it),
+    and read from its start only (no seeking)."""
+    parser = make.OpenAIResponseParser()
+    lines = [json.dumps(chat([("f", json.dumps({"i": i}))])).encode() for i in range(1000)]
+    data = gzip.compress(b"\n".join(lines))
+    fifo = tmp_path / "fifo"
+    for read in (
+        lambda: [r.raw for r in parser.parse_file(fifo)],
+        lambda: parser.to_arrow(fifo).column("record").to_pylist(),
+    ):
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=fifo.write_bytes, args=(data,))
+        signal.alarm(60)  # a hang fails the test rather than the run
+        try:
+            writer.start()
+            got = read()
+        finally:
+            signal.alarm(0)
+            writer.join()
+            fifo.unlink()
+        assert got in (lines, list(range(1000)))
+    script = (
+        "import sys; from toolsift.parsers import OpenAIResponseParser as P; "
+        "print(sum(1 for r in P().parse_file('/dev/stdin') if r.tool_calls))"
+    )
+    env = {**os.environ, "TOOLSIFT_IMPLEMENTATION": impl}
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=data, capture_output=True, timeout=60, env=env
+    )
+    assert done.stdout.strip() == b"1000", done.stderr
+
+
+def test_file_names_that_are_not_utf8(make: Any, tmp_path: Path) -> None:
+    parser = make.OpenAIResponseParser()
+    name = os.fsdecode(bytes(tmp_path) + b"/caf\xe9.jsonl")
+    Path(name).write_bytes(json.dumps(chat([("f", "{}")])).encode())
+    assert [len(r.tool_calls) for r in parser.parse_file(name)] == [1]
+    assert parser.to_arrow(name).num_rows == 1
+    Path(name).write_bytes(gzip.compress(b"{}\n")[:-3])
+    with pytest.raises(OSError) as raised:
+        list(parser.parse_file(name))
+    assert str(raised.value) == f"{name}: corrupt or truncated gzip data"
+
+
+def test_open_errors_when_called_with_one_text(make: Any, tmp_path: Path) -> None:
+    """A file that cannot be opened raises when parse_file is called (not at the first
+    next()), with Python's own OSError text on both backends. (A Unix socket: it can be
+    stat'ed but not opened, even by root.)"""
+    path = tmp_path / "socket.jsonl"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        for call in (make.OpenAIResponseParser().parse_file, make.OpenAIResponseParser().to_arrow):
+            with pytest.raises(OSError) as raised:
+                call(path)
+            assert str(raised.value) == f"[Errno 6] No such device or address: '{path}'"

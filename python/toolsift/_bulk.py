@@ -74,6 +74,24 @@ def record_path_keys(record_path: object) -> list[str] | None:
     return record_path.split(".")
 
 
+def check_max_line_bytes(max_line_bytes: object) -> None:
+    """`max_line_bytes` must be None (the default, 1 GiB) or a positive int."""
+    if max_line_bytes is not None and (
+        isinstance(max_line_bytes, bool)
+        or not isinstance(max_line_bytes, int)
+        or max_line_bytes < 1
+    ):
+        raise ValueError(
+            f"max_line_bytes must be a positive int or None (1 GiB), got {max_line_bytes!r}"
+        )
+
+
+def file_size(name: str) -> int | None:
+    """The size of a regular file (the progress total); None for a pipe or a device."""
+    status = os.stat(name)
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
 def checked_path(path: object) -> str:
     """The file's path as a str; FileNotFoundError / IsADirectoryError raised now, the same
     way for both backends."""
@@ -130,14 +148,20 @@ class _Progress:
 
 
 def parse_file(
-    core: Any, path: Any, record_path: object, threads: int | None, progress: ProgressArg
+    core: Any,
+    path: Any,
+    record_path: object,
+    threads: int | None,
+    progress: ProgressArg,
+    max_line_bytes: int | None = None,
 ) -> Iterator[AgentResponse]:
     name = checked_path(path)
     keys = record_path_keys(record_path)
     _check_threads(threads)
-    bar = _Progress(progress, os.stat(name).st_size, "B", os.path.basename(name))
+    check_max_line_bytes(max_line_bytes)
+    bar = _Progress(progress, file_size(name), "B", os.path.basename(name))
     try:
-        responses = core.parse_file(name, keys, threads, bar.callback)
+        responses = core.parse_file(name, keys, threads, bar.callback, max_line_bytes)
     except BaseException:
         bar.close()
         raise
@@ -161,7 +185,7 @@ def _records_of(source: Any) -> tuple[Any, int | None, str]:
     """(what the backend reads, the progress total, the progress unit)."""
     if isinstance(source, (str, os.PathLike)):
         name = checked_path(source)
-        return name, os.stat(name).st_size, "B"
+        return name, file_size(name), "B"
     if isinstance(source, (bytes, bytearray, memoryview)):
         raise TypeError(
             "source must be a path, an iterable of str/bytes records or a pyarrow "
@@ -205,25 +229,35 @@ def arrow_batches(
     threads: int | None,
     progress: ProgressArg,
     sink: Callable[[Any], None],
+    max_line_bytes: int | None = None,
 ) -> dict[str, int]:
     """Rows of the calls in `source`, handed to `sink` as pyarrow RecordBatches; returns
     the counts (records, records_with_calls, calls, undecodable_arguments, failed)."""
     require_pyarrow()
     keys = record_path_keys(record_path)
     _check_threads(threads)
+    check_max_line_bytes(max_line_bytes)
     records, total, unit = _records_of(source)
     label = os.path.basename(records) if isinstance(records, str) else ""
     bar = _Progress(progress, total, unit, label)
     try:
-        return dict(core.arrow_batches(records, keys, threads, bar.callback, sink, schema()))
+        counts = core.arrow_batches(
+            records, keys, threads, bar.callback, sink, schema(), max_line_bytes
+        )
+        return dict(counts)
     finally:
         bar.close()
 
 
 def to_arrow(
-    core: Any, source: Any, record_path: object, threads: int | None, progress: ProgressArg
+    core: Any,
+    source: Any,
+    record_path: object,
+    threads: int | None,
+    progress: ProgressArg,
+    max_line_bytes: int | None = None,
 ) -> Any:
     pa = require_pyarrow()
     batches: list[Any] = []
-    arrow_batches(core, source, record_path, threads, progress, batches.append)
+    arrow_batches(core, source, record_path, threads, progress, batches.append, max_line_bytes)
     return pa.Table.from_batches(batches, schema=schema())

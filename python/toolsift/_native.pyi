@@ -8,6 +8,7 @@ from toolsift._types import AgentResponse, ToolCall
 __all__ = [
     "BUILD_PROFILE",
     "MAX_DEPTH",
+    "MAX_LINE_BYTES",
     "FileResponses",
     "Parser",
     "clean_raw_for_history",
@@ -15,6 +16,7 @@ __all__ = [
 ]
 
 MAX_DEPTH: Final[int]
+MAX_LINE_BYTES: Final[int]
 BUILD_PROFILE: Final[str]
 
 @final
@@ -37,6 +39,7 @@ class Parser:
         record_path: Sequence[str] | None = None,
         threads: int | None = None,
         progress: Callable[[int], object] | None = None,
+        max_line_bytes: int | None = None,
     ) -> FileResponses: ...
     def arrow_batches(
         self,
@@ -46,6 +49,7 @@ class Parser:
         progress: Callable[[int], object] | None,
         sink: Callable[[Any], object],
         schema: Any = None,
+        max_line_bytes: int | None = None,
     ) -> dict[str, int]: ...
 
 @final

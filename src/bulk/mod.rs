@@ -12,6 +12,7 @@ pub mod source;
 use crate::formats::{self, Format};
 use crate::json::{self, JsonError, Keep, Tape, Token};
 use crate::record::{record_at, record_at_with, Record};
+use source::Line;
 use std::borrow::Cow;
 
 /// What one (non-blank) record gave.
@@ -46,6 +47,8 @@ pub struct Reader {
     pub format: Format,
     pub path: Option<Vec<String>>,
     keep: Option<Keep>,
+    /// Lines of files longer than this are the error [`source::too_long_message`].
+    pub max_line: usize,
     /// Leave argument strings undecoded (`Arguments::Encoded`): Arrow rows write them
     /// in one pass (`canonical`), and `parse_file`'s calling thread decodes them straight
     /// into Python objects, without a tape either way.
@@ -79,7 +82,30 @@ impl Reader {
             format: format.clone(),
             path,
             keep,
+            max_line: source::MAX_LINE_BYTES,
             encoded_arguments: false,
+        }
+    }
+
+    /// The same, with lines of files up to `max_line` bytes.
+    pub fn with_max_line(mut self, max_line: usize) -> Reader {
+        self.max_line = max_line;
+        self
+    }
+
+    /// A line of a file: its bytes (empty for a line that was too long to keep) and
+    /// what it gave; None for a blank line, which the bulk APIs skip.
+    pub fn read_line<'a>(&self, line: Line<'a>) -> Option<(&'a [u8], Outcome<'a>)> {
+        match line {
+            Line::Text(text) if source::is_blank(text) => None,
+            Line::Text(text) => Some((text, self.read(text))),
+            Line::TooLong => Some((
+                b"",
+                Outcome::Failed {
+                    custom_id: None,
+                    error: source::too_long_message(self.max_line),
+                },
+            )),
         }
     }
 

@@ -13,7 +13,7 @@ use rayon::ThreadPool;
 use std::collections::{HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// Records per unit of work: large enough to amortize hand-offs, small enough that
 /// Ctrl-C is noticed within milliseconds and memory stays bounded.
@@ -135,31 +135,48 @@ pub(super) fn forks() -> u64 {
     FORKS.load(Ordering::Relaxed)
 }
 
+/// Pools kept at most, and their threads at most (the pool in use is always kept): each
+/// distinct `threads=` value needs a pool of its own, and without a bound a program
+/// trying many values would keep every one of them, idle.
+const POOLS_KEPT: usize = 4;
+const THREADS_KEPT: usize = 64;
+
 /// One pool per thread count, made once: starting threads per call would cost more
-/// than a small batch.
+/// than a small batch. The most recently used are kept (`POOLS_KEPT`, `THREADS_KEPT`);
+/// one dropped ends its threads when the last batch using it is done.
 pub(super) fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
-    /// The pools, and `forks()` when they were started.
-    type Pools = (u64, HashMap<usize, Arc<ThreadPool>>);
-    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
+    /// The pools, most recently used last, and `forks()` when they were started.
+    type Pools = (u64, Vec<(usize, Arc<ThreadPool>)>);
+    static POOLS: Mutex<Pools> = Mutex::new((0, Vec::new()));
     let mut pools = POOLS
-        .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     if pools.0 != forks() {
         // A child made by fork() inherits the pools but not their threads: work sent to
         // them would wait forever. Start new ones; the old ones are forgotten, since
         // dropping them would signal threads that do not exist here.
-        std::mem::forget(std::mem::replace(&mut *pools, (forks(), HashMap::new())));
+        std::mem::forget(std::mem::replace(&mut *pools, (forks(), Vec::new())));
     }
-    if let Some(pool) = pools.1.get(&threads) {
-        return Ok(pool.clone());
+    let used = match pools.1.iter().position(|(n, _)| *n == threads) {
+        Some(at) => pools.1.remove(at).1,
+        None => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("toolsift-{i}"))
+                .build()
+                .map_err(|err| {
+                    PyRuntimeError::new_err(format!("cannot start {threads} threads: {err}"))
+                })?;
+            Arc::new(pool)
+        }
+    };
+    pools.1.push((threads, used.clone()));
+    while pools.1.len() > 1
+        && (pools.1.len() > POOLS_KEPT || pools.1.iter().map(|p| p.0).sum::<usize>() > THREADS_KEPT)
+    {
+        pools.1.remove(0);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("toolsift-{i}"))
-        .build()
-        .map_err(|err| PyRuntimeError::new_err(format!("cannot start {threads} threads: {err}")))?;
-    Ok(pools.1.entry(threads).or_insert(Arc::new(pool)).clone())
+    Ok(used)
 }
 
 /// Work on chunks in parallel, ahead of the calling thread, which hands each finished

@@ -17,12 +17,14 @@ use arrow_array::{
 use arrow_data::ArrayData;
 use arrow_pyarrow::{FromPyArrow, ToPyArrow};
 use arrow_schema::ArrowError;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::ThreadPool;
 use std::collections::{HashMap, VecDeque};
+use std::ffi::OsStr;
 use std::io;
+use std::os::unix::ffi::OsStrExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
@@ -46,8 +48,12 @@ struct BlockSource {
 }
 
 impl BlockSource {
-    fn open(path: &str) -> PyResult<Self> {
-        let receiver = source::spawn_reader(Path::new(path), READ_AHEAD)?;
+    /// Opens the file with the GIL released (opening a FIFO waits for its writer).
+    fn open(py: Python<'_>, file: &FilePath, max_line: usize) -> PyResult<Self> {
+        let path = Path::new(OsStr::from_bytes(&file.bytes));
+        let receiver = py
+            .detach(|| source::spawn_reader(path, READ_AHEAD, max_line, forks()))
+            .map_err(|err| file.error(py, err))?;
         Ok(BlockSource {
             receiver: Mutex::new(receiver),
             error: None,
@@ -100,14 +106,53 @@ fn report(progress: Option<&Bound<'_, PyAny>>, done: u64) -> PyResult<()> {
     Ok(())
 }
 
+/// A path from Python: its bytes (`os.fsencode`) to open, and its str to name it in
+/// errors (file names need not be UTF-8).
+pub struct FilePath {
+    pub bytes: Vec<u8>,
+    pub name: Py<PyAny>,
+}
+
+impl FilePath {
+    pub fn new(name: &Bound<'_, PyAny>) -> PyResult<FilePath> {
+        let os = name.py().import("os")?;
+        Ok(FilePath {
+            bytes: os.call_method1("fsencode", (name,))?.extract()?,
+            name: name.clone().unbind(),
+        })
+    }
+
+    /// An error reading the file, as the pure backend says it: an error of the system
+    /// as `OSError(errno, strerror, NAME)` (FileNotFoundError, PermissionError...), one
+    /// of the data as `OSError("NAME: what is wrong")`.
+    fn error(&self, py: Python<'_>, err: io::Error) -> PyErr {
+        let name = self.name.bind(py);
+        if let Some(code) = err.raw_os_error() {
+            return match py
+                .import("os")
+                .and_then(|os| os.call_method1("strerror", (code,)))
+            {
+                Ok(strerror) => {
+                    PyOSError::new_err((code, strerror.unbind(), name.clone().unbind()))
+                }
+                Err(err) => err,
+            };
+        }
+        match name.add(format!(": {err}")) {
+            Ok(message) => PyOSError::new_err(message.unbind()),
+            Err(err) => err,
+        }
+    }
+}
+
 /// The rows of a block's (non-blank) lines, numbered from 0 at the block's first line,
 /// and the number of lines (blank ones too) in the block.
 fn rows_of_block(reader: &Reader, block: &Block) -> (Rows, i64) {
     let mut rows = Rows::for_text(block.text().len());
     let mut lines = 0;
     for line in block.lines() {
-        if !source::is_blank(line) {
-            rows.add(lines, Some(line), reader.read(line));
+        if let Some((text, outcome)) = reader.read_line(line) {
+            rows.add(lines, Some(text), outcome);
         }
         lines += 1;
     }
@@ -132,8 +177,7 @@ fn read_block(reader: &Reader, block: Block) -> ReadBlock {
     ReadBlock::new(block, |block| {
         block
             .lines()
-            .filter(|line| !source::is_blank(line))
-            .map(|line| (line, reader.read(line)))
+            .filter_map(|line| reader.read_line(line))
             .collect()
     })
 }
@@ -169,6 +213,7 @@ pub struct FileResponses {
     /// The block being turned into responses, and its next line.
     current: Option<(ReadBlock, usize)>,
     progress: Option<Py<PyAny>>,
+    file: FilePath,
     /// `forks()` when the file was opened: a child made by fork() since has none of the
     /// threads reading it.
     forks: u64,
@@ -176,18 +221,20 @@ pub struct FileResponses {
 
 impl FileResponses {
     pub fn open(
+        py: Python<'_>,
         format: &Format,
-        file: &str,
+        file: FilePath,
         path: Option<Vec<String>>,
         threads: Option<&Bound<'_, PyAny>>,
         progress: Option<Bound<'_, PyAny>>,
+        max_line: usize,
     ) -> PyResult<Self> {
         let threads = thread_count(threads)?;
-        let reader = Reader::new(format, path);
+        let reader = Reader::new(format, path).with_max_line(max_line);
         Ok(FileResponses {
             own_reader: reader.clone().with_encoded_arguments(),
             reader: Arc::new(reader),
-            blocks: BlockSource::open(file)?,
+            blocks: BlockSource::open(py, &file, max_line)?,
             pool: if threads > 1 {
                 Some(pool(threads - 1)?)
             } else {
@@ -200,6 +247,7 @@ impl FileResponses {
             early: HashMap::new(),
             current: None,
             progress: progress.filter(|p| !p.is_none()).map(Bound::unbind),
+            file,
             forks: forks(),
         })
     }
@@ -302,6 +350,19 @@ impl FileResponses {
     }
 }
 
+impl Drop for FileResponses {
+    /// An iterator dropped before its end takes back the blocks no worker has started,
+    /// so that the work queued for them finds nothing to do: thousands of abandoned
+    /// iterators would otherwise queue megabytes of reading each.
+    fn drop(&mut self) {
+        for slot in self.handed_out.drain(..) {
+            if let Some(block) = lock(&slot).take() {
+                block.recycle();
+            }
+        }
+    }
+}
+
 fn guarded_read(reader: &Reader, block: Block) -> Result<ReadBlock, ()> {
     // A panic is reported as an error, never unwound into Python.
     catch_unwind(AssertUnwindSafe(|| read_block(reader, block))).map_err(|_| ())
@@ -364,7 +425,7 @@ impl FileResponses {
                 Some(block) => slf.current = Some((block, 0)),
                 None => {
                     return match slf.blocks.error.take() {
-                        Some(err) => Err(err.into()),
+                        Some(err) => Err(slf.file.error(py, err)),
                         None => Ok(None),
                     }
                 }
@@ -435,20 +496,24 @@ pub fn arrow_batches<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     sink: &Bound<'py, PyAny>,
+    max_line: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let py = source.py();
     let builder = Builder::new(py)?;
     builder.check_threads(threads)?;
     let threads = thread_count(threads)?;
     let progress = progress.filter(|p| !p.is_none());
-    let reader = Reader::new(format, path).with_encoded_arguments();
+    let reader = Reader::new(format, path)
+        .with_encoded_arguments()
+        .with_max_line(max_line);
     let mut emitter = Emitter {
         builder,
         sink: sink.clone(),
         counts: Counts::default(),
     };
-    if let Ok(file) = source.cast::<PyString>() {
-        arrow_file(&mut emitter, &reader, file.to_str()?, threads, progress)?;
+    if source.is_instance_of::<PyString>() {
+        let file = FilePath::new(source)?;
+        arrow_file(&mut emitter, &reader, &file, threads, progress)?;
     } else if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
         arrow_items(&mut emitter, &reader, source, threads, progress)?;
     } else {
@@ -460,12 +525,12 @@ pub fn arrow_batches<'py>(
 fn arrow_file<'py>(
     emitter: &mut Emitter<'py>,
     reader: &Reader,
-    file: &str,
+    file: &FilePath,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
     let py = emitter.sink.py();
-    let mut blocks = BlockSource::open(file)?;
+    let mut blocks = BlockSource::open(py, file, reader.max_line)?;
     let mut first_line = 0; // the number of the next block's first line
     pipelined_with(
         py,
@@ -486,7 +551,7 @@ fn arrow_file<'py>(
         },
     )?;
     match blocks.error.take() {
-        Some(err) => Err(err.into()),
+        Some(err) => Err(file.error(py, err)),
         None => Ok(()),
     }
 }

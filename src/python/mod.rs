@@ -7,12 +7,14 @@ mod decode;
 mod litert;
 mod objects;
 
+use crate::bulk::source::MAX_LINE_BYTES;
 use crate::formats::Format;
 use crate::record::parse_record_with;
 use build::{response_from_node, response_from_record, Builder};
 use objects::Input;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 /// One configured walker (the public parser classes delegate to it).
 #[pyclass(frozen, module = "toolsift._native")]
@@ -68,24 +70,36 @@ impl Parser {
 
     /// The AgentResponses of a JSONL file, streamed (`toolsift._bulk` checks the
     /// arguments first). `record_path` is the list of keys.
-    #[pyo3(signature = (path, record_path=None, threads=None, progress=None))]
+    #[pyo3(signature = (path, record_path=None, threads=None, progress=None, max_line_bytes=None))]
     fn parse_file(
         &self,
-        path: &str,
+        path: &Bound<'_, PyString>,
         record_path: Option<Vec<String>>,
         threads: Option<&Bound<'_, PyAny>>,
         progress: Option<Bound<'_, PyAny>>,
+        max_line_bytes: Option<usize>,
     ) -> PyResult<bulk::FileResponses> {
         if let Some(threads) = threads {
             Builder::new(threads.py())?.check_threads(Some(threads))?;
         }
-        bulk::FileResponses::open(&self.format, path, record_path, threads, progress)
+        let file = bulk::FilePath::new(path)?;
+        let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
+        bulk::FileResponses::open(
+            path.py(),
+            &self.format,
+            file,
+            record_path,
+            threads,
+            progress,
+            max_line,
+        )
     }
 
     /// Rows of the calls in `source` (a path, a list of records or a pyarrow array),
     /// handed to `sink` as pyarrow RecordBatches; returns the counts. `schema` is the
     /// pure backend's (the Rust one builds the same one itself).
-    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None))]
+    #[allow(clippy::too_many_arguments)] // the Python signature, one argument each
+    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None))]
     fn arrow_batches<'py>(
         &self,
         source: &Bound<'py, PyAny>,
@@ -94,12 +108,20 @@ impl Parser {
         progress: Option<&Bound<'py, PyAny>>,
         sink: &Bound<'py, PyAny>,
         schema: Option<&Bound<'py, PyAny>>,
+        max_line_bytes: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
-        Ok(
-            bulk::arrow_batches(&self.format, source, record_path, threads, progress, sink)?
-                .into_any(),
-        )
+        let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
+        let counts = bulk::arrow_batches(
+            &self.format,
+            source,
+            record_path,
+            threads,
+            progress,
+            sink,
+            max_line,
+        )?;
+        Ok(counts.into_any())
     }
 }
 
@@ -135,6 +157,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         os.call_method("register_at_fork", (), Some(&kwargs))?;
     }
     m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
+    m.add("MAX_LINE_BYTES", MAX_LINE_BYTES)?;
     m.add(
         "BUILD_PROFILE",
         if cfg!(debug_assertions) {

@@ -84,15 +84,53 @@ _PROGRESS_EVERY = 1 << 20  # report progress about once a MiB
 # ------------------------------------------------------------------ records of a file
 
 
-def _open(path: str) -> tuple[IO[bytes], IO[bytes]]:
-    """(the raw file, a reader of its decompressed bytes)."""
-    raw = open(path, "rb")  # closed by the caller
+class _Prefixed(io.RawIOBase):
+    """`head`, then the rest of `raw`, counting the bytes of the file read (the magic
+    number is read before the decompressor is chosen: pipes cannot seek back)."""
+
+    def __init__(self, head: bytes, raw: IO[bytes]) -> None:
+        self._head = head
+        self._raw = raw
+        self.consumed = len(head)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._raw.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.consumed += n
+        return n
+
+
+def _is_zstd(magic: bytes) -> bool:
+    """A zstd frame, or a skippable one (`50..5F 2A 4D 18`, how every pzstd file starts)."""
+    return magic == _ZSTD_MAGIC or (
+        len(magic) == 4 and 0x50 <= magic[0] <= 0x5F and magic[1:] == b"\x2a\x4d\x18"
+    )
+
+
+def _open(path: str) -> tuple[IO[bytes], _Prefixed, IO[bytes], str | None]:
+    """(the file, its bytes counted, a reader of its decompressed bytes, the kind of
+    compression). Reads the file from its start only, so that pipes and FIFOs work."""
+    raw = open(path, "rb", buffering=0)  # closed by the caller
     try:
-        magic = raw.read(4)
-        raw.seek(0)
+        magic = b""
+        while len(magic) < 4:
+            more = raw.read(4 - len(magic))
+            if not more:
+                break
+            magic += more
+        counted = _Prefixed(magic, raw)
         if magic.startswith(_GZIP_MAGIC):
-            return raw, gzip.GzipFile(fileobj=raw, mode="rb")
-        if magic == _ZSTD_MAGIC:
+            return raw, counted, gzip.GzipFile(fileobj=counted, mode="rb"), "gzip"
+        if _is_zstd(magic):
             try:
                 import zstandard
             except ImportError as exc:
@@ -100,16 +138,17 @@ def _open(path: str) -> tuple[IO[bytes], IO[bytes]]:
                     "reading .zst files with the pure-Python backend needs the zstandard "
                     "package: pip install 'toolsift[zstd]'"
                 ) from exc
-            return raw, io.BufferedReader(_ZstdFrames(raw, zstandard), 1 << 20)
-        return raw, raw
+            frames = io.BufferedReader(_ZstdFrames(counted, zstandard), 1 << 16)
+            return raw, counted, frames, "zstd"
+        return raw, counted, io.BufferedReader(counted, 1 << 20), None
     except BaseException:
         raw.close()
         raise
 
 
 class _ZstdFrames(io.RawIOBase):
-    """The decompressed bytes of one or more zstd frames; data cut off inside a frame is
-    an error (zstandard's stream_reader would end quietly)."""
+    """The decompressed bytes of one or more zstd frames (skippable ones give none); data
+    cut off inside a frame is an error (zstandard's stream_reader would end quietly)."""
 
     def __init__(self, raw: IO[bytes], zstandard: Any) -> None:
         self._raw = raw
@@ -124,7 +163,8 @@ class _ZstdFrames(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         while not self._out:
-            data = self._raw.read(1 << 20)
+            # Small pieces: what a corrupt piece decompressed to is lost with it.
+            data = self._raw.read(1 << 14)
             if not data:
                 if self._in_frame:
                     raise self._zstd.ZstdError("zstd data ends inside a frame")
@@ -145,34 +185,81 @@ class _ZstdFrames(io.RawIOBase):
         return n
 
 
-def open_records(path: str, progress: Progress = None) -> Iterator[tuple[int, bytes]]:
-    """`(number, line)` for every line of the file that is not blank, in order.
+class _TooLong:
+    def __repr__(self) -> str:
+        return "TOO_LONG"
 
+
+TOO_LONG: Any = _TooLong()
+"""What `open_records` gives for a line longer than `max_line_bytes` (not kept)."""
+
+MAX_LINE_BYTES = 1 << 30
+"""The longest line read by default; a longer one is the error `too_long_message`."""
+
+
+def too_long_message(max_line_bytes: int) -> str:
+    return f"line longer than {max_line_bytes} bytes"
+
+
+def open_records(
+    path: str, progress: Progress = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, bytes]]:
+    """`(number, line)` for every line of the file that is not blank, in order; `line`
+    is `TOO_LONG` for a line of more than `max_line_bytes` bytes (its `\\n` not
+    counted), which is not kept.
+
+    The file is opened now (errors such as PermissionError come from this call);
     `progress(done)` is called with the number of (compressed) bytes of the file read so
-    far, about once a MiB and at the end. A file that cannot be read, or whose
-    compressed data is corrupt or cut short, raises OSError.
+    far, about once a MiB and at the end. Compressed data that is corrupt or cut short
+    raises `OSError("PATH: corrupt or truncated gzip data")` (or zstd) after the complete
+    lines decompressed before the fault.
     """
-    raw, reader = _open(path)
+    raw, counted, reader, kind = _open(path)
+    return _records(path, raw, counted, reader, kind, progress, max_line_bytes)
+
+
+def _records(
+    path: str,
+    raw: IO[bytes],
+    counted: _Prefixed,
+    reader: IO[bytes],
+    kind: str | None,
+    progress: Progress,
+    limit: int,
+) -> Iterator[tuple[int, bytes]]:
     with raw, reader:
         reported = 0
         number = -1
         try:
-            for number, line in enumerate(reader):
+            while True:
+                line = reader.readline(limit + 1)
+                if not line:
+                    break
+                number += 1
                 if progress is not None:
-                    done = raw.tell()
+                    done = counted.consumed
                     if done - reported >= _PROGRESS_EVERY:
                         reported = done
                         progress(done)
-                if line.endswith(b"\n"):
+                if not line.endswith(b"\n"):  # the last line, or one too long to end here
+                    if len(line) > limit:
+                        while line and not line.endswith(b"\n"):  # drop the rest
+                            line = reader.readline(1 << 20)
+                        yield number, TOO_LONG
+                        continue
+                else:
                     line = line[:-1]
+                    if len(line) > limit:
+                        yield number, TOO_LONG
+                        continue
                 if line.endswith(b"\r"):
                     line = line[:-1]
                 if not blank(line):
                     yield number, line
         except _corrupt_errors() as exc:
-            raise OSError(f"{path}: corrupt or truncated compressed data ({exc})") from exc
+            raise OSError(f"{path}: corrupt or truncated {kind} data") from exc
         if progress is not None:
-            progress(raw.tell())
+            progress(counted.consumed)
 
 
 def _corrupt_errors() -> tuple[type[BaseException], ...]:
@@ -346,13 +433,30 @@ def parse_file(
     progress: Progress,
     text_calls: Calls | None = None,
     decoded_calls: DecodedCalls | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
 ) -> Iterator[AgentResponse]:
-    """An AgentResponse per non-blank line; `raw` is the line as bytes (no terminator)."""
+    """An AgentResponse per non-blank line; `raw` is the line as bytes (no terminator),
+    `b""` for a line too long to keep. The file is opened now, not at the first `next`."""
     check_threads(threads)
+    records = open_records(path, progress, max_line_bytes)
+    return _responses(records, calls_in, record_path, text_calls, decoded_calls, max_line_bytes)
+
+
+def _responses(
+    records: Iterator[tuple[int, bytes]],
+    calls_in: Calls,
+    record_path: Sequence[str] | None,
+    text_calls: Calls | None,
+    decoded_calls: DecodedCalls | None,
+    max_line_bytes: int,
+) -> Iterator[AgentResponse]:
     opened_in = _forks[0]
-    for _, line in open_records(path, progress):
+    for _, line in records:
         if _forks[0] != opened_in:
             raise RuntimeError(OPENED_BEFORE_FORK)  # as the Rust backend, whose threads stay behind
+        if line is TOO_LONG:
+            yield AgentResponse([], b"", too_long_message(max_line_bytes))
+            continue
         calls, _, error = read_record(calls_in, line, record_path, text_calls, decoded_calls)
         yield AgentResponse(calls, line, error)
 
@@ -439,6 +543,7 @@ def arrow_batches(
     schema: Any,
     text_calls: Calls | None = None,
     decoded_calls: DecodedCalls | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
 ) -> dict[str, int]:
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
 
@@ -448,13 +553,16 @@ def arrow_batches(
     check_threads(threads)
     records: Iterable[tuple[int, Any]]
     if isinstance(source, str):
-        records = open_records(source, progress)
+        records = open_records(source, progress, max_line_bytes)
     else:
         if hasattr(source, "to_pylist"):  # a pyarrow Array or ChunkedArray
             source = source.to_pylist()
         records = _numbered(source, progress)
     columns = ArrowColumns()
     for number, record in records:
+        if record is TOO_LONG:
+            columns.add(number, [], None, too_long_message(max_line_bytes))
+            continue
         calls, custom_id, error = read_record(
             calls_in, record, record_path, text_calls, decoded_calls
         )

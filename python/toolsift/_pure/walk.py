@@ -307,6 +307,7 @@ class Parser:
         record_path: Sequence[str] | None = None,
         threads: int | None = None,
         progress: Callable[[int], None] | None = None,
+        max_line_bytes: int | None = None,
     ) -> Iterator[AgentResponse]:
         return bulk.parse_file(
             self.calls_in,
@@ -316,6 +317,7 @@ class Parser:
             progress,
             self._text_calls(),
             self._fast_calls(),
+            bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes,
         )
 
     def arrow_batches(
@@ -326,6 +328,7 @@ class Parser:
         progress: Callable[[int], None] | None,
         sink: Callable[[Any], None],
         schema: Any,
+        max_line_bytes: int | None = None,
     ) -> dict[str, int]:
         return bulk.arrow_batches(
             self.calls_in,
@@ -337,6 +340,7 @@ class Parser:
             schema,
             self._text_calls(),
             self._fast_calls(),
+            bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes,
         )
 
     def _parse_recorded(self, raw: Any) -> AgentResponse:

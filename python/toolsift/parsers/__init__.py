@@ -48,6 +48,7 @@ class _ResponseParser:
         record_path: str | None = None,
         threads: int | None = None,
         progress: _bulk.ProgressArg = False,
+        max_line_bytes: int | None = None,
     ) -> Iterator[AgentResponse]:
         """The AgentResponse of every line of a JSONL file (plain, gzip or zstd), in order,
         with bounded memory; lines are parsed on `threads` cores (None: all) with the GIL
@@ -58,9 +59,13 @@ class _ResponseParser:
         None: OpenAI Batch API, Vertex AI and Gemini API batch output lines are unwrapped
         on their own, and a provider-reported failure becomes the line's `error`.
         `progress`: True shows a tqdm bar on stderr; a callable gets `(bytes_done, total)`.
-        A missing file raises FileNotFoundError now, not on the first iteration.
+        `max_line_bytes` (None: 1 GiB): a longer line is not kept; its AgentResponse
+        has `raw=b""` and the error `line longer than N bytes`, and reading goes on after
+        it. The file is opened now: a missing file raises FileNotFoundError here, not on
+        the first iteration; corrupt or cut-off compressed data raises OSError after the
+        complete lines before the fault. FIFOs and pipes (`/dev/stdin`) can be read.
         """
-        return _bulk.parse_file(self._core, path, record_path, threads, progress)
+        return _bulk.parse_file(self._core, path, record_path, threads, progress, max_line_bytes)
 
     def to_arrow(
         self,
@@ -69,6 +74,7 @@ class _ResponseParser:
         record_path: str | None = None,
         threads: int | None = None,
         progress: _bulk.ProgressArg = False,
+        max_line_bytes: int | None = None,
     ) -> Any:
         """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`).
 
@@ -81,9 +87,10 @@ class _ResponseParser:
         that could not be read gives one row with `error` set (and `custom_id` where
         known), nulls elsewhere; a record with no calls gives no row. `record_path`,
         `threads` and `progress` as for `parse_file` (for in-memory records, `progress`
-        counts records).
+        counts records). `max_line_bytes` as for `parse_file` (files only): a longer line
+        gives one row with that error.
         """
-        return _bulk.to_arrow(self._core, source, record_path, threads, progress)
+        return _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
