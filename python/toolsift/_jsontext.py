@@ -109,7 +109,7 @@ import orjson
 
 from toolsift._errors import ParseError
 
-__all__ = ["MAX_DEPTH", "dumps_compact", "error_for", "loads"]
+__all__ = ["MAX_DEPTH", "dumps_compact", "dumps_strict", "error_for", "loads"]
 
 MAX_DEPTH = 1024
 """The deepest nesting of arrays and objects accepted (orjson's own limit)."""
@@ -217,6 +217,8 @@ def _generous_limits() -> Iterator[None]:
 # --------------------------------------------------------------------------- dumps_compact
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+# For text made for a consumer (a model's prompt): NaN and infinities are not JSON there.
+_STRICT_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def dumps_compact(value: Any) -> str:
@@ -227,18 +229,29 @@ def dumps_compact(value: Any) -> str:
     encode (a set, bytes, a non-string key it cannot convert, a cycle) gives `repr(value)`.
     """
     try:
-        return _ENCODER.encode(value)
-    except (RecursionError, ValueError):
-        # Too deep for the default recursion limit, an int over the 4300-digit limit, or a
-        # cycle (which fails again below).
-        try:
-            with _generous_limits():
-                return _ENCODER.encode(value)
-        except Exception:
-            pass
+        return _encode(_ENCODER, value)
     except Exception:
-        pass
-    return _safe_repr(value)
+        return _safe_repr(value)
+
+
+def dumps_strict(value: Any) -> str:
+    """`json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)`.
+
+    Raises as `json.dumps` does: TypeError for a value it cannot encode (a set, bytes),
+    ValueError for a cycle and for NaN or an infinity. Integers of any size and nesting
+    up to `MAX_DEPTH` are written, as by `dumps_compact`.
+    """
+    return _encode(_STRICT_ENCODER, value)
+
+
+def _encode(encoder: json.JSONEncoder, value: Any) -> str:
+    try:
+        return encoder.encode(value)
+    except (RecursionError, ValueError):
+        # Too deep for the default recursion limit, or an int over the 4300-digit limit:
+        # retried with both lifted (a cycle or NaN fails again, with json's own error).
+        with _generous_limits():
+            return encoder.encode(value)
 
 
 def _safe_repr(value: Any) -> str:

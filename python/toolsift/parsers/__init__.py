@@ -169,14 +169,17 @@ class SdkResponseParser(_ResponseParser):
 
     @staticmethod
     def serialize_tools_for_sdk(tools: Iterable[Any]) -> str:
-        """Tool definitions as the compact JSON list LiteRT-LM takes."""
+        """Tool definitions as the compact JSON list LiteRT-LM takes. Raises TypeError or
+        ValueError, as `json.dumps` does, for parameters that are not JSON (a set, NaN)."""
         from toolsift._pure import litert  # pure in both backends; imported when used
 
         return litert.serialize_tools_for_sdk(tools)
 
     @staticmethod
     def build_tool_responses_json(responses: Iterable[Any]) -> str:
-        """One role-tool message carrying every `(name, response)` of a turn."""
+        """One role-tool message carrying every `(name, response)` of a turn, each response
+        as it is (a str stays a JSON string; `tool_response_payload` makes result text an
+        object). Raises TypeError or ValueError, as `json.dumps` does, for what is not JSON."""
         from toolsift._pure import litert  # pure in both backends; imported when used
 
         return litert.build_tool_responses_json(responses)
