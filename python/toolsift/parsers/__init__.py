@@ -120,6 +120,15 @@ class JsonResponseParser(_ResponseParser):
         arguments_key: str = "arguments",
         single: bool = False,
     ) -> None:
+        # Checked here, once, so both backends refuse alike (a non-str key would find
+        # nothing in JSON, whose keys are all strings). `single` is read for its truth.
+        for key, value in (
+            ("tool_calls_key", tool_calls_key),
+            ("name_key", name_key),
+            ("arguments_key", arguments_key),
+        ):
+            if not isinstance(value, str):
+                raise TypeError(f"{key} must be a str, got {type(value).__name__}")
         self.tool_calls_key = tool_calls_key
         self.name_key = name_key
         self.arguments_key = arguments_key
