@@ -743,3 +743,55 @@ def test_litert_files_agree(tmp_path: Path) -> None:
         )
     texts = [line.decode("utf-8", "replace") for line in lines] + ["\ud800 <|tool_call>"]
     assert r.to_arrow(texts).equals(p.to_arrow(texts))
+
+
+# ------------------------------------------------------------------ counts
+
+
+def counts_of(parser: Any, source: Any, threads: int = 1) -> dict[str, int]:
+    from toolsift import _bulk
+
+    return _bulk.arrow_batches(parser._core, source, None, threads, False, lambda batch: None)
+
+
+def need_text_bytes(impl: str, found: dict[str, int]) -> None:
+    if impl == "rust" and "text_bytes" not in found:
+        pytest.skip("this build of the Rust core does not count text_bytes yet")
+
+
+@pytest.mark.parametrize("kind", ["plain", "gz", "zst"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_counts_and_text_bytes_of_files(
+    impl: str, make: Any, tmp_path: Path, kind: str, threads: int
+) -> None:
+    """text_bytes: every decompressed byte of the file's lines, terminators (CRLF too) and
+    blank lines included, whatever the file's size on disk (the CLI's MB of JSON)."""
+    lines = [*openai_lines(150), b"", b"  \r", json.dumps(chat([("f", "{}")])).encode() + b"\r"]
+    for newline in (False, True):
+        path = write(tmp_path / f"in.{kind}", lines, kind, newline)
+        text = b"\n".join(lines) + (b"\n" if newline else b"")
+        parser = make.OpenAIResponseParser()
+        found = counts_of(parser, path, threads)
+        responses = list(parser.parse_file(path))
+        calls = [c for r in responses for c in r.tool_calls]
+        assert {k: v for k, v in found.items() if k != "text_bytes"} == {
+            "records": len(responses),
+            "records_with_calls": sum(1 for r in responses if r.tool_calls),
+            "calls": len(calls),
+            "undecodable_arguments": sum(1 for c in calls if c.raw_arguments is not None),
+            "failed": sum(1 for r in responses if r.error is not None),
+        }
+        need_text_bytes(impl, found)
+        assert found["text_bytes"] == len(text)
+        if kind != "plain":
+            assert found["text_bytes"] != path.stat().st_size
+
+
+def test_text_bytes_of_records(impl: str, make: Any) -> None:
+    """In memory: the records' lengths in bytes (UTF-8 for a str), blank ones included."""
+    records = ['{"choices": []}', "é", b"  ", bytearray(b"[1]"), memoryview(b"{}"), None, {}]
+    found = counts_of(make.OpenAIResponseParser(), records)
+    assert found["records"] == 6
+    need_text_bytes(impl, found)
+    assert found["text_bytes"] == 15 + 2 + 2 + 3 + 2
+    assert counts_of(make.OpenAIResponseParser(), pa.array(["ab", None, "é"]))["text_bytes"] == 4

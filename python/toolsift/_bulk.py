@@ -207,7 +207,8 @@ def arrow_batches(
     sink: Callable[[Any], None],
 ) -> dict[str, int]:
     """Rows of the calls in `source`, handed to `sink` as pyarrow RecordBatches; returns
-    the counts (records, records_with_calls, calls, undecodable_arguments, failed)."""
+    the counts (records, records_with_calls, calls, undecodable_arguments, failed, and,
+    where the backend counts it, text_bytes: the bytes of decompressed text read)."""
     require_pyarrow()
     keys = record_path_keys(record_path)
     _check_threads(threads)

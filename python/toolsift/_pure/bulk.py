@@ -145,19 +145,25 @@ class _ZstdFrames(io.RawIOBase):
         return n
 
 
-def open_records(path: str, progress: Progress = None) -> Iterator[tuple[int, bytes]]:
+def open_records(
+    path: str, progress: Progress = None, text_bytes: list[int] | None = None
+) -> Iterator[tuple[int, bytes]]:
     """`(number, line)` for every line of the file that is not blank, in order.
 
     `progress(done)` is called with the number of (compressed) bytes of the file read so
-    far, about once a MiB and at the end. A file that cannot be read, or whose
-    compressed data is corrupt or cut short, raises OSError.
+    far, about once a MiB and at the end. `text_bytes[0]`, when given, grows by the
+    decompressed bytes of every line read, its terminator and blank lines included. A
+    file that cannot be read, or whose compressed data is corrupt or cut short, raises
+    OSError.
     """
     raw, reader = _open(path)
     with raw, reader:
         reported = 0
         number = -1
+        size = 0
         try:
             for number, line in enumerate(reader):
+                size += len(line)
                 if progress is not None:
                     done = raw.tell()
                     if done - reported >= _PROGRESS_EVERY:
@@ -171,6 +177,9 @@ def open_records(path: str, progress: Progress = None) -> Iterator[tuple[int, by
                     yield number, line
         except _corrupt_errors() as exc:
             raise OSError(f"{path}: corrupt or truncated compressed data ({exc})") from exc
+        finally:
+            if text_bytes is not None:
+                text_bytes[0] += size
         if progress is not None:
             progress(raw.tell())
 
@@ -196,6 +205,15 @@ def text_error(record: Any) -> str | None:
     if isinstance(record, (str, bytes, bytearray, memoryview)):
         return None
     return record_error(TypeError(f"a record must be str or bytes, not {type(record).__name__}"))
+
+
+def _byte_length(record: str | bytes | bytearray | memoryview) -> int:
+    if isinstance(record, memoryview):
+        return record.nbytes
+    if isinstance(record, str) and not record.isascii():
+        # surrogatepass: a lone surrogate (not UTF-8) counts the 3 bytes it is written as
+        return len(record.encode("utf-8", "surrogatepass"))
+    return len(record)
 
 
 # ------------------------------------------------------------------ envelopes
@@ -375,6 +393,7 @@ class ArrowColumns:
 
     def __init__(self) -> None:
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
+        self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
         self._clear()
 
     def _clear(self) -> None:
@@ -426,6 +445,7 @@ class ArrowColumns:
             "calls": self.calls,
             "undecodable_arguments": self.undecodable,
             "failed": self.failed,
+            "text_bytes": self.text_bytes[0],
         }
 
 
@@ -443,17 +463,19 @@ def arrow_batches(
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
 
     Returns the counts: records (not blank), records_with_calls, calls,
-    undecodable_arguments, failed.
+    undecodable_arguments, failed, and text_bytes: the bytes of text read (of a file: every
+    line decompressed, with its terminator; of records: their UTF-8 lengths), blank ones
+    included.
     """
     check_threads(threads)
+    columns = ArrowColumns()
     records: Iterable[tuple[int, Any]]
     if isinstance(source, str):
-        records = open_records(source, progress)
+        records = open_records(source, progress, columns.text_bytes)
     else:
         if hasattr(source, "to_pylist"):  # a pyarrow Array or ChunkedArray
             source = source.to_pylist()
-        records = _numbered(source, progress)
-    columns = ArrowColumns()
+        records = _numbered(source, progress, columns.text_bytes)
     for number, record in records:
         calls, custom_id, error = read_record(
             calls_in, record, record_path, text_calls, decoded_calls
@@ -465,15 +487,20 @@ def arrow_batches(
     return columns.summary()
 
 
-def _numbered(items: Iterable[Any], progress: Progress) -> Iterator[tuple[int, Any]]:
-    """In-memory records that are not blank, numbered; progress counts records."""
+def _numbered(
+    items: Iterable[Any], progress: Progress, text_bytes: list[int]
+) -> Iterator[tuple[int, Any]]:
+    """In-memory records that are not blank, numbered; progress counts records, and
+    `text_bytes[0]` grows by each text record's length in bytes (UTF-8 for a str)."""
     count = 0
     for number, item in enumerate(items):
         if progress is not None and number and number % BATCH_ROWS == 0:
             progress(number)
         count = number + 1
-        if isinstance(item, (str, bytes, bytearray, memoryview)) and blank(item):
-            continue
+        if isinstance(item, (str, bytes, bytearray, memoryview)):
+            text_bytes[0] += _byte_length(item)
+            if blank(item):
+                continue
         yield number, item
     if progress is not None:
         progress(count)
