@@ -10,6 +10,7 @@
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Deepest nesting of arrays and objects accepted (the same as orjson's).
 pub const MAX_DEPTH: usize = 1024;
@@ -27,6 +28,8 @@ pub enum Token {
     /// An integer outside the 64-bit range, as its decimal text.
     BigInt(Box<str>),
     Float(f64),
+    /// A number beyond the float range (`1e400`: `inf` in Python), as its text.
+    HugeFloat(Box<str>),
     Str(Text),
     /// `len` items follow; `end` is the index just past the last of them.
     Array {
@@ -451,11 +454,42 @@ impl<'de> Visitor<'de> for Builder<'_> {
     }
 }
 
+/// Python's limit on the digits of an integer read from text
+/// (`sys.get_int_max_str_digits()`, 0 for none): the Python layer sets it at each call.
+static INT_MAX_STR_DIGITS: AtomicUsize = AtomicUsize::new(4300);
+
+pub fn set_int_max_str_digits(limit: usize) {
+    INT_MAX_STR_DIGITS.store(limit, Ordering::Relaxed);
+}
+
+/// Whether an integer's text has more digits than Python converts (`json.loads` refuses
+/// it; converting it would take quadratic time): arguments holding one are not decoded.
+pub fn is_too_long_int(text: &str) -> bool {
+    let limit = INT_MAX_STR_DIGITS.load(Ordering::Relaxed);
+    limit != 0 && text.len() > limit && text.trim_start_matches('-').len() > limit
+}
+
+/// Whether the value at `idx` holds an integer with more digits than Python converts.
+pub fn holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
+    tape.tokens[idx..tape.skip(idx)]
+        .iter()
+        .any(|token| matches!(token, Token::BigInt(digits) if is_too_long_int(digits)))
+}
+
+/// A float's token from its (valid) text: beyond the float range it is ±inf, as in
+/// Python, and its text is kept.
+pub fn float_token(text: &str) -> Token {
+    match text.parse::<f64>() {
+        Ok(value) if value.is_finite() => Token::Float(value),
+        Ok(_) => Token::HugeFloat(text.into()),
+        Err(_) => Token::Float(f64::NAN),
+    }
+}
+
 /// A number's text from serde_json: a float, or an integer beyond 64 bits.
 pub fn number_token(text: &str) -> Token {
     if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
-        // Valid JSON number text always parses; out-of-range becomes ±inf, as in Python.
-        Token::Float(text.parse().unwrap_or(f64::NAN))
+        float_token(text)
     } else if let Ok(small) = text.parse::<i64>() {
         Token::Int(small) // "-0", which serde_json hands over as text
     } else {
@@ -592,7 +626,7 @@ mod tests {
         assert_eq!(tape.tokens[1], Token::UInt(u64::MAX));
         assert_eq!(tape.tokens[2], Token::BigInt("18446744073709551616".into()));
         assert_eq!(tape.tokens[3], Token::BigInt("-9223372036854775809".into()));
-        assert_eq!(tape.tokens[4], Token::Float(f64::INFINITY));
+        assert_eq!(tape.tokens[4], Token::HugeFloat("1e+400".into()));
         assert_eq!(tape.tokens[5], Token::Float(0.1));
         let tape = parse(br#"{"$serde_json::private::Number": "1.5", "k\u0041": "a\n"}"#).unwrap();
         assert_eq!(tape.tokens[0], Token::Object { len: 2, end: 5 });

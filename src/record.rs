@@ -124,8 +124,14 @@ fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize, decode: bool) -> Arguments<
             Arguments::Encoded(text)
         }
     };
+    if matches!(tape.tokens[idx], Token::Object { .. }) {
+        // An integer Python would refuse to convert: kept as JSON text, not decoded.
+        if json::holds_too_long_int(tape, idx) {
+            return Arguments::Other(idx);
+        }
+        return Arguments::Object(idx);
+    }
     match &mut tape.tokens[idx] {
-        Token::Object { .. } => Arguments::Object(idx),
         Token::Str(Text::Owned(text)) => decode(Cow::Owned(std::mem::take(text).into())),
         Token::Str(Text::Source { start, len }) => {
             let range = *start as usize..(*start + *len) as usize;
@@ -139,14 +145,20 @@ fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize, decode: bool) -> Arguments<
     }
 }
 
-/// Arguments given as text: decoded when it is the JSON text of an object, else kept.
+/// Arguments given as text: decoded when it is the JSON text of an object (with no
+/// integer longer than Python converts, as `json.loads` refuses it), else kept.
 pub fn decode_object(text: Cow<'_, str>) -> Arguments<'_> {
     let decoded = match text {
         Cow::Borrowed(text) => json::parse_str(text).map_err(|_| Cow::Borrowed(text)),
         Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
     };
     match decoded {
-        Ok(tape) if matches!(tape.tokens[0], Token::Object { .. }) => Arguments::Decoded(tape),
+        Ok(tape)
+            if matches!(tape.tokens[0], Token::Object { .. })
+                && !json::holds_too_long_int(&tape, 0) =>
+        {
+            Arguments::Decoded(tape)
+        }
         Ok(tape) => Arguments::Undecodable(tape.source),
         Err(text) => Arguments::Undecodable(text),
     }

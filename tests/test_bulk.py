@@ -26,7 +26,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolsift import AgentResponse, parsers
 from toolsift._errors import OPENED_BEFORE_FORK
-from toolsift._jsontext import dumps_compact, error_for
+from toolsift._jsontext import (
+    dumps_arguments,
+    dumps_compact,
+    error_for,
+    keeping_number_text,
+    loads,
+)
 
 # ------------------------------------------------------------------ test files
 
@@ -294,7 +300,7 @@ def test_big_numbers_in_files_are_exact(make: Any, tmp_path: Path) -> None:
     assert [row["arguments"] for row in rows if row["name"] == "h"] == [f'{{"n":{big}}}']
     assert make.GeminiResponseParser().to_arrow(path).column("arguments").to_pylist()[:2] == [
         f'{{"n":{big},"m":[-{big}]}}',
-        '{"x":Infinity}',
+        '{"x":1e+400}',
     ]
 
 
@@ -609,7 +615,9 @@ def test_arguments_column_is_dumps_compact(value: dict[str, Any], rng: Any) -> N
     assert tables[0].equals(tables[1]), (tables[0].to_pylist(), tables[1].to_pylist())
     args = tables[0].column("arguments").to_pylist()
     expected = dumps_compact(json.loads(text))
-    assert args[:2] == [expected, expected]
+    with keeping_number_text():  # the column writes 1e400 as it was, not as Infinity
+        column = dumps_arguments(loads(text))
+    assert args[:2] == [column, column]
     assert tables[0].column("raw_arguments").to_pylist()[2] == f"[{expected}]"
 
 
@@ -895,3 +903,82 @@ def test_open_errors_when_called_with_one_text(make: Any, tmp_path: Path) -> Non
             with pytest.raises(OSError) as raised:
                 call(path)
             assert str(raised.value) == f"[Errno 6] No such device or address: '{path}'"
+
+
+# ------------------------------------------------------------------ counts
+
+
+def counts_of(parser: Any, source: Any, threads: int = 1) -> dict[str, int]:
+    from toolsift import _bulk
+
+    return _bulk.arrow_batches(parser._core, source, None, threads, False, lambda batch: None)
+
+
+def need_text_bytes(impl: str, found: dict[str, int]) -> None:
+    if impl == "rust" and "text_bytes" not in found:
+        pytest.skip("this build of the Rust core does not count text_bytes yet")
+
+
+@pytest.mark.parametrize("kind", ["plain", "gz", "zst"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_counts_and_text_bytes_of_files(
+    impl: str, make: Any, tmp_path: Path, kind: str, threads: int
+) -> None:
+    """text_bytes: every decompressed byte of the file's lines, terminators (CRLF too) and
+    blank lines included, whatever the file's size on disk (the CLI's MB of JSON)."""
+    lines = [*openai_lines(150), b"", b"  \r", json.dumps(chat([("f", "{}")])).encode() + b"\r"]
+    for newline in (False, True):
+        path = write(tmp_path / f"in.{kind}", lines, kind, newline)
+        text = b"\n".join(lines) + (b"\n" if newline else b"")
+        parser = make.OpenAIResponseParser()
+        found = counts_of(parser, path, threads)
+        responses = list(parser.parse_file(path))
+        calls = [c for r in responses for c in r.tool_calls]
+        assert {k: v for k, v in found.items() if k != "text_bytes"} == {
+            "records": len(responses),
+            "records_with_calls": sum(1 for r in responses if r.tool_calls),
+            "calls": len(calls),
+            "undecodable_arguments": sum(1 for c in calls if c.raw_arguments is not None),
+            "failed": sum(1 for r in responses if r.error is not None),
+        }
+        need_text_bytes(impl, found)
+        assert found["text_bytes"] == len(text)
+        if kind != "plain":
+            assert found["text_bytes"] != path.stat().st_size
+
+
+def test_text_bytes_of_records(impl: str, make: Any) -> None:
+    """In memory: the records' lengths in bytes (UTF-8 for a str), blank ones included."""
+    records = ['{"choices": []}', "é", b"  ", bytearray(b"[1]"), memoryview(b"{}"), None, {}]
+    found = counts_of(make.OpenAIResponseParser(), records)
+    assert found["records"] == 6
+    need_text_bytes(impl, found)
+    assert found["text_bytes"] == 15 + 2 + 2 + 3 + 2
+    assert counts_of(make.OpenAIResponseParser(), pa.array(["ab", None, "é"]))["text_bytes"] == 4
+
+
+def test_numbers_beyond_the_float_range_stay_json(make: Any) -> None:
+    """`1e400` decodes to inf (as json.loads), but the arguments column writes it as it
+    was (with serde_json's spelling of the exponent), so the column is always JSON."""
+    args = '{"a": 1E400, "b": [-1.5e0400, 1e-400], "c": "1e400"}'
+    records = [
+        json.dumps(chat([("f", args)])),
+        '{"candidates": [{"content": {"parts": [{"functionCall": {"name": "h", "args": '
+        + args
+        + "}}]}}]}",
+    ]
+    want = '{"a":1e+400,"b":[-1.5e+0400,0.0],"c":"1e400"}'
+    table = make.OpenAIResponseParser().to_arrow(records[:1])
+    assert table.column("arguments").to_pylist() == [want]
+    gemini_table = make.GeminiResponseParser().to_arrow(records[1:])
+    assert gemini_table.column("arguments").to_pylist() == [want]
+    decoded = json.loads(want)
+    assert decoded["a"] == math.inf and decoded["b"][0] == -math.inf
+    response = make.OpenAIResponseParser().parse(records[0])
+    assert response.tool_calls[0].arguments == {"a": math.inf, "b": [-math.inf, 0.0], "c": "1e400"}
+    # Inline arguments that are not an object keep their text as json.dumps writes it.
+    other = json.dumps(chat([("f", [0])])).replace("[0]", "[1e400]")
+    assert make.OpenAIResponseParser().parse(other).tool_calls[0].raw_arguments == "[Infinity]"
+    assert make.OpenAIResponseParser().to_arrow([other]).column("raw_arguments").to_pylist() == [
+        "[Infinity]"
+    ]

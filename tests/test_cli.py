@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import gzip
 import inspect
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +40,16 @@ def run(impl: str, *args: Any, cwd: Path | None = None) -> subprocess.CompletedP
 
 SUMMARY = re.compile(
     r"toolsift: (\d+) records, (\d+) with calls, (\d+) calls, (\d+) undecodable arguments, "
-    r"(\d+) failed records; [\d.]+ MB in [\d.]+ s, [\d.]+ MB/s"
+    r"(\d+) failed records; [\d.]+ MB( \([\d.]+ MB of JSON\))? in [\d.]+ s, "
+    r"[\d.]+ MB/s( of JSON)?$",
+    re.MULTILINE,
 )
 
 
 def summary(stderr: str) -> tuple[int, ...]:
     found = SUMMARY.search(stderr)
     assert found, stderr
-    return tuple(int(x) for x in found.groups())
+    return tuple(int(x) for x in found.groups()[:5])
 
 
 def expected_summary(make: Any, parser: str, path: Path) -> tuple[int, ...]:
@@ -117,7 +122,7 @@ def test_extract_record_path(impl: str, tmp_path: Path) -> None:
     assert "nothing at record_path response.body" in table.column("error").to_pylist()
 
 
-@pytest.mark.parametrize(
+USAGE_ERRORS = pytest.mark.parametrize(
     ("args", "message"),
     [
         (["extract", "missing.jsonl", "--format", "openai"], "no such file: missing.jsonl"),
@@ -138,8 +143,16 @@ def test_extract_record_path(impl: str, tmp_path: Path) -> None:
         ),
         (["extract", OPENAI, "--format", "litert", "--arguments-key", "x"], "--arguments-key"),
         (["extract", OPENAI, "--format", "json", "--name-key"], "expected one argument"),
+        # the usage line names the command that was run (not `toolsift toolsift --help`)
+        ([], "required: command (see `toolsift --help`)"),
+        (["nope"], "invalid choice: 'nope' (choose from 'extract') (see `toolsift --help`)"),
+        (["extract"], "(see `toolsift extract --help`)"),
+        (["extract", OPENAI, "--format", "nope"], "(see `toolsift extract --help`)"),
     ],
 )
+
+
+@USAGE_ERRORS
 def test_usage_errors_exit_2(impl: str, tmp_path: Path, args: list[Any], message: str) -> None:
     if args == ["extract", "."]:
         args = ["extract", str(tmp_path), "--format", "openai"]
@@ -149,6 +162,23 @@ def test_usage_errors_exit_2(impl: str, tmp_path: Path, args: list[Any], message
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("toolsift: error: ")
     assert message in lines[0]
+
+
+@USAGE_ERRORS
+def test_usage_errors_from_main(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any, args: list[Any], message: str
+) -> None:
+    """The same through `main([...])`, whose prog is "toolsift" too."""
+    from toolsift.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    if args == ["extract", "."]:
+        args = ["extract", str(tmp_path), "--format", "openai"]
+    assert main([str(arg) for arg in args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("toolsift: error: ")
+    assert message in captured.err
 
 
 CUSTOM_LINES = [
@@ -325,6 +355,322 @@ def test_corrupt_compressed_input_exits_1(impl: str, tmp_path: Path) -> None:
     assert "cannot read" in done.stderr
 
 
+# ------------------------------------------------------------------ the output file
+
+
+def one_error_line(stderr: str, text: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("toolsift: error: ") and text in lines[0], stderr
+    assert "Traceback" not in stderr
+
+
+def leftovers(directory: Path, *keep: Path) -> list[str]:
+    """Files in `directory` other than `keep`: temporary files a run left behind."""
+    return sorted(p.name for p in directory.iterdir() if p not in keep)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_output_that_is_an_input_is_refused(impl: str, tmp_path: Path, suffix: str) -> None:
+    """Nothing is opened for writing: the input is still there, whole (the run used to
+    truncate it first, then report 0 records and exit 0)."""
+    src = tmp_path / f"in{suffix}"
+    src.write_bytes(OPENAI.read_bytes())
+    (tmp_path / f"link{suffix}").symlink_to(src.name)
+    os.link(src, tmp_path / f"hard{suffix}")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    for out in (src.name, f"./{src.name}", f"sub/../{src.name}", str(src), f"link{suffix}"):
+        for args in ([src.name], [GEMINI, src.name]):
+            done = run(impl, "extract", *args, "--format", "openai", "-o", out, cwd=tmp_path)
+            assert done.returncode == 2, (out, done.stderr)
+            one_error_line(done.stderr, f"the output {out} is also an input ({src.name})")
+    done = run(impl, "extract", str(src), "--format", "openai", "-o", f"hard{suffix}", cwd=tmp_path)
+    assert done.returncode == 2
+    one_error_line(done.stderr, f"the output hard{suffix} is also an input")
+    assert src.read_bytes() == OPENAI.read_bytes()
+    assert leftovers(tmp_path) == sorted(["hard" + suffix, "in" + suffix, "link" + suffix, "sub"])
+
+
+def test_stdout_that_is_an_input_is_refused(impl: str, tmp_path: Path) -> None:
+    """`>> in.jsonl` would read what it writes, without end."""
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(OPENAI.read_bytes())
+    with src.open("ab") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolsift", "extract", str(src), "--format", "openai"],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+            timeout=300,
+            check=False,
+        )
+    assert done.returncode == 2
+    one_error_line(done.stderr, "the output stdout is also an input")
+    assert src.read_bytes() == OPENAI.read_bytes()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_failed_run_keeps_the_previous_output(impl: str, tmp_path: Path, suffix: str) -> None:
+    """Corrupt input (exit 1) after rows were written: the output from before is left as it
+    was, and the temporary file is gone."""
+    import gzip
+
+    src = tmp_path / "cut.jsonl.gz"
+    data = gzip.compress(OPENAI.read_bytes() * 20)
+    src.write_bytes(data[: len(data) * 3 // 4])
+    out = tmp_path / f"calls{suffix}"
+    out.write_bytes(b"the previous output\n")
+    done = run(impl, "extract", src, "--format", "openai", "-o", out, "--threads", "1")
+    assert done.returncode == 1, done.stderr
+    one_error_line(done.stderr, f"cannot read {src}")
+    assert out.read_bytes() == b"the previous output\n"
+    assert leftovers(tmp_path, src, out) == []
+    # Nor is a new output made.
+    fresh = tmp_path / f"new{suffix}"
+    done = run(impl, "extract", src, "--format", "openai", "-o", fresh)
+    assert done.returncode == 1
+    assert leftovers(tmp_path, src, out) == []
+
+
+def test_output_modes_and_links(impl: str, tmp_path: Path) -> None:
+    """A new file gets 0o666 less the umask (as `open` gives); a file replaced keeps its
+    mode; a symlink stays a symlink, and the file it names gets the output."""
+    umask = os.umask(0)
+    os.umask(umask)
+    new = tmp_path / "new.jsonl"
+    assert run(impl, "extract", OPENAI, "--format", "openai", "-o", new).returncode == 0
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask
+    kept = tmp_path / "kept.csv"
+    kept.write_bytes(b"old")
+    kept.chmod(0o640)
+    assert run(impl, "extract", OPENAI, "--format", "openai", "-o", kept).returncode == 0
+    assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_bytes() != b"old"
+    target = tmp_path / "target.parquet"
+    link = tmp_path / "link.parquet"
+    link.symlink_to(target.name)  # dangling: the file is made where it points
+    assert run(impl, "extract", OPENAI, "--format", "openai", "-o", link).returncode == 0
+    assert link.is_symlink() and pq.read_table(target).num_rows > 0
+    assert leftovers(tmp_path, new, kept, target, link) == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file")
+def test_read_only_output_is_not_replaced(impl: str, tmp_path: Path) -> None:
+    """A file that `open` could not write is not replaced either (the directory could)."""
+    out = tmp_path / "calls.jsonl"
+    out.write_bytes(b"keep")
+    out.chmod(0o444)
+    done = run(impl, "extract", OPENAI, "--format", "openai", "-o", out)
+    assert done.returncode == 2
+    one_error_line(done.stderr, f"cannot write {out}: {os.strerror(errno.EACCES)}")
+    assert out.read_bytes() == b"keep"
+    assert leftovers(tmp_path, out) == []
+
+
+def test_full_disk_on_stdout_exits_2(impl: str) -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolsift", "extract", str(OPENAI), "--format", "openai"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+            timeout=300,
+            check=False,
+        )
+    assert done.returncode == 2
+    one_error_line(done.stderr, f"cannot write to stdout: {os.strerror(errno.ENOSPC)}")
+
+
+def _file_size_limit(limit: int) -> Callable[[], None]:
+    def set_limit() -> None:  # in the child, before it runs
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+
+    return set_limit
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_output_file_that_cannot_grow_exits_2(impl: str, tmp_path: Path, suffix: str) -> None:
+    """Writes that fail part way (here: beyond RLIMIT_FSIZE, as on a full disk) end in one
+    line and exit 2, the previous output kept and the temporary file removed."""
+    src = tmp_path / "big.jsonl"
+    src.write_bytes(OPENAI.read_bytes() * 5)
+    out = tmp_path / f"calls{suffix}"
+    out.write_bytes(b"the previous output\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolsift", "extract", str(src), "--format", "openai", "-o", out],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        preexec_fn=_file_size_limit(8192),
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    one_error_line(done.stderr, f"cannot write {out}")
+    assert out.read_bytes() == b"the previous output\n"
+    assert leftovers(tmp_path, src, out) == []
+
+
+def test_broken_pipe_exits_quietly(impl: str, tmp_path: Path) -> None:
+    """`toolsift extract ... | head -1`: no message (it was `cannot read INPUT: Broken
+    pipe`), exit 0, with and without --quiet."""
+    src = tmp_path / "big.jsonl"
+    src.write_bytes(OPENAI.read_bytes() * 30)  # far more output than a pipe holds
+    for extra in ([], ["--quiet"], ["--threads", "1"]):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "toolsift", "extract", str(src), "--format", "openai", *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        )
+        assert child.stdout is not None and child.stderr is not None
+        assert json.loads(child.stdout.readline())["record"] == 0
+        child.stdout.close()
+        stderr = child.stderr.read()
+        assert child.wait(timeout=300) == 0, stderr
+        assert stderr == b"", stderr
+
+
+# In-process, through main(): failures injected where the output is written.
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Runs main() in tmp_path, with an output from before."""
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "calls.jsonl"
+    out.write_bytes(b"the previous output\n")
+    return out
+
+
+def failing_write(error: BaseException) -> Callable[..., None]:
+    def write(self: Any, batch: Any) -> None:
+        raise error
+
+    return write
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_full_disk_through_main(
+    in_process: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any, threads: str
+) -> None:
+    from toolsift import cli
+
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(cli._JsonlWriter, "write", failing_write(full))
+    args = ["extract", str(OPENAI), "--format", "openai", "--threads", threads]
+    assert cli.main([*args, "-o", in_process.name]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"toolsift: error: cannot write calls.jsonl: {full.strerror}\n"
+    assert in_process.read_bytes() == b"the previous output\n"
+    assert leftovers(in_process.parent, in_process) == []
+    # Closing the file writes its last bytes: a failure there is the same error.
+    monkeypatch.undo()
+    monkeypatch.chdir(in_process.parent)
+
+    def close(self: Any) -> None:
+        raise full
+
+    monkeypatch.setattr(cli._JsonlWriter, "close", close)
+    assert cli.main([*args, "-o", in_process.name]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert in_process.read_bytes() == b"the previous output\n"
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_broken_pipe_in_the_writer_thread_through_main(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path, threads: str
+) -> None:
+    """The writer thread's BrokenPipeError ends the run as the main thread's does, also
+    when it is seen while the input is still being read (it was `cannot read INPUT`)."""
+    from toolsift import cli
+
+    src = tmp_path / "big.jsonl"
+    src.write_bytes(OPENAI.read_bytes() * 40)  # many batches: the error comes mid-run
+    silenced = []
+    monkeypatch.setattr(cli, "_silence_stdout", lambda: silenced.append(True))
+    monkeypatch.setattr(cli._JsonlWriter, "write", failing_write(BrokenPipeError(32, "x")))
+    assert cli.main(["extract", str(src), "--format", "openai", "--threads", threads]) == 0
+    assert capsys.readouterr().err == ""
+    assert silenced == [True]
+
+
+def test_interrupted_run_keeps_the_previous_output(
+    in_process: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """Ctrl-C after some rows were written: exit 130, the output from before kept."""
+    from toolsift import _bulk, cli
+
+    arrow_batches = _bulk.arrow_batches
+
+    def interrupted(core: Any, source: Any, *args: Any, **options: Any) -> dict[str, int]:
+        sink = args[-1]
+
+        def sink_then_stop(batch: Any) -> None:
+            sink(batch)
+            raise KeyboardInterrupt
+
+        return arrow_batches(core, source, *args[:-1], sink_then_stop, **options)
+
+    monkeypatch.setattr(_bulk, "arrow_batches", interrupted)
+    for out in (in_process.name, "new.parquet"):
+        assert cli.main(["extract", str(OPENAI), "--format", "openai", "-o", out]) == 130
+        assert capsys.readouterr().err == "toolsift: interrupted\n"
+    assert in_process.read_bytes() == b"the previous output\n"
+    assert leftovers(in_process.parent, in_process) == []
+
+
+def test_summary_line() -> None:
+    from toolsift.cli import _summary
+
+    counts = {
+        "records": 3,
+        "records_with_calls": 2,
+        "calls": 5,
+        "undecodable_arguments": 1,
+        "failed": 0,
+    }
+    head = "toolsift: 3 records, 2 with calls, 5 calls, 1 undecodable arguments, 0 failed records"
+    assert _summary(counts, 12_300_000, 12_300_000, 0.5) == f"{head}; 12.3 MB in 0.50 s, 24.6 MB/s"
+    assert (
+        _summary(counts, 12_300_000, 41_000_000, 0.5)
+        == f"{head}; 12.3 MB (41.0 MB of JSON) in 0.50 s, 82.0 MB/s of JSON"
+    )
+
+
+def test_summary_of_compressed_input(impl: str, make: Any, tmp_path: Path) -> None:
+    """MB of the files, and for compressed input the MB of JSON text they held (where the
+    backend counts it; else the file size alone, as before)."""
+    import gzip
+
+    from toolsift import _bulk
+
+    text = OPENAI.read_bytes() * 10
+    src = tmp_path / "in.jsonl.gz"
+    src.write_bytes(gzip.compress(text))
+    done = run(impl, "extract", src, OPENAI, "--format", "openai", "-o", tmp_path / "o.parquet")
+    assert done.returncode == 0, done.stderr
+    line = done.stderr.strip()
+    files_mb = (src.stat().st_size + OPENAI.stat().st_size) / 1e6
+    found = _bulk.arrow_batches(
+        make.OpenAIResponseParser()._core, src, None, 1, False, lambda batch: None
+    )
+    if "text_bytes" in found:
+        json_mb = (len(text) + OPENAI.stat().st_size) / 1e6
+        assert f"; {files_mb:.1f} MB ({json_mb:.1f} MB of JSON) in " in line
+        assert line.endswith(" MB/s of JSON")
+    else:
+        assert impl == "rust"  # the pure backend counts it
+        assert f"; {files_mb:.1f} MB in " in line and line.endswith(" MB/s")
+    plain = run(impl, "extract", OPENAI, "--format", "openai", "-o", tmp_path / "p.parquet")
+    assert f"; {OPENAI.stat().st_size / 1e6:.1f} MB in " in plain.stderr
+    assert "of JSON" not in plain.stderr
+
+
 def test_main_module_and_help() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "toolsift", "extract", "--help"],
@@ -405,3 +751,25 @@ def test_pyarrow_is_optional(impl: str) -> None:
     )  # fmt: skip
     assert cli.returncode == 2
     assert "toolsift[cli]" in cli.stderr
+
+
+def test_standard_input_and_max_line_bytes(impl: str, tmp_path: Path) -> None:
+    """`-` reads standard input (gzip detected by content, as for files); a line longer
+    than --max-line-bytes is one failed record."""
+    data = OPENAI.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "toolsift", "extract", "-", "--format", "openai"],
+        input=gzip.compress(data),
+        capture_output=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    from_file = run(impl, "extract", OPENAI, "--format", "openai", "--quiet")
+    assert done.stdout.decode() == from_file.stdout
+    longest = max(len(line) for line in data.splitlines())
+    done = run(impl, "extract", OPENAI, "--format", "openai", "--max-line-bytes", longest - 1)
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert f"line longer than {longest - 1} bytes" in {row["error"] for row in rows}
+    assert run(impl, "extract", OPENAI, "--format", "openai", "--max-line-bytes", 0).returncode == 2

@@ -419,9 +419,18 @@ def test_huge_int_beyond_int_str_digit_limit() -> None:
     number = 7 * 10**5000 + 3
     text = f"[{digits}, -{digits}]"
     assert error_for(text) is None
-    assert loads(text) == [number, -number]
-    assert loads(text.encode()) == [number, -number]
+    # Python's rule: not converted (json.loads refuses it), its text kept as it was.
+    decoded = loads(text)
+    assert [type(n).__name__ for n in decoded] == ["TooLongInt", "TooLongInt"]
+    assert [n.text for n in loads(text.encode())] == [digits, "-" + digits]
+    assert dumps_compact(decoded) == text.replace(" ", "")
     assert dumps_compact([number, -number]) == text.replace(" ", "")
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # no limit: converted
+    try:
+        assert loads(text) == [number, -number]
+    finally:
+        sys.set_int_max_str_digits(old)
     # the limits lifted for the slow paths are back
     assert limits == (
         sys.getrecursionlimit(),

@@ -9,6 +9,7 @@ be identical (`same()`: same JSON types all the way down, ids and raw_arguments 
 from __future__ import annotations
 
 import json
+import math
 import pathlib
 from types import SimpleNamespace
 from typing import Any
@@ -204,10 +205,12 @@ def test_very_deep_input_never_raises(litert: Any, depth: int) -> None:
 
 
 def test_raw_token_numbers_decode_as_json_does(litert: Any) -> None:
-    [call] = litert.extract_tool_calls(OPEN + "call:f{a:1e400,b:-1e400,c:" + "9" * 5000 + "}")
+    [call] = litert.extract_tool_calls(OPEN + "call:f{a:1e400,b:-1e400,c:" + "9" * 4300 + "}")
     assert call.arguments["a"] == float("inf") and call.arguments["b"] == float("-inf")
-    big = call.arguments["c"]  # beyond int()'s 4300-digit limit, still exact
-    assert isinstance(big, int) and big == 10**5000 - 1
+    assert call.arguments["c"] == 10**4300 - 1
+    # More digits than Python converts (json.loads refuses them): the block is kept as text.
+    [call] = litert.extract_tool_calls(OPEN + "call:f{c:" + "9" * 4301 + "}" + CLOSE)
+    assert (call.arguments, call.raw_arguments) == ({}, "{c:" + "9" * 4301 + "}")
 
 
 def test_closing_token_only_or_opening_token_only(litert: Any) -> None:
@@ -353,17 +356,88 @@ def test_build_tool_responses_json(litert: Any) -> None:
                     "name": "get_weather",
                     "response": {"temp": 21, "sky": "sunny"},
                 },
-                {"type": "tool_response", "name": "get_time", "response": {"time": "07:30"}},
-                {"type": "tool_response", "name": "echo", "response": {"value": "plain text"}},
-                {"type": "tool_response", "name": "count", "response": {"value": 3}},
-                {"type": "tool_response", "name": "items", "response": {"value": [1, 2]}},
+                # every response as it is, as flutter_gemma's buildToolResponsesJson does
+                {"type": "tool_response", "name": "get_time", "response": '{"time": "07:30"}'},
+                {"type": "tool_response", "name": "echo", "response": "plain text"},
+                {"type": "tool_response", "name": "count", "response": 3},
+                {"type": "tool_response", "name": "items", "response": [1, 2]},
             ],
         }
     )
     assert litert.build_tool_responses_json([]) == '{"role":"tool","content":[]}'
+    # the wrapping is the caller's choice, through tool_response_payload
+    wrapped = litert.build_tool_responses_json(
+        [
+            ("get_time", litert.tool_response_payload('{"time": "07:30"}')),
+            ("echo", litert.tool_response_payload("plain text")),
+        ]
+    )
+    assert json.loads(wrapped)["content"] == [
+        {"type": "tool_response", "name": "get_time", "response": {"time": "07:30"}},
+        {"type": "tool_response", "name": "echo", "response": {"value": "plain text"}},
+    ]
+    scalars = json.loads(litert.build_tool_responses_json([("n", None), ("t", True)]))
+    assert scalars["content"] == [
+        {"type": "tool_response", "name": "n", "response": None},
+        {"type": "tool_response", "name": "t", "response": True},
+    ]
     for bad in (("only-name",), {"name": "x"}, "xy", (1, {})):
         with pytest.raises(TypeError, match="tool response 0"):
             litert.build_tool_responses_json([bad])
+
+
+def _cycle() -> dict[str, Any]:
+    looped: dict[str, Any] = {}
+    looped["self"] = looped
+    return looped
+
+
+def json_error(value: Any) -> tuple[type[Exception], str]:
+    """What json.dumps raises for `value` (the helpers must raise the same)."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return type(exc), str(exc)
+    raise AssertionError(f"json.dumps encoded {value!r}")
+
+
+NOT_JSON = {
+    "set": {1, 2},
+    "bytes": b"x",
+    "object": object(),
+    "cycle": _cycle(),
+    "nan": math.nan,
+    "inf": math.inf,
+    "-inf": -math.inf,
+    "nested nan": {"a": [1.5, math.nan]},
+}
+
+
+@pytest.mark.parametrize("kind", list(NOT_JSON))
+def test_helpers_raise_as_json_dumps_for_what_is_not_json(litert: Any, kind: str) -> None:
+    """Never Python's repr as text for the model: json.dumps's own error (issue item 10)."""
+    value = NOT_JSON[kind]
+    error, message = json_error(value)
+    assert error is (TypeError if kind in ("set", "bytes", "object") else ValueError)
+    if kind == "cycle":
+        assert message == "Circular reference detected"
+    with pytest.raises(error) as raised:
+        litert.build_tool_responses_json([("f", value)])
+    assert str(raised.value) == message
+    with pytest.raises(error) as raised:
+        litert.serialize_tools_for_sdk([{"name": "f", "parameters": {"p": value}}])
+    assert str(raised.value) == message
+
+
+def test_helpers_write_big_and_deep_values(litert: Any) -> None:
+    """The limits json.dumps has by default are not the helpers' (as dumps_compact)."""
+    deep: Any = 1
+    for _ in range(litert.MAX_DEPTH - 4):
+        deep = [deep]
+    big, digits = 10**5000, "1" + "0" * 5000  # beyond int's default 4300-digit limit
+    text = litert.build_tool_responses_json([("f", {"deep": deep, "big": big})])
+    assert text.endswith("]" * (litert.MAX_DEPTH - 4) + ',"big":' + digits + "}}]}")
+    assert litert.build_tool_responses_json([("f", 1e308)]).endswith('"response":1e+308}]}')
 
 
 def test_tool_response_payload_other_types(litert: Any) -> None:

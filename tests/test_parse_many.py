@@ -493,3 +493,72 @@ def test_reentrant_parse_from_an_sdk_attribute(make: Any) -> None:
         ["b"],
     ]
     assert all(r.error is None for r in results)
+
+
+def test_a_released_memoryview_is_one_records_error(make: Any) -> None:
+    parser = make.OpenAIResponseParser()
+    released = memoryview(b"{}")
+    released.release()
+    responses = parser.parse_many([b"{}", released, b"{}"], threads=1)
+    assert [r.error for r in responses] == [
+        None,
+        "ValueError: operation forbidden on released memoryview object",
+        None,
+    ]
+    assert responses[1].raw is released
+    with pytest.raises(ValueError, match="released memoryview"):
+        parser.parse(released)
+
+
+class Reversed(list):  # type: ignore[type-arg]
+    """A list subclass that iterates its own way."""
+
+    def __iter__(self) -> Any:
+        return iter(list.__getitem__(self, slice(None, None, -1)))
+
+
+def test_list_subclasses_are_iterated_as_python_iterates_them(make: Any) -> None:
+    calls = Reversed([{"function": {"name": n, "arguments": "{}"}} for n in ("first", "second")])
+    response = {"choices": Reversed([{"message": {"tool_calls": calls}}])}
+    got = make.OpenAIResponseParser().parse(response)
+    assert [c.name for c in got.tool_calls] == ["second", "first"]
+
+
+def test_integers_longer_than_python_converts_are_not_decoded(make: Any) -> None:
+    """Python's rule (`sys.get_int_max_str_digits()`, 4300 by default; json.loads refuses
+    more): arguments holding such an integer are `{}` with their text kept, on every path,
+    without the quadratic conversion (a megabyte of digits used to take 13 s)."""
+    limit = sys.get_int_max_str_digits()
+    digits = "7" * (limit + 1)
+    args = '{"n": ' + digits + ', "ok": 1}'
+    openai = json.dumps(
+        {"choices": [{"message": {"tool_calls": [{"function": {"name": "f", "arguments": args}}]}}]}
+    )
+    gemini = (
+        '{"candidates": [{"content": {"parts": [{"functionCall": {"name": "g", "args": '
+        + args
+        + "}}]}}]}"
+    )
+    litert = "<|tool_call>call:h{n:" + digits + "}<tool_call|>"
+    compact = '{"n":' + digits + ',"ok":1}'
+    signal.alarm(60)  # quadratic conversion of the megabyte below would take far longer
+    try:
+        for parser, text, raw in (
+            (make.OpenAIResponseParser(), openai, args),
+            (make.GeminiResponseParser(), gemini, compact),
+            (make.SdkResponseParser(), litert, "{n:" + digits + "}"),
+        ):
+            for response in (parser.parse(text), *parser.parse_many([text, text.encode()])):
+                call = response.tool_calls[0]
+                assert (call.arguments, call.raw_arguments) == ({}, raw)
+            if not isinstance(parser, make.SdkResponseParser):
+                rows = parser.to_arrow([text]).to_pylist()
+                assert [(r["arguments"], r["raw_arguments"]) for r in rows] == [("{}", raw)]
+        exact = '{"n": ' + "9" * limit + "}"
+        parser = make.OpenAIResponseParser()
+        call = parser.parse(openai.replace(json.dumps(args)[1:-1], json.dumps(exact)[1:-1]))
+        assert call.tool_calls[0].arguments == {"n": int("9" * limit)}
+        huge = openai.replace(digits, "1" * 1_000_000)
+        assert parser.parse(huge).tool_calls[0].arguments == {}
+    finally:
+        signal.alarm(0)

@@ -85,3 +85,19 @@ def test_parse_many_matches_parse(make: Any, threads: int | None) -> None:
         else:
             assert result.error is None
             assert same(calls_as_dicts(result), expected_calls(case))
+
+
+@pytest.mark.parametrize("key", ["tool_calls_key", "name_key", "arguments_key"])
+@pytest.mark.parametrize("value", [None, 1, b"name", ["name"]])
+def test_json_keys_must_be_str(make: Any, key: str, value: Any) -> None:
+    """The same TypeError on both backends, when the parser is made (Rust raised its own
+    message; Python found nothing, or failed on the first parse)."""
+    with pytest.raises(TypeError) as raised:
+        make.JsonResponseParser(**{key: value})
+    assert str(raised.value) == f"{key} must be a str, got {type(value).__name__}"
+
+
+@pytest.mark.parametrize(("single", "found"), [(None, 1), (0, 1), ("", 1), ("yes", 0), (1, 0)])
+def test_json_single_is_read_for_its_truth(make: Any, single: Any, found: int) -> None:
+    parser = make.JsonResponseParser(single=single)
+    assert len(parser.parse({"tool_calls": [{"name": "f"}]}).tool_calls) == found

@@ -232,7 +232,8 @@ def arrow_batches(
     max_line_bytes: int | None = None,
 ) -> dict[str, int]:
     """Rows of the calls in `source`, handed to `sink` as pyarrow RecordBatches; returns
-    the counts (records, records_with_calls, calls, undecodable_arguments, failed)."""
+    the counts (records, records_with_calls, calls, undecodable_arguments, failed, and,
+    where the backend counts it, text_bytes: the bytes of decompressed text read)."""
     require_pyarrow()
     keys = record_path_keys(record_path)
     _check_threads(threads)

@@ -97,8 +97,12 @@ about 30 MB/s on typical responses.
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import json
+import math
 import re
+import secrets
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -109,7 +113,16 @@ import orjson
 
 from toolsift._errors import ParseError
 
-__all__ = ["MAX_DEPTH", "dumps_compact", "error_for", "loads"]
+__all__ = [
+    "MAX_DEPTH",
+    "dumps_arguments",
+    "dumps_compact",
+    "dumps_strict",
+    "error_for",
+    "holds_too_long_int",
+    "keeping_number_text",
+    "loads",
+]
 
 MAX_DEPTH = 1024
 """The deepest nesting of arrays and objects accepted (orjson's own limit)."""
@@ -178,13 +191,89 @@ def _stdlib_loads(data: str | bytes | bytearray | memoryview) -> Any:
     """`json.loads` of text already known to be valid, with room for 1024 levels of nesting
     and integers of any length."""
     text = data if isinstance(data, str) else bytes(data).decode()
+    get_limit = getattr(sys, "get_int_max_str_digits", None)
+    to_int = functools.partial(_int, get_limit() if get_limit is not None else 0)
     try:
-        return json.loads(text)
-    except (RecursionError, ValueError):
-        # json's C scanner recurses (1000 levels by default on 3.10/3.11) and int() refuses
-        # more than 4300 digits; the text is valid, so retry with both limits lifted.
+        return json.loads(text, parse_float=_float, parse_int=to_int)
+    except RecursionError:
+        # json's C scanner recurses (1000 levels by default on 3.10/3.11); the text is
+        # valid, so retry with the limit lifted.
         with _generous_limits():
-            return json.loads(text)
+            return json.loads(text, parse_float=_float, parse_int=to_int)
+
+
+class TooLongInt:
+    """An integer with more digits than Python converts (`sys.get_int_max_str_digits()`:
+    `json.loads` refuses it, and converting it takes quadratic time): its text, never
+    converted. Arguments holding one are not decoded (`holds_too_long_int`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_TOO_LONG_INTS_MADE = [0]  # none made: nothing to look for
+
+
+def _int(limit: int, text: str) -> int | TooLongInt:
+    if limit and len(text) > limit and len(text.lstrip("-")) > limit:
+        _TOO_LONG_INTS_MADE[0] += 1
+        return TooLongInt(text)
+    return int(text)
+
+
+def holds_too_long_int(value: Any) -> bool:
+    """Whether a decoded value holds a `TooLongInt` (free until one was ever made)."""
+    if not _TOO_LONG_INTS_MADE[0]:
+        return False
+    stack = [value]
+    seen: set[int] = set()  # a caller's value may hold itself
+    while stack:
+        item = stack.pop()
+        if isinstance(item, TooLongInt):
+            return True
+        if isinstance(item, (dict, list)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return False
+
+
+class HugeFloat(float):
+    """A number beyond the float range (``1e400``): ``inf`` that keeps its text, made only
+    inside `keeping_number_text` (for the `arguments` column: `Infinity` is not JSON).
+    `text` is spelled as serde_json hands it over (``e``, a ``+`` on a positive exponent),
+    so both backends write the same."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> HugeFloat:
+        self = super().__new__(cls, value)
+        mantissa, e, exponent = text.lower().partition("e")
+        if e and exponent[:1] not in ("+", "-"):
+            exponent = "+" + exponent
+        self.text = mantissa + e + exponent
+        return self
+
+
+_KEEP_NUMBER_TEXT = contextvars.ContextVar("toolsift_keep_number_text", default=False)
+
+
+@contextmanager
+def keeping_number_text() -> Iterator[None]:
+    """Within it, `loads` gives numbers beyond the float range as `HugeFloat`."""
+    token = _KEEP_NUMBER_TEXT.set(True)
+    try:
+        yield
+    finally:
+        _KEEP_NUMBER_TEXT.reset(token)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value) and _KEEP_NUMBER_TEXT.get():
+        return HugeFloat(value, text)
+    return value
 
 
 _LIMITS_LOCK = threading.RLock()  # re-entrant: repr() in _safe_repr runs arbitrary code
@@ -217,28 +306,79 @@ def _generous_limits() -> Iterator[None]:
 # --------------------------------------------------------------------------- dumps_compact
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+# For text made for a consumer (a model's prompt): NaN and infinities are not JSON there.
+_STRICT_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def dumps_compact(value: Any) -> str:
     """`json.dumps(value, separators=(",", ":"), ensure_ascii=False)`, never raising.
 
-    Integers of any size are written exactly, floats as `json` writes them (``repr``;
-    NaN and infinities as ``NaN`` / ``Infinity``, as `json` does). A value `json` cannot
-    encode (a set, bytes, a non-string key it cannot convert, a cycle) gives `repr(value)`.
+    Integers of any size are written exactly (a `TooLongInt` as its text), floats as
+    `json` writes them (``repr``; NaN and infinities as ``NaN`` / ``Infinity``, as `json`
+    does). A value `json` cannot encode (a set, bytes, a non-string key it cannot
+    convert, a cycle) gives `repr(value)`.
     """
     try:
-        return _ENCODER.encode(value)
-    except (RecursionError, ValueError):
-        # Too deep for the default recursion limit, an int over the 4300-digit limit, or a
-        # cycle (which fails again below).
-        try:
-            with _generous_limits():
-                return _ENCODER.encode(value)
-        except Exception:
-            pass
+        return _encode(_ENCODER, value)
+    except TypeError:
+        if holds_too_long_int(value):
+            return _dumps_marked(value, huge_as_text=False)
+        return _safe_repr(value)
     except Exception:
-        pass
-    return _safe_repr(value)
+        return _safe_repr(value)
+
+
+def dumps_arguments(value: Any) -> str:
+    """`dumps_compact` for the `arguments` column: a `HugeFloat` is written as its text
+    (`Infinity` is not JSON)."""
+    text = dumps_compact(value)
+    if "Infinity" not in text:
+        return text
+    return _dumps_marked(value, huge_as_text=True)
+
+
+def _dumps_marked(value: Any, huge_as_text: bool) -> str:
+    """`dumps_compact` writing each `TooLongInt` (and, if `huge_as_text`, each
+    `HugeFloat`) as its text: each becomes a string the value does not hold, replaced
+    after encoding."""
+    texts: list[str] = []
+    tag = secrets.token_hex(8)
+
+    def marked(item: Any) -> Any:
+        if isinstance(item, TooLongInt) or (huge_as_text and isinstance(item, HugeFloat)):
+            texts.append(item.text)
+            return f"\x00{tag}{len(texts) - 1}\x00"
+        if isinstance(item, dict):
+            return {key: marked(v) for key, v in item.items()}
+        if isinstance(item, list):
+            return [marked(v) for v in item]
+        return item
+
+    with _generous_limits():  # as deep as the value is
+        text = dumps_compact(marked(value))
+    for n, number in enumerate(texts):
+        text = text.replace(f'"\\u0000{tag}{n}\\u0000"', number, 1)
+    return text
+
+
+def dumps_strict(value: Any) -> str:
+    """`json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)`.
+
+    Raises as `json.dumps` does: TypeError for a value it cannot encode (a set, bytes),
+    ValueError for a cycle and for NaN or an infinity. Integers of any size and nesting
+    up to `MAX_DEPTH` are written, as by `dumps_compact`.
+    """
+    return _encode(_STRICT_ENCODER, value)
+
+
+def _encode(encoder: json.JSONEncoder, value: Any) -> str:
+    try:
+        return encoder.encode(value)
+    except (RecursionError, ValueError):
+        # Too deep for the default recursion limit, or an int over the 4300-digit limit:
+        # retried with both lifted (a cycle or NaN fails again, with json's own error).
+        with _generous_limits():
+            return encoder.encode(value)
 
 
 def _safe_repr(value: Any) -> str:

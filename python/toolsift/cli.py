@@ -13,18 +13,26 @@ inputs); in JSONL, `arguments` is the JSON object itself rather than its text.
 `--arguments-key` (default `arguments`) and `--single` (the path holds one call object
 rather than a list) go to `JsonResponseParser`, so they need `--format json`.
 
+The output file is written under a temporary name beside it and put in its place only at
+the end of a run that succeeded: a failed or interrupted run leaves what was there before.
+
 Exit status: 0 when the run finished (lines that could not be read are counted, never
-fatal), 2 for a usage problem (a missing input, an unknown format or output kind, a
-`--format json` option with another format, an output that cannot be written), 1 when an
-input cannot be read to its end (corrupt compressed data).
+fatal), and when the reader of stdout went away (`| head`); 2 for a usage problem (a
+missing input, an unknown format or output kind, a `--format json` option with another
+format, an output that is also an input) or an output that cannot be written (also when
+the disk is full); 1 when an input cannot be read to its end (corrupt compressed data);
+130 on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import queue
+import stat
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -48,14 +56,33 @@ JSON_OPTIONS = {
 }
 
 
+STDIN = "-"
+"""The INPUT that names standard input."""
+
+
 class UsageError(Exception):
     """Exit status 2, with one line on stderr."""
 
 
+class OutputError(Exception):
+    """Writing the output failed: exit status 2 with one line on stderr, or quietly 0 when
+    the reader of a pipe went away. Not an OSError, so that it is never taken for a
+    failure to read an input."""
+
+    def __init__(self, name: str, error: OSError) -> None:
+        super().__init__(f"cannot write {name}: {error.strerror or error}")
+        self.error = error
+        self.to_stdout = name == _STDOUT
+
+
+_STDOUT = "to stdout"
+
+
 class _ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        # One clear line rather than argparse's usage block.
-        raise UsageError(f"{message} (see `toolsift {self.prog.split()[-1]} --help`)")
+        # One clear line rather than argparse's usage block. `prog` is "toolsift" or
+        # "toolsift extract".
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
 
 
 def _arguments() -> argparse.ArgumentParser:
@@ -70,7 +97,9 @@ def _arguments() -> argparse.ArgumentParser:
             "are unwrapped on their own)."
         ),
     )
-    extract.add_argument("inputs", nargs="+", metavar="INPUT", help="JSONL files")
+    extract.add_argument(
+        "inputs", nargs="+", metavar="INPUT", help="JSONL files (- for standard input)"
+    )
     extract.add_argument(
         "--format", required=True, choices=tuple(FORMATS), help="the responses' provider format"
     )
@@ -108,6 +137,12 @@ def _arguments() -> argparse.ArgumentParser:
     extract.add_argument(
         "--threads", type=_positive_int, metavar="N", help="parsing threads (default: all cores)"
     )
+    extract.add_argument(
+        "--max-line-bytes",
+        type=_positive_int,
+        metavar="N",
+        help="a longer line is one failed record (default: 1 GiB)",
+    )
     extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     return parser
 
@@ -129,13 +164,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"toolsift: error: {exc}", file=sys.stderr)
         return 2
+    except OutputError as exc:
+        if exc.to_stdout:
+            _silence_stdout()  # what stays buffered must not fail again at exit
+        if _broken_pipe(exc.error):
+            return 0  # the reader went away (`| head`): stop quietly, as Unix tools do
+        print(f"toolsift: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("toolsift: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader of stdout went away (`| head`): stop quietly.
         _silence_stdout()
         return 0
+
+
+def _broken_pipe(error: BaseException) -> bool:
+    return isinstance(error, BrokenPipeError) or getattr(error, "errno", None) == errno.EPIPE
 
 
 def _silence_stdout() -> None:
@@ -166,79 +211,152 @@ def _parser_options(args: argparse.Namespace) -> dict[str, Any]:
     return given
 
 
-def _check_inputs(inputs: Sequence[str]) -> int:
-    total = 0
+def _check_inputs(inputs: Sequence[str]) -> dict[str, int]:
+    """The size of every input file."""
+    sizes = {}
     for path in inputs:
+        if path == STDIN:
+            sizes[path] = 0  # unknown
+            continue
         if not os.path.exists(path):
             raise UsageError(f"no such file: {path}")
         if os.path.isdir(path):
             raise UsageError(f"is a directory, not a file: {path}")
         if not os.access(path, os.R_OK):
             raise UsageError(f"cannot read {path}: permission denied")
-        total += os.path.getsize(path)
-    return total
+        sizes[path] = os.path.getsize(path)
+    return sizes
+
+
+def _output_kind(output: str | None) -> str:
+    if output is None:
+        return ".jsonl"
+    kind = os.path.splitext(output)[1].lower()
+    if kind not in OUTPUTS:
+        raise UsageError(
+            f"cannot tell the output's kind from {output!r}; "
+            f"its name must end in one of: {', '.join(OUTPUTS)}"
+        )
+    return kind
+
+
+def _check_output_is_no_input(output: str | None, inputs: Sequence[str]) -> None:
+    """Refuse an output that is one of the inputs (the same file, also through a link):
+    writing it would destroy what is to be read. Without `-o`, stdout redirected to an
+    input (`>> x.jsonl`) would be read while it grows."""
+    if output is None:
+        try:
+            out = os.fstat(sys.stdout.fileno())
+        except (AttributeError, OSError, ValueError):
+            return
+        if not stat.S_ISREG(out.st_mode):
+            return
+        name = "stdout"
+    else:
+        try:
+            out = os.stat(output)
+        except OSError:
+            out = None  # not there yet: compared by the path it resolves to
+        name = output
+    for path in inputs:
+        if path == STDIN:
+            continue
+        if out is not None:
+            same = os.path.samestat(out, os.stat(path))
+        else:
+            same = output is not None and os.path.realpath(output) == os.path.realpath(path)
+        if same:
+            raise UsageError(f"the output {name} is also an input ({path}); write it elsewhere")
 
 
 def _extract(args: argparse.Namespace) -> int:
     options = _parser_options(args)
-    total = _check_inputs(args.inputs)
+    sizes = _check_inputs(args.inputs)
     cls = _parser_class(args.format)
-    kind = ".jsonl"
-    if args.output is not None:
-        kind = os.path.splitext(args.output)[1].lower()
-        if kind not in OUTPUTS:
-            raise UsageError(
-                f"cannot tell the output's kind from {args.output!r}; "
-                f"its name must end in one of: {', '.join(OUTPUTS)}"
-            )
+    kind = _output_kind(args.output)
     try:
         import pyarrow  # noqa: F401
     except ImportError:
         raise UsageError("toolsift extract needs pyarrow: pip install 'toolsift[cli]'") from None
     from toolsift import _bulk
 
+    try:  # checked now, so that an error while reading is always about the input
+        _bulk.record_path_keys(args.record_path)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from None
+    parser = cls(**options)
+    _check_output_is_no_input(args.output, args.inputs)
     columns = ("file", *_bulk.COLUMNS) if len(args.inputs) > 1 else _bulk.COLUMNS
-    writer = _open_writer(kind, args.output, columns, _bulk.schema())
-    bar = _bar(total, args.quiet)
+    output = None if args.output is None else _Output(args.output)
+    try:
+        writer = _open_writer(kind, output, columns, _bulk.schema())
+    except BaseException:
+        if output is not None:
+            output.discard()
+        raise
+    bar = _bar(sum(sizes.values()), args.quiet)
     counts = dict.fromkeys(
         ("records", "records_with_calls", "calls", "undecodable_arguments", "failed"), 0
     )
-    parser = cls(**options)
+    text_bytes = 0
     started = time.perf_counter()
+    done = False
     try:
         for path in args.inputs:
             sink = writer.sink(path if len(args.inputs) > 1 else None)
             try:
                 found = _bulk.arrow_batches(
                     parser._core,
-                    path,
+                    "/dev/stdin" if path == STDIN else path,
                     args.record_path,
                     args.threads,
                     _progress_into(bar),
                     sink,
+                    max_line_bytes=args.max_line_bytes,
                 )
-            except (ValueError, TypeError) as exc:  # a bad --record-path
-                raise UsageError(str(exc)) from None
-            except OSError as exc:
-                print(f"toolsift: error: cannot read {path}: {exc}", file=sys.stderr)
+            except OSError as exc:  # writing raises OutputError, never OSError
+                message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
+                print(f"toolsift: error: cannot read {path}: {message}", file=sys.stderr)
                 return 1
             for key in counts:
                 counts[key] += found[key]
+            # The decompressed text read, where the backend counts it; else the file's size.
+            read = found.get("text_bytes")
+            text_bytes += sizes[path] if read is None else read
+        writer.finish()
+        if output is not None:
+            output.commit()
+        done = True
     finally:
         if bar is not None:
             bar.close()
-        writer.finish()
+        if not done:
+            writer.abort()
+            if output is not None:
+                output.discard()
     seconds = time.perf_counter() - started
     if not args.quiet:
-        megabytes = total / 1e6
-        print(
-            f"toolsift: {counts['records']} records, {counts['records_with_calls']} with calls, "
-            f"{counts['calls']} calls, {counts['undecodable_arguments']} undecodable arguments, "
-            f"{counts['failed']} failed records; {megabytes:.1f} MB in {seconds:.2f} s, "
-            f"{megabytes / max(seconds, 1e-9):.1f} MB/s",
-            file=sys.stderr,
-        )
+        print(_summary(counts, sum(sizes.values()), text_bytes, seconds), file=sys.stderr)
     return 0
+
+
+def _summary(counts: dict[str, int], file_bytes: int, text_bytes: int, seconds: float) -> str:
+    """The last line: counts, then MB of the files read and the rate; for compressed input
+    also the MB of JSON text they held, and the rate in JSON."""
+    seconds = max(seconds, 1e-9)
+    megabytes = file_bytes / 1e6
+    size = f"{megabytes:.1f} MB in {seconds:.2f} s, {megabytes / seconds:.1f} MB/s"
+    if text_bytes != file_bytes:
+        json_mb = text_bytes / 1e6
+        size = (
+            f"{megabytes:.1f} MB ({json_mb:.1f} MB of JSON) in {seconds:.2f} s, "
+            f"{json_mb / seconds:.1f} MB/s of JSON"
+        )
+    return (
+        f"toolsift: {counts['records']} records, {counts['records_with_calls']} with calls, "
+        f"{counts['calls']} calls, {counts['undecodable_arguments']} undecodable arguments, "
+        f"{counts['failed']} failed records; {size}"
+    )
 
 
 def _bar(total: int, quiet: bool) -> Any:
@@ -264,21 +382,92 @@ def _progress_into(bar: Any) -> Callable[[int, int | None], None] | bool:
     return update
 
 
+class _Output:
+    """An output file, written under a temporary name beside it (same directory, so same
+    file system) and put in its place by `commit`: a run that fails leaves what was there.
+
+    A symlink is followed (the file it names is replaced, the link kept). An existing
+    output that is not a regular file (a FIFO, a device) is written to directly.
+    """
+
+    def __init__(self, out: str) -> None:
+        self.name = out
+        self.final = os.path.realpath(out)
+        directory = os.path.dirname(self.final)
+        if not os.path.isdir(directory):
+            raise UsageError(f"cannot write {out}: no such directory: {directory}")
+        try:
+            existing: os.stat_result | None = os.stat(self.final)
+        except FileNotFoundError:
+            existing = None
+        except OSError as exc:
+            raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        if existing is not None and stat.S_ISDIR(existing.st_mode):
+            raise UsageError(f"cannot write {out}: {os.strerror(errno.EISDIR)}")
+        if existing is not None and not os.access(self.final, os.W_OK):
+            # Replacing it would succeed in a writable directory; opening it would not.
+            raise UsageError(f"cannot write {out}: {os.strerror(errno.EACCES)}")
+        self.temporary: str | None = None
+        self.path = self.final
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            return
+        # The mode `open` would give: the existing file's, else 0o666 less the umask.
+        if existing is not None:
+            mode = stat.S_IMODE(existing.st_mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        try:
+            fd, self.temporary = tempfile.mkstemp(
+                prefix=f".{os.path.basename(self.final)}.", suffix=".tmp", dir=directory
+            )
+        except OSError as exc:
+            raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        self.path = self.temporary
+        try:
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+
+    def commit(self) -> None:
+        if self.temporary is None:
+            return
+        try:
+            os.replace(self.temporary, self.final)
+        except OSError as exc:
+            raise OutputError(self.name, exc) from exc
+        self.temporary = None
+
+    def discard(self) -> None:
+        """Remove the temporary file (after a failure)."""
+        if self.temporary is not None:
+            try:
+                os.unlink(self.temporary)
+            except OSError:
+                pass
+            self.temporary = None
+
+
 class _Writer:
     """Writes record batches to the output, adding the `file` column when asked.
 
     Batches are written on a thread of their own (pyarrow releases the GIL while it
     encodes and writes), so that reading the next ones goes on meanwhile; at most a few
-    batches wait in between.
+    batches wait in between. An OSError while writing (a full disk, a closed pipe) is
+    raised in the reading thread as an OutputError, at the next batch or at `finish`.
     """
 
-    def __init__(self, columns: Sequence[str], schema: Any) -> None:
+    def __init__(self, name: str, columns: Sequence[str], schema: Any) -> None:
         import pyarrow as pa
 
+        self.name = name
         self.columns = tuple(columns)
         self.schema = schema
         if columns[0] == "file":
             self.schema = pa.schema([pa.field("file", pa.string()), *schema])
+        self._failed: list[BaseException] = []
+        self._stopped = False
 
     def sink(self, file: str | None) -> Callable[[Any], None]:
         import pyarrow as pa
@@ -294,11 +483,9 @@ class _Writer:
     def _put(self, batch: Any) -> None:
         if not hasattr(self, "_queue"):
             self._queue: queue.Queue[Any] = queue.Queue(maxsize=4)
-            self._failed: list[BaseException] = []
             self._thread = threading.Thread(target=self._drain, name="toolsift-writer")
             self._thread.start()
-        if self._failed:
-            raise self._failed[0]
+        self._raise_failure()
         self._queue.put(batch)
 
     def _drain(self) -> None:
@@ -306,23 +493,45 @@ class _Writer:
             batch = self._queue.get()
             if batch is None:
                 return
-            if self._failed:
+            if self._failed or self._stopped:
                 continue  # keep taking batches so that the reader is never stuck
             try:
                 self.write(batch)
             except BaseException as exc:
                 self._failed.append(exc)
 
+    def _raise_failure(self) -> None:
+        if self._failed:
+            self._raise(self._failed[0])
+
+    def _raise(self, exc: BaseException) -> NoReturn:
+        if isinstance(exc, OSError):
+            raise OutputError(self.name, exc) from exc
+        raise exc
+
+    def _join(self) -> None:
+        """Let the thread write (or, stopped, skip) what waits, and end."""
+        if hasattr(self, "_queue") and self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+
     def finish(self) -> None:
         """Write what waits, then close the output; raise what writing raised."""
+        self._join()
+        self._raise_failure()
         try:
-            if hasattr(self, "_queue"):
-                self._queue.put(None)
-                self._thread.join()
-                if self._failed:
-                    raise self._failed[0]
-        finally:
             self.close()
+        except OSError as exc:  # the last bytes are written when the output is closed
+            self._raise(exc)
+
+    def abort(self) -> None:
+        """After a failure: stop writing, and close the output, whatever it raises."""
+        self._stopped = True
+        self._join()
+        try:
+            self.close()
+        except Exception:
+            pass
 
     def write(self, batch: Any) -> None:
         raise NotImplementedError
@@ -332,11 +541,11 @@ class _Writer:
 
 
 class _ParquetWriter(_Writer):
-    def __init__(self, out: str, columns: Sequence[str], schema: Any) -> None:
+    def __init__(self, name: str, path: str, columns: Sequence[str], schema: Any) -> None:
         import pyarrow.parquet as pq
 
-        super().__init__(columns, schema)
-        self._writer = pq.ParquetWriter(out, self.schema)
+        super().__init__(name, columns, schema)
+        self._writer = pq.ParquetWriter(path, self.schema)
 
     def write(self, batch: Any) -> None:
         self._writer.write_batch(batch)
@@ -346,11 +555,11 @@ class _ParquetWriter(_Writer):
 
 
 class _CsvWriter(_Writer):
-    def __init__(self, out: str, columns: Sequence[str], schema: Any) -> None:
+    def __init__(self, name: str, path: str, columns: Sequence[str], schema: Any) -> None:
         import pyarrow.csv as pcsv
 
-        super().__init__(columns, schema)
-        self._writer = pcsv.CSVWriter(out, self.schema)
+        super().__init__(name, columns, schema)
+        self._writer = pcsv.CSVWriter(path, self.schema)
 
     def write(self, batch: Any) -> None:
         self._writer.write_batch(batch)
@@ -362,8 +571,10 @@ class _CsvWriter(_Writer):
 class _JsonlWriter(_Writer):
     """One JSON object per row; `arguments` is spliced in as the object it encodes."""
 
-    def __init__(self, out: IO[bytes], owned: bool, columns: Sequence[str], schema: Any) -> None:
-        super().__init__(columns, schema)
+    def __init__(
+        self, name: str, out: IO[bytes], owned: bool, columns: Sequence[str], schema: Any
+    ) -> None:
+        super().__init__(name, columns, schema)
         self._out = out
         self._owned = owned
 
@@ -388,17 +599,14 @@ class _JsonlWriter(_Writer):
             self._out.flush()
 
 
-def _open_writer(kind: str, out: str | None, columns: Sequence[str], schema: Any) -> _Writer:
-    if out is None:
-        return _JsonlWriter(sys.stdout.buffer, False, columns, schema)
-    directory = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(directory):
-        raise UsageError(f"cannot write {out}: no such directory: {directory}")
+def _open_writer(kind: str, output: _Output | None, columns: Sequence[str], schema: Any) -> _Writer:
+    if output is None:
+        return _JsonlWriter(_STDOUT, sys.stdout.buffer, False, columns, schema)
     try:
         if kind == ".jsonl":
-            return _JsonlWriter(open(out, "wb"), True, columns, schema)
+            return _JsonlWriter(output.name, open(output.path, "wb"), True, columns, schema)
         if kind == ".csv":
-            return _CsvWriter(out, columns, schema)
-        return _ParquetWriter(out, columns, schema)
+            return _CsvWriter(output.name, output.path, columns, schema)
+        return _ParquetWriter(output.name, output.path, columns, schema)
     except OSError as exc:
-        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {output.name}: {exc.strerror or exc}") from None

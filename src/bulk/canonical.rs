@@ -7,8 +7,8 @@
 //! What is valid is what `json::parse` accepts: RFC 8259 text, escaped surrogates only
 //! in high-low pairs, nesting at most `json::MAX_DEPTH` deep (the text is UTF-8 already).
 
-use super::compact::{skip_plain, write_float};
-use crate::json::MAX_DEPTH;
+use super::compact::{skip_plain, write_float, write_huge_float};
+use crate::json::{self, MAX_DEPTH};
 
 /// Why the text was not written.
 #[derive(Debug, PartialEq, Eq)]
@@ -226,11 +226,18 @@ impl Writer<'_, '_> {
         }
         let number = &self.text[start..self.i];
         if float {
-            // Correctly rounded; beyond the float range it is ±inf, as in Python.
+            // Correctly rounded; beyond the float range (±inf in Python) as written,
+            // since `Infinity` is not JSON.
             let value: f64 = number.parse().map_err(|_| INVALID)?;
-            write_float(value, self.out);
+            if value.is_finite() {
+                write_float(value, self.out);
+            } else {
+                write_huge_float(number, self.out);
+            }
         } else if number == "-0" {
             self.out.push('0'); // the integer 0
+        } else if json::is_too_long_int(number) {
+            return Err(Stop::NotObject); // Python refuses to convert it: not decodable
         } else {
             self.out.push_str(number); // integers of any size, as written
         }
@@ -319,7 +326,9 @@ mod tests {
     /// The slow path: decode into a tape, write the object back.
     fn slow(text: &str) -> Option<String> {
         let tape = json::parse(text.as_bytes()).ok()?;
-        matches!(tape.tokens[0], json::Token::Object { .. }).then(|| compact::to_string(&tape, 0))
+        let mut out = String::new();
+        compact::write_arguments(&tape, 0, &mut out);
+        matches!(tape.tokens[0], json::Token::Object { .. }).then_some(out)
     }
 
     fn fast(text: &str) -> Result<String, Stop> {

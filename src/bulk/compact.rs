@@ -7,7 +7,9 @@
 //!   position of its first occurrence, holding the value of its last;
 //! * floats as Python's `repr(float)`: the shortest digits that round-trip, in fixed
 //!   notation when the decimal exponent is in -4..16 (`0.0001`, `1e+16`, `1e-05`,
-//!   `100.0`), `Infinity` / `-Infinity` for numbers beyond the float range;
+//!   `100.0`); a number beyond the float range (`1e400`, `inf` in Python) as `Infinity` /
+//!   `-Infinity` as `json.dumps` writes it, except in the `arguments` column
+//!   ([`write_arguments`]), where it is written as it was (so the column is always JSON);
 //! * integers of any size exactly;
 //! * strings with `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` and `\u00XX` (lowercase hex)
 //!   for the other control characters below U+0020; everything else as raw UTF-8.
@@ -25,6 +27,16 @@ pub fn to_string(tape: &Tape<'_>, idx: usize) -> String {
 
 /// Appends the compact JSON text of the value at `idx` to `out`.
 pub fn write_value(tape: &Tape<'_>, idx: usize, out: &mut String) {
+    write(tape, idx, out, false);
+}
+
+/// [`write_value`] for the `arguments` column: numbers beyond the float range are
+/// written as they were (`Infinity` is not JSON).
+pub fn write_arguments(tape: &Tape<'_>, idx: usize, out: &mut String) {
+    write(tape, idx, out, true);
+}
+
+fn write(tape: &Tape<'_>, idx: usize, out: &mut String, as_written: bool) {
     match &tape.tokens[idx] {
         Token::Null => out.push_str("null"),
         Token::Bool(true) => out.push_str("true"),
@@ -33,6 +45,12 @@ pub fn write_value(tape: &Tape<'_>, idx: usize, out: &mut String) {
         Token::UInt(u) => out.push_str(itoa::Buffer::new().format(*u)),
         Token::BigInt(digits) => out.push_str(digits),
         Token::Float(f) => write_float(*f, out),
+        Token::HugeFloat(text) if as_written => write_huge_float(text, out),
+        Token::HugeFloat(text) => out.push_str(if text.starts_with('-') {
+            "-Infinity"
+        } else {
+            "Infinity"
+        }),
         Token::Str(text) => write_str(tape.text(text), out),
         Token::Array { end, .. } => {
             out.push('[');
@@ -41,21 +59,29 @@ pub fn write_value(tape: &Tape<'_>, idx: usize, out: &mut String) {
                 if at > idx + 1 {
                     out.push(',');
                 }
-                nested(tape, at, out);
+                nested(tape, at, out, as_written);
                 at = tape.skip(at);
             }
             out.push(']');
         }
-        Token::Object { len, end } => write_object(tape, idx, *len as usize, *end as usize, out),
+        Token::Object { len, end } => {
+            write_object(tape, idx, (*len as usize, *end as usize), out, as_written);
+        }
     }
 }
 
 /// Containers nest up to MAX_DEPTH deep: grow the stack rather than overflow it.
-fn nested(tape: &Tape<'_>, idx: usize, out: &mut String) {
-    stacker::maybe_grow(64 * 1024, 1024 * 1024, || write_value(tape, idx, out));
+fn nested(tape: &Tape<'_>, idx: usize, out: &mut String, as_written: bool) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || write(tape, idx, out, as_written));
 }
 
-fn write_object(tape: &Tape<'_>, idx: usize, len: usize, end: usize, out: &mut String) {
+fn write_object(
+    tape: &Tape<'_>,
+    idx: usize,
+    (len, end): (usize, usize),
+    out: &mut String,
+    as_written: bool,
+) {
     // (key index, value index) of every member, in order.
     let mut members = Vec::with_capacity(len);
     let mut at = idx + 1;
@@ -92,9 +118,26 @@ fn write_object(tape: &Tape<'_>, idx: usize, len: usize, end: usize, out: &mut S
         }
         write_str(key(m), out);
         out.push(':');
-        nested(tape, m.1, out);
+        nested(tape, m.1, out, as_written);
     }
     out.push('}');
+}
+
+/// A number beyond the float range as written, in the one spelling serde_json hands
+/// over: `e` for `E`, and a `+` on a positive exponent (`1E400` is `1e+400`).
+pub fn write_huge_float(text: &str, out: &mut String) {
+    match text.find(['e', 'E']) {
+        Some(at) => {
+            out.push_str(&text[..at]);
+            out.push('e');
+            let exponent = &text[at + 1..];
+            if !exponent.starts_with(['+', '-']) {
+                out.push('+');
+            }
+            out.push_str(exponent);
+        }
+        None => out.push_str(text),
+    }
 }
 
 /// Python's `repr(float)` (what `json.dumps` writes), with `Infinity` for infinities.

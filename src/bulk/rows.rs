@@ -44,6 +44,8 @@ pub struct Counts {
     pub calls: u64,
     pub undecodable_arguments: u64,
     pub failed: u64,
+    /// Bytes of text read (decompressed; blank records included).
+    pub text_bytes: u64,
 }
 
 impl AddAssign for Counts {
@@ -53,6 +55,7 @@ impl AddAssign for Counts {
         self.calls += other.calls;
         self.undecodable_arguments += other.undecodable_arguments;
         self.failed += other.failed;
+        self.text_bytes += other.text_bytes;
     }
 }
 
@@ -189,11 +192,11 @@ impl Rows {
                             None
                         }
                         Arguments::Object(idx) => {
-                            compact::write_value(&record.tape, *idx, &mut self.scratch);
+                            compact::write_arguments(&record.tape, *idx, &mut self.scratch);
                             None
                         }
                         Arguments::Decoded(tape) => {
-                            compact::write_value(tape, 0, &mut self.scratch);
+                            compact::write_arguments(tape, 0, &mut self.scratch);
                             None
                         }
                         Arguments::Undecodable(text) => {
@@ -223,7 +226,7 @@ impl Rows {
                                     self.scratch.clear();
                                     match decode_object(Cow::Borrowed(text)) {
                                         Arguments::Decoded(tape) => {
-                                            compact::write_value(&tape, 0, &mut self.scratch);
+                                            compact::write_arguments(&tape, 0, &mut self.scratch);
                                             None
                                         }
                                         _ => {
@@ -339,6 +342,7 @@ mod tests {
                 calls: 3,
                 undecodable_arguments: 2,
                 failed: 2,
+                text_bytes: 0,
             }
         );
         assert_eq!(chunk.batch.num_rows(), 5);

@@ -54,6 +54,8 @@ pub struct Block {
     max_line: usize,
     /// Bytes of the file (compressed, for compressed files) read so far.
     pub consumed: u64,
+    /// Bytes of text (decompressed) read so far, lines too long to keep included.
+    pub text_read: u64,
 }
 
 impl Block {
@@ -238,6 +240,7 @@ pub struct Blocks<R> {
     carry_len: usize,
     block: usize,
     max_line: usize,
+    text_read: u64,
     /// Dropping what is left of a line longer than `max_line`, up to its newline.
     skipping: bool,
     /// A read error, to be returned after the block of the lines read before it.
@@ -254,6 +257,7 @@ impl<R: Read> Blocks<R> {
             carry_len: 0,
             block: block.max(1),
             max_line,
+            text_read: 0,
             skipping: false,
             error: None,
             done: false,
@@ -280,6 +284,7 @@ impl<R: Read> Blocks<R> {
             too_long,
             max_line: self.max_line,
             consumed: self.count.load(Ordering::Relaxed),
+            text_read: self.text_read,
         }
     }
 }
@@ -343,6 +348,7 @@ impl<R: Read> Iterator for Blocks<R> {
                 self.done = true;
                 return (filled > 0).then(|| Ok(self.emit(data, filled, too_long)));
             }
+            self.text_read += n as u64;
             if self.skipping {
                 let Some(at) = memchr::memchr(b'\n', &data[filled..filled + n]) else {
                     continue; // all of it belongs to the line being dropped

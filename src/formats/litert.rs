@@ -298,6 +298,10 @@ fn append_call<'a>(item: TapeNode<'_, 'a>, calls: &mut Vec<Call<'a>>) {
 fn decode_arguments<'a>(value: TapeNode<'_, 'a>) -> Arguments<'a> {
     let tape = value.tape;
     match value.token() {
+        // An integer Python would refuse to convert: kept as JSON text, not decoded.
+        Token::Object { .. } if json::holds_too_long_int(tape, value.idx) => {
+            Arguments::Value(subtree(tape, value.idx))
+        }
         Token::Object { .. } => {
             let mut arguments = subtree(tape, value.idx);
             strip_escape_tokens(&mut arguments);
@@ -722,7 +726,11 @@ fn parse_number(text: &str, i: usize, tokens: &mut Vec<Token>) -> Result<usize, 
         }
         end = digits_end(b, end, true)?;
     }
-    tokens.push(number_token(text.get(i..end).ok_or(Malformed)?));
+    let token = number_token(text.get(i..end).ok_or(Malformed)?);
+    if matches!(&token, Token::BigInt(digits) if json::is_too_long_int(digits)) {
+        return Err(Malformed); // Python would refuse to convert it: the block is kept as text
+    }
+    tokens.push(token);
     Ok(end)
 }
 
@@ -741,7 +749,7 @@ fn digits_end(b: &[u8], start: usize, required: bool) -> Result<usize, Malformed
 /// any size, floats correctly rounded (out of range: infinite, as in Python).
 fn number_token(text: &str) -> Token {
     if text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E')) {
-        Token::Float(text.parse().unwrap_or(f64::NAN))
+        json::float_token(text)
     } else if let Ok(small) = text.parse::<i64>() {
         Token::Int(small)
     } else if let Ok(unsigned) = text.parse::<u64>() {

@@ -37,9 +37,13 @@ pub fn parse_many<'py>(
     // or than MAX_THREADS, would only wait.
     let threads = thread_count(threads)?;
     let items: Vec<Bound<'py, PyAny>> = raws.try_iter()?.collect::<PyResult<_>>()?;
-    let inputs = items.iter().map(Input::of).collect::<PyResult<Vec<_>>>()?;
+    // An input that cannot be read (a released memoryview) is its record's error.
+    let inputs: Vec<PyResult<Input<'py>>> = items.iter().map(Input::of).collect();
     // Borrowed views of the text; the Python objects in `inputs` keep them alive.
-    let texts: Vec<Option<&[u8]>> = inputs.iter().map(Input::text).collect();
+    let texts: Vec<Option<&[u8]>> = inputs
+        .iter()
+        .map(|input| input.as_ref().ok().and_then(Input::text))
+        .collect();
     let chunks: Vec<&[Option<&[u8]>]> = texts.chunks(CHUNK).collect();
 
     // The results are fresh, acyclic objects: collecting while building them would only
@@ -87,9 +91,13 @@ fn response<'py>(
     builder: &mut Builder<'py>,
     format: &Format,
     raw: &Bound<'py, PyAny>,
-    input: &Input<'py>,
+    input: &PyResult<Input<'py>>,
     parsed: Parsed<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let input = match input {
+        Ok(input) => input,
+        Err(err) => return builder.failed(raw, err.clone_ref(raw.py())),
+    };
     let result = match (parsed, input) {
         (Some(Ok(record)), _) => response_from_record(builder, raw, &record),
         (Some(Err(err)), _) => Err(builder.parse_error(raw, Some(&err))?),

@@ -21,6 +21,8 @@ struct Hooks {
     loads: Py<PyAny>,
     record_error: Py<PyAny>,
     check_threads: Py<PyAny>,
+    /// `sys.get_int_max_str_digits` (None before Python 3.11: no limit).
+    int_max_str_digits: Option<Py<PyAny>>,
 }
 
 static HOOKS: PyOnceLock<Hooks> = PyOnceLock::new();
@@ -39,6 +41,11 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             loads: jsontext.getattr("loads")?.unbind(),
             record_error: errors.getattr("record_error")?.unbind(),
             check_threads: errors.getattr("check_threads")?.unbind(),
+            int_max_str_digits: py
+                .import("sys")?
+                .getattr("get_int_max_str_digits")
+                .ok()
+                .map(Bound::unbind),
         })
     })
 }
@@ -93,6 +100,17 @@ impl KeyCache {
     }
 }
 
+/// Reads Python's integer digit limit now (`sys.set_int_max_str_digits` may have changed
+/// it), for the parsing that follows, on any thread.
+pub(super) fn sync_int_limit(py: Python<'_>) -> PyResult<()> {
+    let limit = match &hooks(py)?.int_max_str_digits {
+        Some(get) => get.bind(py).call0()?.extract::<usize>()?,
+        None => 0,
+    };
+    crate::json::set_int_max_str_digits(limit);
+    Ok(())
+}
+
 /// Builds Python results; holds the key cache while it lives.
 pub struct Builder<'py> {
     pub(super) py: Python<'py>,
@@ -102,6 +120,7 @@ pub struct Builder<'py> {
 
 impl<'py> Builder<'py> {
     pub fn new(py: Python<'py>) -> PyResult<Self> {
+        sync_int_limit(py)?;
         // try_lock: a re-entrant call (an SDK attribute that parses) just goes without.
         let keys = KEYS.try_lock().ok().map(|mut guard| {
             guard.get_or_insert_with(KeyCache::new);
@@ -155,6 +174,14 @@ impl<'py> Builder<'py> {
                 Err(_) => self.hooks.loads.bind(py).call1((digits.as_ref(),))?,
             },
             Token::Float(f) => PyFloat::new(py, *f).into_any(),
+            Token::HugeFloat(text) => {
+                let inf = if text.starts_with('-') {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
+                PyFloat::new(py, inf).into_any()
+            }
             Token::Str(_) | Token::Array { .. } | Token::Object { .. } => {
                 unreachable!("scalar() is only called on scalar tokens")
             }

@@ -230,6 +230,7 @@ impl FileResponses {
         max_line: usize,
     ) -> PyResult<Self> {
         let threads = thread_count(threads)?;
+        super::build::sync_int_limit(py)?; // for the workers that read ahead
         let reader = Reader::new(format, path).with_max_line(max_line);
         Ok(FileResponses {
             own_reader: reader.clone().with_encoded_arguments(),
@@ -485,6 +486,7 @@ impl<'py> Emitter<'py> {
         dict.set_item("calls", c.calls)?;
         dict.set_item("undecodable_arguments", c.undecodable_arguments)?;
         dict.set_item("failed", c.failed)?;
+        dict.set_item("text_bytes", c.text_bytes)?;
         Ok(dict)
     }
 }
@@ -544,6 +546,7 @@ fn arrow_file<'py>(
         |_, (chunk, lines, block)| {
             let chunk = chunk.and_then(|chunk| chunk.renumbered(first_line));
             emitter.emit(chunk.map_err(arrow_error)?, |_| None)?;
+            emitter.counts.text_bytes = block.text_read;
             first_line += lines;
             report(progress, block.consumed)?;
             block.recycle();
@@ -559,8 +562,9 @@ fn arrow_file<'py>(
 /// An in-memory record.
 enum Item<'a> {
     Text(&'a [u8]),
-    /// A `str` holding lone surrogates: not UTF-8, so not JSON.
-    NotUtf8,
+    /// A `str` holding lone surrogates (not UTF-8, so not JSON), and its length in bytes
+    /// with them written as UTF-8 would write them.
+    NotUtf8(u64),
     /// Not text at all: the record's error.
     NotText(String),
 }
@@ -577,7 +581,7 @@ fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>]) -> Rows {
         match item {
             Item::Text(text) if source::is_blank(text) => {}
             Item::Text(text) => rows.add(number, Some(text), reader.read(text)),
-            Item::NotUtf8 => rows.add(number, None, reader.not_utf8()),
+            Item::NotUtf8(_) => rows.add(number, None, reader.not_utf8()),
             Item::NotText(message) => rows.add_failed(number, None, message),
         }
     }
@@ -593,6 +597,14 @@ fn arrow_chunks<'py>(
     raw_of: impl Fn(i64) -> Option<Bound<'py, PyAny>>,
 ) -> PyResult<()> {
     let py = emitter.sink.py();
+    emitter.counts.text_bytes += items
+        .iter()
+        .map(|item| match item {
+            Item::Text(text) => text.len() as u64,
+            Item::NotUtf8(len) => *len,
+            Item::NotText(_) => 0,
+        })
+        .sum::<u64>();
     let chunks: Vec<&[Item<'_>]> = items.chunks(CHUNK).collect();
     let threads = if chunks.len() <= 1 { 1 } else { threads };
     let mut next = chunks.iter().copied().enumerate();
@@ -627,7 +639,11 @@ fn arrow_items<'py>(
     for (object, input) in objects.iter().zip(&inputs) {
         items.push(match (input, input.text()) {
             (_, Some(text)) => Item::Text(text),
-            (Input::Str(_), None) => Item::NotUtf8,
+            (Input::Str(_), None) => Item::NotUtf8(
+                object
+                    .call_method1("encode", ("utf-8", "surrogatepass"))?
+                    .len()? as u64,
+            ),
             _ => Item::NotText(not_text(&object.get_type().name()?.to_string())),
         });
     }

@@ -148,6 +148,10 @@ impl<'de, 'py> Visitor<'de> for Value<'_, 'py> {
                 KeyOf::Number if first => {
                     // Not an object: serde_json's hand-over of a number it did not convert.
                     let text: Cow<'de, str> = map.next_value_seed(NumberText)?;
+                    if json::is_too_long_int(&text) {
+                        // Python refuses to convert it (json.loads too): not decodable.
+                        return Err(de::Error::custom("integer too long"));
+                    }
                     return self.scalar(number_token(&text));
                 }
                 KeyOf::Number => return Err(de::Error::custom("number token inside an object")),

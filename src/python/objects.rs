@@ -67,11 +67,18 @@ impl<'py> Node for PyNode<'py> {
     }
 
     fn elements(&self) -> Vec<Self> {
-        if let Ok(list) = self.0.cast::<PyList>() {
+        if let Ok(list) = self.0.cast_exact::<PyList>() {
             return list.iter().map(PyNode).collect();
         }
-        if let Ok(tuple) = self.0.cast::<PyTuple>() {
+        if let Ok(tuple) = self.0.cast_exact::<PyTuple>() {
             return tuple.iter().map(PyNode).collect();
+        }
+        if self.is_array() {
+            // A subclass is iterated as Python iterates it (its own `__iter__`). An
+            // exception from it ends the items there (Node's items cannot fail).
+            if let Ok(items) = self.0.try_iter() {
+                return items.map_while(Result::ok).map(PyNode).collect();
+            }
         }
         Vec::new()
     }

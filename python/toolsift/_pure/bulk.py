@@ -51,7 +51,7 @@ from typing import IO, Any
 import orjson
 
 from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
-from toolsift._jsontext import dumps_compact, loads
+from toolsift._jsontext import dumps_arguments, dumps_compact, keeping_number_text, loads
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -202,7 +202,10 @@ def too_long_message(max_line_bytes: int) -> str:
 
 
 def open_records(
-    path: str, progress: Progress = None, max_line_bytes: int = MAX_LINE_BYTES
+    path: str,
+    progress: Progress = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    text_bytes: list[int] | None = None,
 ) -> Iterator[tuple[int, bytes]]:
     """`(number, line)` for every line of the file that is not blank, in order; `line`
     is `TOO_LONG` for a line of more than `max_line_bytes` bytes (its `\\n` not
@@ -212,10 +215,12 @@ def open_records(
     `progress(done)` is called with the number of (compressed) bytes of the file read so
     far, about once a MiB and at the end. Compressed data that is corrupt or cut short
     raises `OSError("PATH: corrupt or truncated gzip data")` (or zstd) after the complete
-    lines decompressed before the fault.
+    lines decompressed before the fault. `text_bytes[0]`, when given, grows by the
+    decompressed bytes read: every line with its terminator, blank and too long ones
+    included.
     """
     raw, counted, reader, kind = _open(path)
-    return _records(path, raw, counted, reader, kind, progress, max_line_bytes)
+    return _records(path, raw, counted, reader, kind, progress, max_line_bytes, text_bytes)
 
 
 def _records(
@@ -226,15 +231,18 @@ def _records(
     kind: str | None,
     progress: Progress,
     limit: int,
+    text_bytes: list[int] | None,
 ) -> Iterator[tuple[int, bytes]]:
     with raw, reader:
         reported = 0
         number = -1
+        size = 0
         try:
             while True:
                 line = reader.readline(limit + 1)
                 if not line:
                     break
+                size += len(line)
                 number += 1
                 if progress is not None:
                     done = counted.consumed
@@ -245,6 +253,7 @@ def _records(
                     if len(line) > limit:
                         while line and not line.endswith(b"\n"):  # drop the rest
                             line = reader.readline(1 << 20)
+                            size += len(line)
                         yield number, TOO_LONG
                         continue
                 else:
@@ -258,6 +267,9 @@ def _records(
                     yield number, line
         except _corrupt_errors() as exc:
             raise OSError(f"{path}: corrupt or truncated {kind} data") from exc
+        finally:
+            if text_bytes is not None:
+                text_bytes[0] += size
         if progress is not None:
             progress(counted.consumed)
 
@@ -283,6 +295,15 @@ def text_error(record: Any) -> str | None:
     if isinstance(record, (str, bytes, bytearray, memoryview)):
         return None
     return record_error(TypeError(f"a record must be str or bytes, not {type(record).__name__}"))
+
+
+def _byte_length(record: str | bytes | bytearray | memoryview) -> int:
+    if isinstance(record, memoryview):
+        return record.nbytes
+    if isinstance(record, str) and not record.isascii():
+        # surrogatepass: a lone surrogate (not UTF-8) counts the 3 bytes it is written as
+        return len(record.encode("utf-8", "surrogatepass"))
+    return len(record)
 
 
 # ------------------------------------------------------------------ envelopes
@@ -479,6 +500,7 @@ class ArrowColumns:
 
     def __init__(self) -> None:
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
+        self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
         self._clear()
 
     def _clear(self) -> None:
@@ -511,7 +533,7 @@ class ArrowColumns:
             c["call_index"].append(index)
             c["id"].append(call.id)
             c["name"].append(call.name)
-            c["arguments"].append(dumps_compact(call.arguments))
+            c["arguments"].append(dumps_arguments(call.arguments))
             c["raw_arguments"].append(call.raw_arguments)
             c["error"].append(None)
 
@@ -530,6 +552,7 @@ class ArrowColumns:
             "calls": self.calls,
             "undecodable_arguments": self.undecodable,
             "failed": self.failed,
+            "text_bytes": self.text_bytes[0],
         }
 
 
@@ -548,40 +571,48 @@ def arrow_batches(
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
 
     Returns the counts: records (not blank), records_with_calls, calls,
-    undecodable_arguments, failed.
+    undecodable_arguments, failed, and text_bytes: the bytes of text read (of a file: every
+    line decompressed, with its terminator; of records: their UTF-8 lengths), blank ones
+    included.
     """
     check_threads(threads)
+    columns = ArrowColumns()
     records: Iterable[tuple[int, Any]]
     if isinstance(source, str):
-        records = open_records(source, progress, max_line_bytes)
+        records = open_records(source, progress, max_line_bytes, columns.text_bytes)
     else:
         if hasattr(source, "to_pylist"):  # a pyarrow Array or ChunkedArray
             source = source.to_pylist()
-        records = _numbered(source, progress)
-    columns = ArrowColumns()
-    for number, record in records:
-        if record is TOO_LONG:
-            columns.add(number, [], None, too_long_message(max_line_bytes))
-            continue
-        calls, custom_id, error = read_record(
-            calls_in, record, record_path, text_calls, decoded_calls
-        )
-        columns.add(number, calls, custom_id, error)
-        if columns.pending >= BATCH_ROWS:
-            columns.flush(sink, schema)
-    columns.flush(sink, schema)
+        records = _numbered(source, progress, columns.text_bytes)
+    with keeping_number_text():  # the arguments column writes `1e400` as it was
+        for number, record in records:
+            if record is TOO_LONG:
+                columns.add(number, [], None, too_long_message(max_line_bytes))
+                continue
+            calls, custom_id, error = read_record(
+                calls_in, record, record_path, text_calls, decoded_calls
+            )
+            columns.add(number, calls, custom_id, error)
+            if columns.pending >= BATCH_ROWS:
+                columns.flush(sink, schema)
+        columns.flush(sink, schema)
     return columns.summary()
 
 
-def _numbered(items: Iterable[Any], progress: Progress) -> Iterator[tuple[int, Any]]:
-    """In-memory records that are not blank, numbered; progress counts records."""
+def _numbered(
+    items: Iterable[Any], progress: Progress, text_bytes: list[int]
+) -> Iterator[tuple[int, Any]]:
+    """In-memory records that are not blank, numbered; progress counts records, and
+    `text_bytes[0]` grows by each text record's length in bytes (UTF-8 for a str)."""
     count = 0
     for number, item in enumerate(items):
         if progress is not None and number and number % BATCH_ROWS == 0:
             progress(number)
         count = number + 1
-        if isinstance(item, (str, bytes, bytearray, memoryview)) and blank(item):
-            continue
+        if isinstance(item, (str, bytes, bytearray, memoryview)):
+            text_bytes[0] += _byte_length(item)
+            if blank(item):
+                continue
         yield number, item
     if progress is not None:
         progress(count)

@@ -106,10 +106,13 @@ The helpers
   attributes. Missing or None description: `""`; missing or None parameters:
   `{"type":"object","properties":{}}`. A tool without a non-empty string name raises
   TypeError.
-* `build_tool_responses_json(responses)`: one `{"role":"tool","content":[...]}` message.
-  Each response becomes an object, as Gemma 4's template expects: a dict as is, a str
-  through `tool_response_payload`, anything else `{"value": response}`. A malformed
-  item raises TypeError.
+* `build_tool_responses_json(responses)`: one `{"role":"tool","content":[...]}` message,
+  each response in it as it is (as flutter_gemma's `buildToolResponsesJson` does): a str
+  stays a JSON string, a dict an object. Gemma 4's template formats an object as
+  `NAME{key:value,...}`; to send a tool's result text as an object, pass it through
+  `tool_response_payload` first. A malformed item raises TypeError.
+* Both write JSON as `json.dumps` does and raise as it does for what is not JSON: TypeError
+  for a value it cannot encode (a set, bytes), ValueError for a cycle, NaN or an infinity.
 * `tool_response_payload(text)`: the text decoded when it is a JSON object, otherwise
   `{"value": text}`.
 """
@@ -119,7 +122,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from toolsift._jsontext import dumps_compact, loads
+from toolsift._jsontext import (
+    TooLongInt,
+    dumps_compact,
+    dumps_strict,
+    holds_too_long_int,
+    loads,
+)
 from toolsift._types import ToolCall
 
 __all__ = [
@@ -248,13 +257,15 @@ def serialize_tools_for_sdk(tools: Iterable[Any]) -> str:
                 },
             }
         )
-    return dumps_compact(entries)
+    return dumps_strict(entries)
 
 
 def build_tool_responses_json(responses: Iterable[Any]) -> str:
     """ONE role-tool message carrying every tool result of a turn:
     `{"role":"tool","content":[{"type":"tool_response","name":N,"response":R}, ...]}`.
-    `responses` holds `(name, response)` pairs or mappings with `name` and `response`."""
+    `responses` holds `(name, response)` pairs or mappings with `name` and `response`;
+    R is the response as it is (use `tool_response_payload` for result text that should
+    be an object)."""
     content = []
     for index, item in enumerate(responses):
         if isinstance(item, Mapping) and "name" in item and "response" in item:
@@ -268,8 +279,8 @@ def build_tool_responses_json(responses: Iterable[Any]) -> str:
             )
         if not isinstance(name, str):
             raise TypeError(f"tool response {index} has a name that is not a str")
-        content.append({"type": "tool_response", "name": name, "response": _as_object(response)})
-    return dumps_compact({"role": "tool", "content": content})
+        content.append({"type": "tool_response", "name": name, "response": response})
+    return dumps_strict({"role": "tool", "content": content})
 
 
 def tool_response_payload(text: str) -> dict[str, Any]:
@@ -459,9 +470,11 @@ def _decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
             decoded = loads(value)
         except ValueError:
             return {}, value
-        if not isinstance(decoded, dict):
+        if not isinstance(decoded, dict) or holds_too_long_int(decoded):
             return {}, value
         value = decoded
+    elif holds_too_long_int(value):  # an integer Python would refuse: kept as JSON text
+        return {}, dumps_compact(value)
     if isinstance(value, dict):
         try:
             return strip_escape_tokens(value), None
@@ -483,15 +496,6 @@ def _put(container: dict[str, Any] | list[Any], key: Any, item: Any) -> None:
         container[key] = item
     else:
         container.append(item)
-
-
-def _as_object(response: Any) -> Any:
-    """A tool response as the object Gemma 4's template expects."""
-    if isinstance(response, dict):
-        return response
-    if isinstance(response, str):
-        return tool_response_payload(response)
-    return {"value": response}
 
 
 # ------------------------------------------------------------------ raw Gemma 4 tokens
@@ -704,9 +708,12 @@ def _parse_number(text: str, i: int) -> tuple[Any, int]:
             end += 1
         end = _digits_end(text, end, required=True)
     try:
-        return loads(text[i:end]), end
+        number = loads(text[i:end])
     except ValueError:  # a number JSON itself refuses (e.g. out of range)
         raise _Malformed from None
+    if isinstance(number, TooLongInt):  # Python would refuse to convert it
+        raise _Malformed
+    return number, end
 
 
 def _digits_end(text: str, i: int, required: bool = False) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from toolsift._errors import ParseError, check_threads, record_error
-from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
+from toolsift._jsontext import dumps_compact, holds_too_long_int, loads, may_hold_big_integer
 from toolsift._pure import bulk, litert
 from toolsift._types import AgentResponse, ToolCall
 
@@ -171,13 +171,17 @@ def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
     if value is None:
         return {}, None
     if isinstance(value, dict):
+        if holds_too_long_int(value):  # decoded here from text: kept as that text
+            return {}, dumps_compact(value)
         return dict(value), None
     if isinstance(value, str):
         try:
             decoded = loads(value)
         except ParseError:
             return {}, value
-        return (decoded, None) if isinstance(decoded, dict) else ({}, value)
+        if isinstance(decoded, dict) and not holds_too_long_int(decoded):
+            return decoded, None
+        return {}, value
     if isinstance(value, Mapping):
         return dict(value), None
     return {}, dumps_compact(value)
@@ -257,17 +261,18 @@ class Parser:
             return AgentResponse(litert.parse_sdk(raw), raw)
         if not isinstance(raw, TEXT_TYPES):
             return AgentResponse(harvest(self._walk(raw)), raw)
+        text = raw.tobytes() if isinstance(raw, memoryview) else raw  # as the Rust backend
         # Fast path: plain orjson. Only the calls are returned from the document, so
         # orjson's one inexactness (integers beyond 64 bits become floats) matters only
         # inside argument values given inline (argument strings are decoded by `loads`,
         # which is exact); where one may be affected, or where orjson refuses the text,
         # `loads` decodes it exactly (or raises ParseError).
         try:
-            calls = self.decoded_calls(orjson.loads(raw), raw)
+            calls = self.decoded_calls(orjson.loads(text), text)
         except orjson.JSONDecodeError:
             calls = None
         if calls is None:
-            calls = self.calls_in(loads(raw))
+            calls = self.calls_in(loads(text))
         return AgentResponse(calls, raw)
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:

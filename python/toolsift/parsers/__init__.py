@@ -1,6 +1,7 @@
 """Drop-in parsers: the class names, keywords and results of `russo.parsers`, faster.
 
-Every class has `parse(raw) -> AgentResponse` and `parse_many(raws, *, threads=None)`.
+Every class has `parse(raw) -> AgentResponse` and `parse_many(raws, *, threads=None)`,
+and pickles (for multiprocessing) as its class and constructor options.
 `raw` may be a dict, an SDK object (read by attribute), or `str` / `bytes` of JSON text.
 `SdkResponseParser` (LiteRT-LM / Gemma 4, flutter_gemma's name) also has the helpers
 of that SDK as class-level functions.
@@ -8,6 +9,7 @@ of that SDK as class-level functions.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 from typing import Any, ClassVar
@@ -29,7 +31,14 @@ class _ResponseParser:
     _format: ClassVar[str]
 
     def __init__(self, **options: Any) -> None:
+        self._options = options
         self._core = self._backend.Parser(self._format, **options)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the class and its options, never the core (a compiled object, or a
+        # closure): the copy is made anew where it is loaded, with that process's backend
+        # (a worker process inherits TOOLSIFT_IMPLEMENTATION), and gives the same results.
+        return _rebuild, (_named_class(type(self)), self._options)
 
     def parse(self, raw: Any) -> AgentResponse:
         """The tool calls in one response. Raises ParseError for text that is not JSON."""
@@ -96,6 +105,22 @@ class _ResponseParser:
         return f"{type(self).__name__}()"
 
 
+def _rebuild(cls: type[_ResponseParser], options: dict[str, Any]) -> _ResponseParser:
+    return cls(**options)
+
+
+def _named_class(cls: type) -> type:
+    """`cls`, or its nearest base pickle can find by name (a class made at run time, as
+    the tests' backend-bound subclasses, is pickled as the public class it extends)."""
+    for klass in cls.__mro__:
+        found: Any = sys.modules.get(klass.__module__)
+        for part in klass.__qualname__.split("."):
+            found = getattr(found, part, None)
+        if found is klass:
+            return klass
+    return cls
+
+
 class OpenAIResponseParser(_ResponseParser):
     """OpenAI chat completions: `choices[].message.tool_calls[].function`."""
 
@@ -127,6 +152,15 @@ class JsonResponseParser(_ResponseParser):
         arguments_key: str = "arguments",
         single: bool = False,
     ) -> None:
+        # Checked here, once, so both backends refuse alike (a non-str key would find
+        # nothing in JSON, whose keys are all strings). `single` is read for its truth.
+        for key, value in (
+            ("tool_calls_key", tool_calls_key),
+            ("name_key", name_key),
+            ("arguments_key", arguments_key),
+        ):
+            if not isinstance(value, str):
+                raise TypeError(f"{key} must be a str, got {type(value).__name__}")
         self.tool_calls_key = tool_calls_key
         self.name_key = name_key
         self.arguments_key = arguments_key
@@ -176,14 +210,17 @@ class SdkResponseParser(_ResponseParser):
 
     @staticmethod
     def serialize_tools_for_sdk(tools: Iterable[Any]) -> str:
-        """Tool definitions as the compact JSON list LiteRT-LM takes."""
+        """Tool definitions as the compact JSON list LiteRT-LM takes. Raises TypeError or
+        ValueError, as `json.dumps` does, for parameters that are not JSON (a set, NaN)."""
         from toolsift._pure import litert  # pure in both backends; imported when used
 
         return litert.serialize_tools_for_sdk(tools)
 
     @staticmethod
     def build_tool_responses_json(responses: Iterable[Any]) -> str:
-        """One role-tool message carrying every `(name, response)` of a turn."""
+        """One role-tool message carrying every `(name, response)` of a turn, each response
+        as it is (a str stays a JSON string; `tool_response_payload` makes result text an
+        object). Raises TypeError or ValueError, as `json.dumps` does, for what is not JSON."""
         from toolsift._pure import litert  # pure in both backends; imported when used
 
         return litert.build_tool_responses_json(responses)
