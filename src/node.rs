@@ -19,6 +19,8 @@ pub trait Node: Sized {
     fn is_object(&self) -> bool;
     /// A string with at least one character.
     fn is_nonempty_str(&self) -> bool;
+    /// A string equal to `text` (a block's `type`, say).
+    fn is_str(&self, text: &str) -> bool;
 }
 
 /// A value on a tape.
@@ -98,5 +100,9 @@ impl Node for TapeNode<'_, '_> {
 
     fn is_nonempty_str(&self) -> bool {
         self.as_str().is_some_and(|s| !s.is_empty())
+    }
+
+    fn is_str(&self, text: &str) -> bool {
+        self.as_str() == Some(text)
     }
 }

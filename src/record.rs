@@ -79,23 +79,29 @@ pub fn record_at_with<'a>(
         tape: &tape,
         idx: root,
     });
-    let found: Vec<(Option<usize>, Option<usize>, Option<usize>)> = raw_calls
+    type Found = (Option<usize>, Option<usize>, Option<usize>, bool);
+    let found: Vec<Found> = raw_calls
         .into_iter()
         .map(|c| {
             (
                 c.name.map(|n| n.idx),
                 c.id.map(|n| n.idx),
                 c.arguments.map(|n| n.idx),
+                c.verbatim,
             )
         })
         .collect();
     let calls = found
         .into_iter()
-        .map(|(name, id, arguments)| Call {
+        .map(|(name, id, arguments, verbatim)| Call {
             name: name.and_then(|idx| string_at(&tape, idx)),
             id: id.and_then(|idx| string_at(&tape, idx)),
             arguments: match arguments {
                 None => Arguments::Missing,
+                // Free text (a custom tool's input): a string is kept as it is.
+                Some(idx) if verbatim && matches!(tape.tokens[idx], Token::Str(_)) => {
+                    string_at(&tape, idx).map_or(Arguments::Missing, Arguments::Undecodable)
+                }
                 Some(idx) => arguments_at(&mut tape, idx, decode),
             },
         })

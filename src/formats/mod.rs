@@ -13,6 +13,21 @@ pub struct RawCall<N> {
     pub name: Option<N>,
     pub id: Option<N>,
     pub arguments: Option<N>,
+    /// The arguments are free text, not JSON (a custom tool's `input`): a string is kept
+    /// in `raw_arguments` as it is, with `arguments={}`.
+    pub verbatim: bool,
+}
+
+impl<N> RawCall<N> {
+    /// A call whose arguments are JSON (an object, or a string holding one).
+    pub fn new(name: Option<N>, id: Option<N>, arguments: Option<N>) -> Self {
+        RawCall {
+            name,
+            id,
+            arguments,
+            verbatim: false,
+        }
+    }
 }
 
 /// Which walker, with its options.
@@ -168,11 +183,11 @@ fn openai<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
             let Some(function) = call.field("function")? else {
                 continue;
             };
-            out.push(RawCall {
-                name: function.field("name")?,
-                id: call.field("id")?,
-                arguments: function.field("arguments")?,
-            });
+            out.push(RawCall::new(
+                function.field("name")?,
+                call.field("id")?,
+                function.field("arguments")?,
+            ));
         }
     }
     Ok(())
@@ -190,11 +205,11 @@ fn gemini<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
                     None => continue,
                 },
             };
-            out.push(RawCall {
-                name: call.field("name")?,
-                id: call.field("id")?,
-                arguments: call.field("args")?,
-            });
+            out.push(RawCall::new(
+                call.field("name")?,
+                call.field("id")?,
+                call.field("args")?,
+            ));
         }
     }
     Ok(())
@@ -245,11 +260,11 @@ fn json_at<N: Node>(doc: &N, options: &JsonOptions) -> Result<Vec<RawCall<N>>, N
         if !name.as_ref().is_some_and(N::is_nonempty_str) {
             continue; // entries without a name are skipped, as russo does
         }
-        calls.push(RawCall {
+        calls.push(RawCall::new(
             name,
-            id: call.member("id")?,
-            arguments: call.member(&options.arguments_key)?,
-        });
+            call.member("id")?,
+            call.member(&options.arguments_key)?,
+        ));
     }
     Ok(calls)
 }

@@ -371,6 +371,7 @@ pub fn response_from_node<'py>(
         name,
         id,
         arguments,
+        verbatim,
     } in format.walk(&PyNode(raw.clone()))?
     {
         let name = match name {
@@ -383,6 +384,10 @@ pub fn response_from_node<'py>(
         };
         let (arguments, raw_arguments) = match arguments {
             None => (b.empty_dict(), py.None().into_bound(py)),
+            // Free text (a custom tool's input): kept as it is.
+            Some(PyNode(text)) if verbatim && text.is_instance_of::<PyString>() => {
+                (b.empty_dict(), text)
+            }
             Some(PyNode(value)) => arguments_of_object(b, value)?,
         };
         calls.push(b.tool_call(name, arguments, id, raw_arguments)?);

@@ -96,6 +96,13 @@ impl<'py> Node for PyNode<'py> {
             .cast::<PyString>()
             .is_ok_and(|s| s.len().is_ok_and(|n| n > 0))
     }
+
+    fn is_str(&self, text: &str) -> bool {
+        // `==` as Python compares (a str subclass too); lone surrogates never equal UTF-8.
+        self.0
+            .cast::<PyString>()
+            .is_ok_and(|s| s.to_str().is_ok_and(|s| s == text))
+    }
 }
 
 /// A raw response: JSON text, or an object (dict, SDK object) to walk.

@@ -21,7 +21,7 @@ from toolsift._jsontext import dumps_compact, holds_too_long_int, loads, may_hol
 from toolsift._pure import bulk, litert
 from toolsift._types import AgentResponse, ToolCall
 
-__all__ = ["Parser", "arguments_of", "harvest"]
+__all__ = ["Parser", "Verbatim", "arguments_of", "harvest"]
 
 TEXT_TYPES = (str, bytes, bytearray, memoryview)
 # Values that are never read by attribute: only dicts are looked into, and other
@@ -160,6 +160,17 @@ def _json_calls_at(
     return found
 
 
+class Verbatim:
+    """Arguments found as free text, not JSON (a custom tool's `input`): a string is
+    kept in `raw_arguments` as it is, with `arguments={}`; any other value is read as
+    arguments are."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
 def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
     """`(arguments, raw_arguments)` from the arguments value as found.
 
@@ -168,6 +179,10 @@ def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
     else gives `{}` and keeps the value as text, so nothing is lost. Missing or null
     means no arguments.
     """
+    if isinstance(value, Verbatim):
+        if isinstance(value.value, str):
+            return {}, value.value
+        value = value.value
     if value is None:
         return {}, None
     if isinstance(value, dict):
