@@ -61,7 +61,7 @@ class LiteRtCorpus:
 def litert_corpus_texts(bench_settings: Any) -> LiteRtCorpus:
     lines = max(bench_settings.lines // 4, 1) if bench_settings.timed else bench_settings.lines
     texts = [text for _, text in litert_corpus.litert_texts(lines, bench_settings.seed)]
-    from toolsift._pure import litert
+    from toolsift._pure.formats import litert
 
     calls = sum(len(litert.extract_tool_calls(text)) for text in texts)
     megabytes = sum(len(text.encode()) for text in texts) / 1e6

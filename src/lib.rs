@@ -5,6 +5,7 @@
 //! feature) turns Python input into core calls and core results into Python objects.
 
 pub mod bulk;
+pub mod calls;
 pub mod formats;
 pub mod json;
 pub mod node;

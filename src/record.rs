@@ -1,46 +1,11 @@
 //! One response's JSON text to its calls, with nothing borrowed from Python: the part of
 //! the work that runs on worker threads with the GIL released.
 
-use crate::formats::Format;
+use crate::calls::{decode_object, string_at, Arguments, Call, Record};
+use crate::formats::{Format, Walk};
 use crate::json::{self, JsonError, Tape, Text, Token};
 use crate::node::TapeNode;
 use std::borrow::Cow;
-
-/// A parsed response: its tape and its calls, each pointing into the tape by index.
-#[derive(Debug)]
-pub struct Record<'a> {
-    pub tape: Tape<'a>,
-    pub calls: Vec<Call<'a>>,
-}
-
-/// One call: its name and id where they were strings, and its arguments.
-#[derive(Debug)]
-pub struct Call<'a> {
-    pub name: Option<Cow<'a, str>>,
-    pub id: Option<Cow<'a, str>>,
-    pub arguments: Arguments<'a>,
-}
-
-/// What the arguments value turned out to be.
-#[derive(Debug)]
-pub enum Arguments<'a> {
-    /// Missing or null: no arguments.
-    Missing,
-    /// An object on the response's tape, at this index.
-    Object(usize),
-    /// A string holding a JSON object, decoded onto its own tape.
-    Decoded(Tape<'a>),
-    /// A string that is not the JSON text of an object: kept as it is.
-    Undecodable(Cow<'a, str>),
-    /// Some other value (number, list, bool) at this index: kept as its JSON text.
-    Other(usize),
-    /// Some other value, on a tape of its own (formats that do not keep the response's
-    /// tape): kept as its JSON text.
-    Value(Tape<'a>),
-    /// A string not decoded yet ([`record_at_with`] without decoding): Arrow rows
-    /// decode it on their own.
-    Encoded(Cow<'a, str>),
-}
 
 /// Parse one response and find its calls.
 /// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
@@ -55,7 +20,7 @@ pub fn parse_record_with<'a>(
     text: &'a [u8],
     decode: bool,
 ) -> Result<Record<'a>, JsonError> {
-    if let Format::LiteRt = format {
+    if format.reads_text() {
         return Ok(crate::formats::litert::parse_record(text));
     }
     Ok(record_at_with(format, json::parse(text)?, 0, decode))
@@ -75,10 +40,22 @@ pub fn record_at_with<'a>(
     root: usize,
     decode: bool,
 ) -> Record<'a> {
-    let Ok(raw_calls) = format.walk(&TapeNode {
+    let node = TapeNode {
         tape: &tape,
         idx: root,
-    });
+    };
+    let Ok(walk) = format.walk(&node);
+    let (name, raw_calls) = match walk {
+        Walk::Calls(name, calls) => (name, calls),
+        Walk::Unrecognized => {
+            let error = unrecognized_shape(&tape, root);
+            return Record {
+                tape,
+                calls: Vec::new(),
+                format: Err(error),
+            };
+        }
+    };
     type Found = (Option<usize>, Option<usize>, Option<usize>, bool);
     let found: Vec<Found> = raw_calls
         .into_iter()
@@ -106,18 +83,46 @@ pub fn record_at_with<'a>(
             },
         })
         .collect();
-    Record { tape, calls }
+    Record {
+        tape,
+        calls,
+        format: Ok(name),
+    }
 }
 
-/// The string at `idx`, borrowed from the input where it had no escapes.
-pub fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
-    match (&tape.tokens[idx], &tape.source) {
-        (Token::Str(Text::Source { start, len }), Cow::Borrowed(source)) => Some(Cow::Borrowed(
-            &source[*start as usize..(*start + *len) as usize],
-        )),
-        (Token::Str(text), _) => Some(Cow::Owned(tape.text(text).to_owned())),
-        _ => None,
-    }
+/// Keys shown at most in [`unrecognized_shape`] (the pure `MAX_KEYS_SHOWN`).
+const MAX_KEYS_SHOWN: usize = 10;
+
+/// `unrecognized response shape (keys: a, b, c)`, as the pure `UnrecognizedShape` says
+/// it: the response's keys (each once, in order; the first ten, then `...`), or what it
+/// is when it is not an object.
+pub fn unrecognized_shape(tape: &Tape<'_>, idx: usize) -> String {
+    let shape = match &tape.tokens[idx] {
+        Token::Object { end, .. } => {
+            let mut keys: Vec<&str> = Vec::new();
+            let mut at = idx + 1;
+            while at < *end as usize {
+                let key = tape.str_at(at).unwrap_or_default();
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+                at = tape.skip(at + 1);
+            }
+            let more = if keys.len() > MAX_KEYS_SHOWN {
+                ", ..."
+            } else {
+                ""
+            };
+            keys.truncate(MAX_KEYS_SHOWN);
+            format!("keys: {}{more}", keys.join(", "))
+        }
+        Token::Array { .. } => "an array".to_owned(),
+        Token::Str(_) => "a string".to_owned(),
+        Token::Bool(_) => "a boolean".to_owned(),
+        Token::Null => "null".to_owned(),
+        _ => "a number".to_owned(),
+    };
+    format!("unrecognized response shape ({shape})")
 }
 
 /// The arguments value at `idx`. A string's text is moved out of the response's tape
@@ -148,25 +153,6 @@ fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize, decode: bool) -> Arguments<
             decode(text)
         }
         _ => Arguments::Other(idx),
-    }
-}
-
-/// Arguments given as text: decoded when it is the JSON text of an object (with no
-/// integer longer than Python converts, as `json.loads` refuses it), else kept.
-pub fn decode_object(text: Cow<'_, str>) -> Arguments<'_> {
-    let decoded = match text {
-        Cow::Borrowed(text) => json::parse_str(text).map_err(|_| Cow::Borrowed(text)),
-        Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
-    };
-    match decoded {
-        Ok(tape)
-            if matches!(tape.tokens[0], Token::Object { .. })
-                && !json::holds_too_long_int(&tape, 0) =>
-        {
-            Arguments::Decoded(tape)
-        }
-        Ok(tape) => Arguments::Undecodable(tape.source),
-        Err(text) => Arguments::Undecodable(text),
     }
 }
 

@@ -7,16 +7,32 @@ if the extension was not built.
 
 from __future__ import annotations
 
+import json
 import os
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import strategies as st
 from toolsift import _backend, parsers
+from toolsift._pure import formats
 
 FORCED = os.environ.get("TOOLSIFT_IMPLEMENTATION", "").strip().lower()
 IMPLS = [FORCED] if FORCED else ["rust", "python"]
+
+
+VECTORS = Path(__file__).parent / "vectors"
+
+
+def format_vectors() -> list[dict[str, Any]]:
+    """The shared vectors of every walked format of the registry (tests/vectors/<name>.json;
+    LiteRT-LM's, which reads text, have a schema of their own)."""
+    cases: list[dict[str, Any]] = []
+    for spec in formats.REGISTRY:
+        if not spec.reads_text:
+            cases += json.loads((VECTORS / f"{spec.name}.json").read_text("utf-8"))
+    return cases
 
 
 def backend_module(name: str) -> types.ModuleType:

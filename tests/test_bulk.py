@@ -140,7 +140,9 @@ def write(path: Path, lines: list[bytes], kind: str = "plain", newline: bool = F
     return path
 
 
-def rows_of(responses: list[AgentResponse], numbers: list[int]) -> list[dict[str, Any]]:
+def rows_of(
+    responses: list[AgentResponse], numbers: list[int], format: str = "openai"
+) -> list[dict[str, Any]]:
     """The rows to_arrow must give, from parse_file's responses (custom_id left out)."""
     rows = []
     for number, response in zip(numbers, responses, strict=True):
@@ -148,6 +150,7 @@ def rows_of(responses: list[AgentResponse], numbers: list[int]) -> list[dict[str
             rows.append(
                 {
                     "record": number,
+                    "format": None,
                     "call_index": None,
                     "id": None,
                     "name": None,
@@ -161,6 +164,7 @@ def rows_of(responses: list[AgentResponse], numbers: list[int]) -> list[dict[str
             rows.append(
                 {
                     "record": number,
+                    "format": format,
                     "call_index": index,
                     "id": call.id,
                     "name": call.name,
@@ -216,6 +220,7 @@ def test_parse_file_round_trip(
     assert table.schema.names == [
         "record",
         "custom_id",
+        "format",
         "call_index",
         "id",
         "name",
@@ -261,6 +266,7 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
         {
             "record": 1,
             "custom_id": None,
+            "format": None,
             "call_index": None,
             "id": None,
             "name": None,

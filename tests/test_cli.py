@@ -127,7 +127,7 @@ USAGE_ERRORS = pytest.mark.parametrize(
     [
         (["extract", "missing.jsonl", "--format", "openai"], "no such file: missing.jsonl"),
         (["extract", OPENAI, "--format", "nope"], "choose from 'openai', 'gemini', 'json'"),
-        (["extract", OPENAI], "--format"),
+        (["extract", OPENAI, "--format"], "expected one argument"),
         (["extract", OPENAI, "--format", "openai", "-o", "x.txt"], ".parquet, .csv, .jsonl"),
         (["extract", OPENAI, "--format", "openai", "-o", "/no/such/dir/x.csv"], "cannot write"),
         (["extract", OPENAI, "--format", "openai", "--threads", "0"], "positive integer"),

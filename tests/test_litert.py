@@ -19,7 +19,7 @@ from conftest import IMPLS, backend_module, bind, same
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolsift import parsers
-from toolsift._pure import litert as pure
+from toolsift._pure.formats import litert as pure
 from toolsift._types import AgentResponse, ToolCall
 
 VECTORS_PATH = pathlib.Path(__file__).parent / "vectors" / "litert.json"

@@ -535,11 +535,11 @@ def check_parity(
 def test_decoded_walkers_follow_the_walkers(doc: Any) -> None:
     """The pure backend's walkers for documents it decoded itself (dicts and lists only)
     find what its walkers for any object find."""
-    from toolsift._pure import walk
+    from toolsift._pure import fast, formats
 
     decoded = json.loads(json.dumps(doc))  # JSON's own types: dicts, lists, scalars
-    assert walk.decoded_openai_calls(decoded) == list(walk.openai_calls(decoded))
-    assert walk.decoded_gemini_calls(decoded) == list(walk.gemini_calls(decoded))
+    for name, decoded_walker in fast.DECODED_WALKERS.items():
+        assert decoded_walker(decoded) == list(formats.by_name(name).module.calls(decoded))
 
 
 def parser_factory(format: str, **options: Any) -> Callable[[Any], Any]:

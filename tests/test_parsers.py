@@ -1,22 +1,18 @@
-"""The shared vectors (tests/vectors/parsers.json) on both backends, every input form."""
+"""The shared vectors (tests/vectors/<format>.json) on both backends, every input form."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import calls_as_dicts, same
+from conftest import calls_as_dicts, format_vectors, same
 from toolsift import ParseError
 from toolsift._jsontext import error_for
+from toolsift._pure import formats
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "parsers.json").read_text("utf-8"))
-CLASSES = {
-    "openai": "OpenAIResponseParser",
-    "gemini": "GeminiResponseParser",
-    "json": "JsonResponseParser",
-}
+VECTORS = format_vectors()
+CLASSES = {spec.name: spec.parser_class for spec in formats.REGISTRY}
 
 
 def parser_for(make: Any, case: dict[str, Any]) -> Any:

@@ -1,12 +1,13 @@
-//! The shared vectors in tests/vectors/parsers.json, run on the Rust core (pytest runs
-//! the same file on both backends through Python).
+//! The shared vectors in tests/vectors/<format>.json, run on the Rust core (pytest runs
+//! the same files on both backends through Python).
 
 use serde_json::{Map, Value};
 use std::path::Path;
+use toolsift::calls::{Arguments, Call};
 use toolsift::formats::litert;
 use toolsift::formats::Format;
 use toolsift::json::{Tape, Token};
-use toolsift::record::{parse_record, Arguments, Call};
+use toolsift::record::parse_record;
 
 fn load(name: &str) -> Vec<Value> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -102,9 +103,19 @@ fn option(case: &Value, key: &str, default: &str) -> String {
     case["options"][key].as_str().unwrap_or(default).to_owned()
 }
 
+/// The vectors of every format of the registry that is walked (tests/vectors/<name>.json;
+/// LiteRT-LM's have a schema of their own, below).
+fn format_vectors() -> Vec<Value> {
+    Format::names()
+        .into_iter()
+        .filter(|name| *name != "litert")
+        .flat_map(|name| load(&format!("{name}.json")))
+        .collect()
+}
+
 #[test]
 fn parser_vectors() {
-    let cases = load("parsers.json");
+    let cases = format_vectors();
     assert!(cases.len() > 50);
     for case in &cases {
         let name = case["name"].as_str().unwrap();

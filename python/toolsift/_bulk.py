@@ -28,6 +28,7 @@ ProgressArg = bool | Callable[[int, int | None], object]
 COLUMNS = (
     "record",
     "custom_id",
+    "format",
     "call_index",
     "id",
     "name",
@@ -54,6 +55,7 @@ def schema() -> Any:
         [
             pa.field("record", pa.int64(), nullable=False),
             pa.field("custom_id", pa.string()),
+            pa.field("format", pa.string()),
             pa.field("call_index", pa.int32()),
             pa.field("id", pa.string()),
             pa.field("name", pa.string()),

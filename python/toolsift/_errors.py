@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-__all__ = ["OPENED_BEFORE_FORK", "ParseError", "check_threads", "record_error"]
+__all__ = [
+    "OPENED_BEFORE_FORK",
+    "ParseError",
+    "UnrecognizedShape",
+    "check_threads",
+    "record_error",
+]
 
 
 class ParseError(ValueError):
@@ -22,6 +28,46 @@ class ParseError(ValueError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (ParseError, (self.msg, self.pos))
+
+
+class UnrecognizedShape(ParseError):
+    """A response auto-detection does not recognize: `str(e)` is
+    ``unrecognized response shape (keys: a, b, c)`` (the keys of the response, or of
+    what it is), which is also the record's `error` in batches; `pos` is 0."""
+
+    def __init__(self, doc: object) -> None:
+        super().__init__(f"unrecognized response shape ({describe_shape(doc)})", 0)
+
+    def __str__(self) -> str:
+        return self.msg
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_unrecognized, (self.msg,))
+
+
+def _unrecognized(msg: str) -> UnrecognizedShape:
+    error = UnrecognizedShape.__new__(UnrecognizedShape)
+    ParseError.__init__(error, msg, 0)
+    return error
+
+
+MAX_KEYS_SHOWN = 10
+
+
+def describe_shape(doc: object) -> str:
+    """`keys: a, b, c` for an object (the first `MAX_KEYS_SHOWN`, then `...`); else what
+    the value is (`a list`, `a str`, `a Message object`)."""
+    if isinstance(doc, dict):
+        keys = [str(key) for key in doc]
+        shown = ", ".join(keys[:MAX_KEYS_SHOWN])
+        return f"keys: {shown}{', ...' if len(keys) > MAX_KEYS_SHOWN else ''}"
+    kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    for kind, text in kinds.items():
+        if isinstance(doc, kind):
+            return text
+    if isinstance(doc, (int, float)):
+        return "a number"
+    return f"a {type(doc).__name__} object"
 
 
 OPENED_BEFORE_FORK = (

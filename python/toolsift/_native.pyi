@@ -7,6 +7,7 @@ from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
     "BUILD_PROFILE",
+    "FORMATS",
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "FileResponses",
@@ -15,6 +16,7 @@ __all__ = [
     "extract_tool_calls",
 ]
 
+FORMATS: Final[tuple[str, ...]]
 MAX_DEPTH: Final[int]
 MAX_LINE_BYTES: Final[int]
 BUILD_PROFILE: Final[str]

@@ -1,9 +1,11 @@
 """`toolsift extract`: the tool calls of JSONL files (logs, provider batch output) into a
 Parquet, CSV or JSONL table, with a progress bar and a summary.
 
-    toolsift extract INPUT... --format {openai,gemini,json,litert} [--record-path P]
+    toolsift extract INPUT... --format FORMAT [--record-path P]
                      [--tool-calls-key KEY] [--name-key KEY] [--arguments-key KEY]
-                     [--single] [-o OUT] [--threads N] [--quiet]
+                     [--single] [-o OUT] [--threads N] [--max-line-bytes N] [--quiet]
+
+FORMAT is a name of the format registry (`toolsift._pure.formats`; `--help` lists them).
 
 The output's kind follows its extension (.parquet, .csv, .jsonl); without `-o`, JSONL goes
 to stdout. Columns are those of `to_arrow` (with `file` first when there are several
@@ -40,12 +42,15 @@ from typing import IO, Any, NoReturn
 
 __all__ = ["main"]
 
-FORMATS = {
-    "openai": "OpenAIResponseParser",
-    "gemini": "GeminiResponseParser",
-    "json": "JsonResponseParser",
-    "litert": "SdkResponseParser",
-}
+
+def _formats() -> dict[str, str]:
+    """`--format` name -> parser class, from the format registry, and `auto`."""
+    from toolsift._pure.formats import AUTO, REGISTRY
+
+    return {**{spec.name: spec.parser_class for spec in REGISTRY}, AUTO: "AutoResponseParser"}
+
+
+FORMATS = _formats()
 OUTPUTS = (".parquet", ".csv", ".jsonl")
 # The options passed to JsonResponseParser: its keyword, and the CLI's name for it.
 JSON_OPTIONS = {
@@ -101,7 +106,10 @@ def _arguments() -> argparse.ArgumentParser:
         "inputs", nargs="+", metavar="INPUT", help="JSONL files (- for standard input)"
     )
     extract.add_argument(
-        "--format", required=True, choices=tuple(FORMATS), help="the responses' provider format"
+        "--format",
+        default="auto",
+        choices=tuple(FORMATS),
+        help="the responses' provider format (default: auto, each line recognized on its own)",
     )
     extract.add_argument(
         "--record-path",

@@ -4,8 +4,8 @@
 //! the specification.
 
 use super::compact;
+use crate::calls::string_at;
 use crate::json::{Tape, Token};
-use crate::record::string_at;
 use std::borrow::Cow;
 
 /// The response's index on the tape, or why there is none; and the custom id.

@@ -9,9 +9,10 @@ pub mod envelope;
 pub mod rows;
 pub mod source;
 
+use crate::calls::Record;
 use crate::formats::{self, Format};
 use crate::json::{self, JsonError, Keep, Tape, Token};
-use crate::record::{record_at, record_at_with, Record};
+use crate::record::{record_at, record_at_with};
 use source::Line;
 use std::borrow::Cow;
 
@@ -125,7 +126,7 @@ impl Reader {
 
     /// Read one record: decode, find the response (see [`envelope::locate`]), walk it.
     pub fn read<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
-        if let Format::LiteRt = self.format {
+        if self.format.reads_text() {
             return self.read_litert(text);
         }
         if let Some(keep) = self.keep.as_ref().filter(|_| prunable(text)) {
@@ -135,10 +136,15 @@ impl Reader {
             if let Ok(tape) = json::parse_pruned(text, keep) {
                 let located = envelope::locate(&tape, self.path.as_deref());
                 if let Ok(root) = located.response {
-                    return Outcome::Read {
-                        record: self.record(tape, root),
-                        custom_id: located.custom_id,
-                    };
+                    let record = self.record(tape, root);
+                    // A shape auto-detection did not recognize goes again in full too:
+                    // its error names the response's keys.
+                    if record.format.is_ok() {
+                        return Outcome::Read {
+                            record,
+                            custom_id: located.custom_id,
+                        };
+                    }
                 }
             }
         }

@@ -4,8 +4,8 @@
 use super::canonical::{self, Stop};
 use super::compact;
 use super::Outcome;
+use crate::calls::{decode_object, Arguments};
 use crate::json::JsonError;
-use crate::record::{decode_object, Arguments};
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
@@ -15,8 +15,8 @@ use std::borrow::Cow;
 use std::ops::AddAssign;
 use std::sync::{Arc, OnceLock};
 
-/// `record` (int64, not null), `custom_id`, `call_index` (int32), `id`, `name`,
-/// `arguments`, `raw_arguments`, `error` (strings).
+/// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
+/// `name`, `arguments`, `raw_arguments`, `error` (strings).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -25,6 +25,7 @@ pub fn schema() -> SchemaRef {
             Arc::new(Schema::new(vec![
                 Field::new("record", DataType::Int64, false),
                 text("custom_id"),
+                text("format"),
                 Field::new("call_index", DataType::Int32, true),
                 text("id"),
                 text("name"),
@@ -102,6 +103,7 @@ impl Chunk {
 pub struct Rows {
     record: Int64Builder,
     custom_id: StringBuilder,
+    format: StringBuilder,
     call_index: Int32Builder,
     id: StringBuilder,
     name: StringBuilder,
@@ -134,6 +136,7 @@ impl Rows {
         Rows {
             record: Int64Builder::with_capacity(rows),
             custom_id: text(16),
+            format: text(8),
             call_index: Int32Builder::with_capacity(rows),
             id: text(32),
             name: text(16),
@@ -170,6 +173,10 @@ impl Rows {
                 self.add(number, None, Outcome::Read { record, custom_id });
             }
             Outcome::Read { record, custom_id } => {
+                let format = match record.format {
+                    Ok(format) => format,
+                    Err(error) => return self.add_failed(number, custom_id.as_deref(), &error),
+                };
                 self.counts.records += 1;
                 if !record.calls.is_empty() {
                     self.counts.records_with_calls += 1;
@@ -179,6 +186,7 @@ impl Rows {
                     self.rows += 1;
                     self.record.append_value(number);
                     self.custom_id.append_option(custom_id.as_deref());
+                    self.format.append_value(format);
                     self.call_index
                         .append_value(i32::try_from(index).unwrap_or(i32::MAX));
                     self.id.append_option(call.id.as_deref());
@@ -256,6 +264,7 @@ impl Rows {
         self.rows += 1;
         self.record.append_value(number);
         self.custom_id.append_option(custom_id);
+        self.format.append_null();
         self.call_index.append_null();
         self.id.append_null();
         self.name.append_null();
@@ -268,6 +277,7 @@ impl Rows {
         let columns: Vec<ArrayRef> = vec![
             Arc::new(self.record.finish()),
             Arc::new(self.custom_id.finish()),
+            Arc::new(self.format.finish()),
             Arc::new(self.call_index.finish()),
             Arc::new(self.id.finish()),
             Arc::new(self.name.finish()),

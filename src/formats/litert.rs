@@ -1,14 +1,14 @@
 //! LiteRT-LM / Gemma 4 tool calls (`SdkResponseParser`): the Rust port of
-//! `python/toolsift/_pure/litert.py`, whose module docstring is the specification. The
+//! `python/toolsift/_pure/formats/litert.py`, whose module docstring is the specification. The
 //! functions here follow the pure ones line by line, under the same names; both give
 //! the same results for every input (`tests/vectors/litert.json`, and the parity tests).
 //!
 //! Indices are byte offsets where the pure code counts characters: every token the
 //! grammar looks for is ASCII, so both find the same places in the same text.
 
+use crate::calls::{decode_object, string_at, Arguments, Call, Record};
 use crate::json::{self, Tape, Text, Token, MAX_DEPTH};
 use crate::node::{Node, TapeNode};
-use crate::record::{decode_object, string_at, Arguments, Call, Record};
 use memchr::memmem::Finder;
 use std::borrow::Cow;
 use std::ops::Range;
@@ -60,6 +60,7 @@ pub fn parse_record(text: &[u8]) -> Record<'_> {
     Record {
         tape: Tape::default(),
         calls: extract_tool_calls(text),
+        format: Ok("litert"),
     }
 }
 

@@ -1,12 +1,20 @@
-//! One walker per format. Each reads a response through [`Node`] and collects, for every
-//! call, the raw `name`, `id` and `arguments` values as found (None where missing);
-//! turning those into a normalized call is the caller's job (`crate::call`).
-//! These mirror `python/toolsift/_pure/walk.py` line by line.
+//! The formats, one module each, listed once in [`formats!`]: the `Format` enum, the
+//! names the Python layer and the CLI offer, pruning, walking and auto-detection all
+//! come from that list. Each walker reads a response through [`Node`] and collects, for
+//! every call, the raw `name`, `id` and `arguments` values as found (None where
+//! missing); turning those into a normalized call is `crate::record`'s job. The modules
+//! mirror `python/toolsift/_pure/formats/` line by line; its registry lists the same
+//! formats in the same order (a test says so).
 
 use crate::json::Keep;
 use crate::node::Node;
 
+pub mod gemini;
+pub mod json_path;
 pub mod litert;
+pub mod openai;
+
+pub use json_path::JsonOptions;
 
 /// One call as found: the values of its name, id and arguments, where present.
 pub struct RawCall<N> {
@@ -30,26 +38,87 @@ impl<N> RawCall<N> {
     }
 }
 
+/// The formats read by walking one response document, in registry order: the variant,
+/// its module (`walk`, `keep`, `detect`) and its `--format` name. The two formats with
+/// more to them, `json` (options) and `litert` (text), follow in [`Format`]. Adding a
+/// provider is a module and one line here.
+macro_rules! formats {
+    ($($variant:ident: $module:ident = $name:literal,)*) => {
+        /// A format read by walking one response document.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Walked {
+            $($variant,)*
+        }
+
+        impl Walked {
+            /// Every one, in registry order (auto-detection tries them in this order).
+            pub const ALL: &'static [Walked] = &[$(Walked::$variant,)*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Walked::$variant => $name,)*
+                }
+            }
+
+            fn keep(self) -> Keep {
+                match self {
+                    $(Walked::$variant => $module::keep(),)*
+                }
+            }
+
+            fn walk<N: Node>(self, doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+                match self {
+                    $(Walked::$variant => $module::walk(doc, out),)*
+                }
+            }
+
+            /// Whether `doc` has this format's distinctive structure.
+            pub fn detect<N: Node>(self, doc: &N) -> Result<bool, N::Error> {
+                match self {
+                    $(Walked::$variant => $module::detect(doc),)*
+                }
+            }
+        }
+    };
+}
+
+formats! {
+    OpenAI: openai = "openai",
+    Gemini: gemini = "gemini",
+}
+
 /// Which walker, with its options.
 #[derive(Clone, Debug)]
 pub enum Format {
-    OpenAI,
-    Gemini,
+    Walked(Walked),
     Json(JsonOptions),
-    /// LiteRT-LM / Gemma 4 (`litert`): not a walk over one document; see [`litert`].
+    /// LiteRT-LM / Gemma 4 (`litert`): read as text, not by a walk over one document;
+    /// see [`litert`].
     LiteRt,
+    /// `auto` (`AutoResponseParser`): each response read as the first walked format
+    /// whose `detect` recognizes it.
+    Auto,
 }
 
-#[derive(Clone, Debug)]
-pub struct JsonOptions {
-    pub path: Vec<String>,
-    pub name_key: String,
-    pub arguments_key: String,
-    pub single: bool,
+/// What a walk found: the calls and the format they were read as; or, for
+/// auto-detection, that no format recognized the response.
+pub enum Walk<N> {
+    Calls(&'static str, Vec<RawCall<N>>),
+    Unrecognized,
 }
+
+/// `--format auto`.
+pub const AUTO: &str = "auto";
 
 impl Format {
-    /// The walker called `name`, or an error that lists the valid names.
+    /// Every format's name, in registry order (the CLI's `--format` choices): the
+    /// walked ones, then `json` and `litert`.
+    pub fn names() -> Vec<&'static str> {
+        let walked = Walked::ALL.iter().map(|w| w.name());
+        walked.chain(["json", "litert"]).collect()
+    }
+
+    /// The format called `name`, or an error that lists the valid names.
     pub fn new(
         name: &str,
         tool_calls_key: &str,
@@ -57,9 +126,10 @@ impl Format {
         arguments_key: &str,
         single: bool,
     ) -> Result<Format, String> {
+        if let Some(walked) = Walked::ALL.iter().find(|w| w.name() == name) {
+            return Ok(Format::Walked(*walked));
+        }
         match name {
-            "openai" => Ok(Format::OpenAI),
-            "gemini" => Ok(Format::Gemini),
             "json" => Ok(Format::Json(JsonOptions {
                 path: tool_calls_key.split('.').map(str::to_owned).collect(),
                 name_key: name_key.to_owned(),
@@ -67,74 +137,64 @@ impl Format {
                 single,
             })),
             "litert" => Ok(Format::LiteRt),
+            AUTO => Ok(Format::Auto),
             other => Err(format!(
-                "unknown format {other:?}; expected one of: openai, gemini, json, litert"
+                "unknown format {other:?}; expected one of: {}, {AUTO}",
+                Format::names().join(", ")
             )),
         }
+    }
+
+    /// Whether responses are read as text (LiteRT-LM) rather than as one JSON document.
+    pub fn reads_text(&self) -> bool {
+        matches!(self, Format::LiteRt)
     }
 
     /// The parts of a response the walker reads (for `json::parse_pruned`); None when
     /// it needs the whole document.
     pub fn keep(&self) -> Option<Keep> {
-        Some(match self {
+        match self {
+            Format::Walked(walked) => Some(walked.keep()),
+            Format::Json(options) => Some(json_path::keep(options)),
             // LiteRT-LM responses are read as text (`litert::parse_record`).
-            Format::LiteRt => return None,
-            Format::OpenAI => path(
-                &["choices"],
-                items(path(
-                    &["message", "tool_calls"],
-                    items(members(&[
-                        ("id", Keep::all()),
-                        (
-                            "function",
-                            members(&[("name", Keep::all()), ("arguments", Keep::all())]),
-                        ),
-                    ])),
-                )),
-            ),
-            Format::Gemini => {
-                let call = members(&[
-                    ("name", Keep::all()),
-                    ("id", Keep::all()),
-                    ("args", Keep::all()),
-                ]);
-                path(
-                    &["candidates"],
-                    items(path(
-                        &["content", "parts"],
-                        items(members(&[
-                            ("function_call", call.clone()),
-                            ("functionCall", call),
-                        ])),
-                    )),
-                )
-            }
-            Format::Json(options) => {
-                let mut call = members(&[
-                    (options.name_key.as_str(), Keep::all()),
-                    ("id", Keep::all()),
-                    (options.arguments_key.as_str(), Keep::all()),
-                ]);
-                call.items = Some(Box::new(call.clone()));
-                let path_keys: Vec<&str> = options.path.iter().map(String::as_str).collect();
-                let mut root = path(&path_keys, call);
-                // An array document is searched item by item.
-                root.items = Some(Box::new(root.clone()));
-                root
-            }
-        })
+            Format::LiteRt => None,
+            // What any walked format reads (each keeps what its `detect` reads too).
+            Format::Auto => Some(Walked::ALL.iter().fold(Keep::default(), |mut all, w| {
+                all.merge(&w.keep());
+                all
+            })),
+        }
     }
 
-    pub fn walk<N: Node>(&self, doc: &N) -> Result<Vec<RawCall<N>>, N::Error> {
+    pub fn walk<N: Node>(&self, doc: &N) -> Result<Walk<N>, N::Error> {
         let mut calls = Vec::new();
-        match self {
-            Format::OpenAI => openai(doc, &mut calls)?,
-            Format::Gemini => gemini(doc, &mut calls)?,
-            Format::Json(options) => calls = json(doc, options)?,
+        let name = match self {
+            Format::Walked(walked) => {
+                walked.walk(doc, &mut calls)?;
+                walked.name()
+            }
+            Format::Json(options) => {
+                calls = json_path::walk(doc, options)?;
+                json_path::NAME
+            }
             // Read by `litert::parse_record` (text) and the pure `parse_sdk` (objects).
-            Format::LiteRt => {}
-        }
-        Ok(calls)
+            Format::LiteRt => "litert",
+            Format::Auto => {
+                let mut found = None;
+                for walked in Walked::ALL {
+                    if walked.detect(doc)? {
+                        found = Some(walked);
+                        break;
+                    }
+                }
+                let Some(walked) = found else {
+                    return Ok(Walk::Unrecognized);
+                };
+                walked.walk(doc, &mut calls)?;
+                walked.name()
+            }
+        };
+        Ok(Walk::Calls(name, calls))
     }
 }
 
@@ -164,107 +224,15 @@ pub fn items(inner: Keep) -> Keep {
     }
 }
 
-fn elements_of<N: Node>(node: Option<N>) -> Vec<N> {
+/// The items of an array value, if there is one.
+pub fn elements_of<N: Node>(node: Option<N>) -> Vec<N> {
     node.map(|n| n.elements()).unwrap_or_default()
 }
 
-fn field_of<N: Node>(node: &Option<N>, key: &str) -> Result<Option<N>, N::Error> {
+/// `node.key` (or `node[key]`) when there is a node.
+pub fn field_of<N: Node>(node: &Option<N>, key: &str) -> Result<Option<N>, N::Error> {
     match node {
         Some(n) => n.field(key),
         None => Ok(None),
     }
-}
-
-/// `choices[].message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`.
-fn openai<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
-    for choice in elements_of(doc.field("choices")?) {
-        let message = choice.field("message")?;
-        for call in elements_of(field_of(&message, "tool_calls")?) {
-            let Some(function) = call.field("function")? else {
-                continue;
-            };
-            out.push(RawCall::new(
-                function.field("name")?,
-                call.field("id")?,
-                function.field("arguments")?,
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// `candidates[].content.parts[].function_call` (or REST `functionCall`).
-fn gemini<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
-    for candidate in elements_of(doc.field("candidates")?) {
-        let content = candidate.field("content")?;
-        for part in elements_of(field_of(&content, "parts")?) {
-            let call = match part.field("function_call")? {
-                Some(call) => call,
-                None => match part.field("functionCall")? {
-                    Some(call) => call,
-                    None => continue,
-                },
-            };
-            out.push(RawCall::new(
-                call.field("name")?,
-                call.field("id")?,
-                call.field("args")?,
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Calls at a dot path of object keys; an array is searched item by item, first hit wins.
-fn json<N: Node>(doc: &N, options: &JsonOptions) -> Result<Vec<RawCall<N>>, N::Error> {
-    if doc.is_array() {
-        for item in doc.elements() {
-            let found = json_at(&item, options)?;
-            if !found.is_empty() {
-                return Ok(found);
-            }
-        }
-        return Ok(Vec::new());
-    }
-    json_at(doc, options)
-}
-
-fn json_at<N: Node>(doc: &N, options: &JsonOptions) -> Result<Vec<RawCall<N>>, N::Error> {
-    let mut found_at = None;
-    for key in &options.path {
-        let here = match &found_at {
-            None => doc.member(key)?,
-            Some(node) => N::member(node, key)?,
-        };
-        match here {
-            Some(node) => found_at = Some(node),
-            // A missing key, or a key whose value is null: nothing here (russo's
-            // walk reaches null and then finds no list in it).
-            None => return Ok(Vec::new()),
-        }
-    }
-    let Some(found_at) = found_at else {
-        return Ok(Vec::new());
-    };
-    let candidates = if options.single {
-        vec![found_at]
-    } else {
-        found_at.elements()
-    };
-    let mut calls = Vec::new();
-    for call in candidates {
-        if !call.is_object() {
-            continue;
-        }
-        let name = call.member(&options.name_key)?;
-        if !name.as_ref().is_some_and(N::is_nonempty_str) {
-            continue; // entries without a name are skipped, as russo does
-        }
-        calls.push(RawCall::new(
-            name,
-            call.member("id")?,
-            call.member(&options.arguments_key)?,
-        ));
-    }
-    Ok(calls)
 }

@@ -3,9 +3,10 @@
 
 use super::build::{response_from_node, response_from_record, Builder};
 use super::objects::Input;
+use crate::calls::Record;
 use crate::formats::Format;
 use crate::json::JsonError;
-use crate::record::{parse_record_with, Record};
+use crate::record::parse_record_with;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyModule};
@@ -102,9 +103,7 @@ fn response<'py>(
         (Some(Ok(record)), _) => response_from_record(builder, raw, &record),
         (Some(Err(err)), _) => Err(builder.parse_error(raw, Some(&err))?),
         // A str that cannot be UTF-8 (lone surrogates) is not JSON text.
-        (None, Input::Str(_)) if !matches!(format, Format::LiteRt) => {
-            Err(builder.parse_error(raw, None)?)
-        }
+        (None, Input::Str(_)) if !format.reads_text() => Err(builder.parse_error(raw, None)?),
         (None, _) => response_from_node(builder, format, raw),
     };
     match result {

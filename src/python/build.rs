@@ -2,9 +2,9 @@
 
 use super::decode::object_of_text;
 use super::objects::PyNode;
-use crate::formats::{Format, RawCall};
+use crate::calls::{Arguments, Record};
+use crate::formats::{Format, RawCall, Walk};
 use crate::json::{JsonError, Tape, Token};
-use crate::record::{Arguments, Record};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
@@ -21,6 +21,9 @@ struct Hooks {
     loads: Py<PyAny>,
     record_error: Py<PyAny>,
     check_threads: Py<PyAny>,
+    /// `UnrecognizedShape(doc)`, and the one made from its message (`_unrecognized`).
+    unrecognized_shape: Py<PyAny>,
+    unrecognized_message: Py<PyAny>,
     /// `sys.get_int_max_str_digits` (None before Python 3.11: no limit).
     int_max_str_digits: Option<Py<PyAny>>,
 }
@@ -41,6 +44,8 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             loads: jsontext.getattr("loads")?.unbind(),
             record_error: errors.getattr("record_error")?.unbind(),
             check_threads: errors.getattr("check_threads")?.unbind(),
+            unrecognized_shape: errors.getattr("UnrecognizedShape")?.unbind(),
+            unrecognized_message: errors.getattr("_unrecognized")?.unbind(),
             int_max_str_digits: py
                 .import("sys")?
                 .getattr("get_int_max_str_digits")
@@ -297,6 +302,27 @@ impl<'py> Builder<'py> {
             .extract()
     }
 
+    /// `UnrecognizedShape` with the message Rust made from a tape.
+    pub(super) fn unrecognized(&self, message: &str) -> PyErr {
+        match self
+            .hooks
+            .unrecognized_message
+            .bind(self.py)
+            .call1((message,))
+        {
+            Ok(error) => PyErr::from_value(error),
+            Err(err) => err,
+        }
+    }
+
+    /// `UnrecognizedShape` of the caller's own object (its keys, or its type).
+    pub(super) fn unrecognized_object(&self, raw: &Bound<'py, PyAny>) -> PyErr {
+        match self.hooks.unrecognized_shape.bind(self.py).call1((raw,)) {
+            Ok(error) => PyErr::from_value(error),
+            Err(err) => err,
+        }
+    }
+
     pub fn check_threads(&self, threads: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
         self.hooks.check_threads.bind(self.py).call1((threads,))?;
         Ok(())
@@ -309,6 +335,9 @@ pub fn response_from_record<'py>(
     raw: &Bound<'py, PyAny>,
     record: &Record<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Err(message) = &record.format {
+        return Err(b.unrecognized(message));
+    }
     let calls = calls_from_record(b, record)?;
     b.response(calls, raw)
 }
@@ -360,19 +389,23 @@ pub fn response_from_node<'py>(
     raw: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
-    if let Format::LiteRt = format {
+    if format.reads_text() {
         // Not text: the caller's dicts and lists are read by the pure `parse_sdk`, the
         // specification itself (not the hot path; it keeps every corner identical).
         let calls = super::litert::parse_sdk(py)?.call1((raw,))?;
         return b.hooks.agent_response.bind(py).call1((calls, raw));
     }
     let mut calls = Vec::new();
+    let found = match format.walk(&PyNode(raw.clone()))? {
+        Walk::Calls(_, found) => found,
+        Walk::Unrecognized => return Err(b.unrecognized_object(raw)),
+    };
     for RawCall {
         name,
         id,
         arguments,
         verbatim,
-    } in format.walk(&PyNode(raw.clone()))?
+    } in found
     {
         let name = match name {
             Some(PyNode(n)) if n.is_instance_of::<PyString>() => n,

@@ -4,8 +4,8 @@
 
 use super::build::{calls_from_record, Builder};
 use super::objects::Input;
+use crate::calls::Record;
 use crate::formats::litert;
-use crate::record::Record;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
@@ -23,13 +23,13 @@ pub fn parse_record<'t>(py: Python<'_>, text: &'t [u8]) -> Record<'t> {
     }
 }
 
-/// The pure `toolsift._pure.litert.parse_sdk`, which reads dicts and lists (not text).
+/// The pure `toolsift._pure.formats.litert.parse_sdk`, which reads dicts and lists (not text).
 pub fn parse_sdk(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static PARSE_SDK: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     PARSE_SDK
         .get_or_try_init(py, || {
             Ok::<_, PyErr>(
-                py.import("toolsift._pure.litert")?
+                py.import("toolsift._pure.formats.litert")?
                     .getattr("parse_sdk")?
                     .unbind(),
             )

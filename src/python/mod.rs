@@ -49,7 +49,7 @@ impl Parser {
             (Some(text), _) => parse_text(&mut builder, &self.format, raw, text),
             (None, Input::Object) => response_from_node(&mut builder, &self.format, raw),
             // LiteRT-LM never raises: text that is not Unicode has no calls.
-            (None, _) if matches!(self.format, Format::LiteRt) => {
+            (None, _) if self.format.reads_text() => {
                 response_from_node(&mut builder, &self.format, raw)
             }
             // A str with lone surrogates cannot be UTF-8, so it is not JSON text.
@@ -131,7 +131,7 @@ fn parse_text<'py>(
     raw: &Bound<'py, PyAny>,
     text: &[u8],
 ) -> PyResult<Bound<'py, PyAny>> {
-    if let Format::LiteRt = format {
+    if format.reads_text() {
         let record = litert::parse_record(raw.py(), text);
         return response_from_record(builder, raw, &record);
     }
@@ -158,6 +158,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
     m.add("MAX_LINE_BYTES", MAX_LINE_BYTES)?;
+    m.add(
+        "FORMATS",
+        pyo3::types::PyTuple::new(m.py(), Format::names())?,
+    )?;
     m.add(
         "BUILD_PROFILE",
         if cfg!(debug_assertions) {

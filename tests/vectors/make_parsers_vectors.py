@@ -1,4 +1,4 @@
-"""Writes parsers.json: the shared vectors for the OpenAI, Gemini and JSON parsers.
+"""Writes openai.json, gemini.json and json.json: the shared vectors of those formats.
 
 Run it after editing the cases below; pytest and `cargo test` read the JSON file. Each
 case has `parser` (+ `options`), then either `input` (a JSON value: parsed as a dict, as
@@ -480,7 +480,10 @@ for name, text in [
         case(f"{parser} invalid: {name}", parser, text=text, error=True)
 case("openai nesting of exactly 1024 is fine", "openai", [], text="[" * 1024 + "]" * 1024)
 
-Path(__file__).with_name("parsers.json").write_text(
-    json.dumps(cases, indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8"
-)
-print(len(cases), "cases")
+# One vector file per format of the registry (tests/vectors/<format>.json).
+for parser in ("openai", "gemini", "json"):
+    mine = [c for c in cases if c["parser"] == parser]
+    Path(__file__).with_name(f"{parser}.json").write_text(
+        json.dumps(mine, indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8"
+    )
+    print(len(mine), parser, "cases")

@@ -46,7 +46,7 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import orjson
 
@@ -67,10 +67,25 @@ __all__ = [
 
 Progress = Callable[[int], None] | None
 Sink = Callable[[Any], None]
-Calls = Callable[[Any], list[ToolCall]]  # a decoded response -> its calls
-# (a response plain orjson decoded, the record's text) -> its calls, or None where the
-# record must be decoded exactly (see `toolsift._pure.walk.Parser.decoded_calls`).
-DecodedCalls = Callable[[Any, Any], list[ToolCall] | None]
+
+
+class Reading(Protocol):
+    """How a parser reads a record's response (`toolsift._pure.walk.Parser`)."""
+
+    def calls_in(self, doc: Any) -> list[ToolCall]:
+        """The calls in a decoded response."""
+
+    def decoded_calls(self, doc: Any, text: Any) -> list[ToolCall] | None:
+        """The same for a response plain orjson decoded from the record `text`, or None
+        where the record must be decoded exactly."""
+
+    def text_calls(self, text: Any) -> list[ToolCall] | None:
+        """For a format that reads text (LiteRT-LM): the calls `parse` finds in a record
+        (never an error). None for the others."""
+
+    def format_of(self, doc: Any) -> str | None:
+        """The format a decoded response is read as (the `format` column)."""
+
 
 BATCH_ROWS = 4096
 """Records per Arrow record batch (the pure backend's; the Rust one cuts per block)."""
@@ -391,47 +406,45 @@ def _gemini_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
 
 
 def read_record(
-    calls_in: Calls,
-    record: Any,
-    path: Sequence[str] | None,
-    text_calls: Calls | None = None,
-    decoded_calls: DecodedCalls | None = None,
-) -> tuple[list[ToolCall], str | None, str | None]:
-    """`(calls, custom_id, error)` of one non-blank record.
+    reading: Reading, record: Any, path: Sequence[str] | None
+) -> tuple[list[ToolCall], str | None, str | None, str | None]:
+    """`(calls, custom_id, error, format)` of one non-blank record.
 
-    `text_calls` is for formats that read text (LiteRT-LM): without a `record_path`, a
-    record that is not JSON, or that is not an envelope, is read as `parse` reads it,
-    and is never an error. `decoded_calls`, where given, is a faster way to the same
-    result for most records (`_read_with_orjson`).
+    A format that reads text (LiteRT-LM): without a `record_path`, a record that is not
+    JSON, or that is not an envelope, is read as `parse` reads it, and is never an
+    error. `format` is the format the response was read as (None for a failure).
     """
     not_text = text_error(record)
     if not_text is not None:
-        return [], None, not_text
-    if decoded_calls is not None:
-        read = _read_with_orjson(decoded_calls, record, path)
-        if read is not None:
-            return read
+        return [], None, not_text, None
+    read = _read_with_orjson(reading, record, path)
+    if read is not None:
+        return read
     try:
         doc = loads(record)
     except ParseError as exc:
-        if text_calls is not None and path is None:
-            return text_calls(record), None, None
-        return [], None, str(exc)
+        if path is None and (calls := reading.text_calls(record)) is not None:
+            return calls, None, None, reading.format_of(None)
+        return [], None, str(exc), None
     response, custom_id, error = locate(doc, path)
     if error is not None:
-        return [], custom_id, error
-    if text_calls is not None and response is doc:
-        return text_calls(record), None, None
-    return calls_in(response), custom_id, None
+        return [], custom_id, error, None
+    if response is doc and (calls := reading.text_calls(record)) is not None:
+        return calls, None, None, reading.format_of(None)
+    try:
+        calls = reading.calls_in(response)
+    except ParseError as exc:  # auto-detection recognized no shape
+        return [], custom_id, str(exc), None
+    return calls, custom_id, None, reading.format_of(response)
 
 
 def _read_with_orjson(
-    decoded_calls: DecodedCalls, record: Any, path: Sequence[str] | None
-) -> tuple[list[ToolCall], str | None, str | None] | None:
+    reading: Reading, record: Any, path: Sequence[str] | None
+) -> tuple[list[ToolCall], str | None, str | None, str | None] | None:
     """`read_record` of a record decoded with plain orjson; None where that may differ
     from decoding it exactly: orjson refused it (an error, or a number beyond the float
     range), the record is a failure (its text may quote a number orjson rounded), or
-    inline arguments may hold an integer orjson rounded."""
+    inline arguments may hold an integer orjson rounded (or the format has no fast way)."""
     try:
         doc = orjson.loads(record)
     except orjson.JSONDecodeError:
@@ -439,36 +452,32 @@ def _read_with_orjson(
     response, custom_id, error = locate(doc, path)
     if error is not None:
         return None
-    calls = decoded_calls(response, record)
-    return None if calls is None else (calls, custom_id, None)
+    calls = reading.decoded_calls(response, record)
+    return None if calls is None else (calls, custom_id, None, reading.format_of(response))
 
 
 # ------------------------------------------------------------------ the two APIs
 
 
 def parse_file(
-    calls_in: Calls,
+    reading: Reading,
     path: str,
     record_path: Sequence[str] | None,
     threads: int | None,
     progress: Progress,
-    text_calls: Calls | None = None,
-    decoded_calls: DecodedCalls | None = None,
     max_line_bytes: int = MAX_LINE_BYTES,
 ) -> Iterator[AgentResponse]:
     """An AgentResponse per non-blank line; `raw` is the line as bytes (no terminator),
     `b""` for a line too long to keep. The file is opened now, not at the first `next`."""
     check_threads(threads)
     records = open_records(path, progress, max_line_bytes)
-    return _responses(records, calls_in, record_path, text_calls, decoded_calls, max_line_bytes)
+    return _responses(records, reading, record_path, max_line_bytes)
 
 
 def _responses(
     records: Iterator[tuple[int, bytes]],
-    calls_in: Calls,
+    reading: Reading,
     record_path: Sequence[str] | None,
-    text_calls: Calls | None,
-    decoded_calls: DecodedCalls | None,
     max_line_bytes: int,
 ) -> Iterator[AgentResponse]:
     opened_in = _forks[0]
@@ -478,7 +487,7 @@ def _responses(
         if line is TOO_LONG:
             yield AgentResponse([], b"", too_long_message(max_line_bytes))
             continue
-        calls, _, error = read_record(calls_in, line, record_path, text_calls, decoded_calls)
+        calls, _, error, _ = read_record(reading, line, record_path)
         yield AgentResponse(calls, line, error)
 
 
@@ -496,7 +505,16 @@ if hasattr(os, "register_at_fork"):  # POSIX
 class ArrowColumns:
     """The table's columns as Python lists, a record at a time; counts for the summary."""
 
-    NAMES = ("record", "custom_id", "call_index", "id", "name", "arguments", "raw_arguments")
+    NAMES = (
+        "record",
+        "custom_id",
+        "format",
+        "call_index",
+        "id",
+        "name",
+        "arguments",
+        "raw_arguments",
+    )
 
     def __init__(self) -> None:
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
@@ -508,7 +526,12 @@ class ArrowColumns:
         self.pending = 0
 
     def add(
-        self, number: int, calls: list[ToolCall], custom_id: str | None, error: str | None
+        self,
+        number: int,
+        calls: list[ToolCall],
+        custom_id: str | None,
+        error: str | None,
+        format: str | None,
     ) -> None:
         self.records += 1
         self.pending += 1
@@ -517,7 +540,7 @@ class ArrowColumns:
             self.failed += 1
             for name, value in zip(
                 (*self.NAMES, "error"),
-                (number, custom_id, None, None, None, None, None, error),
+                (number, custom_id, None, None, None, None, None, None, error),
                 strict=True,
             ):
                 c[name].append(value)
@@ -530,6 +553,7 @@ class ArrowColumns:
                 self.undecodable += 1
             c["record"].append(number)
             c["custom_id"].append(custom_id)
+            c["format"].append(format)
             c["call_index"].append(index)
             c["id"].append(call.id)
             c["name"].append(call.name)
@@ -557,15 +581,13 @@ class ArrowColumns:
 
 
 def arrow_batches(
-    calls_in: Calls,
+    reading: Reading,
     source: str | Iterable[Any],
     record_path: Sequence[str] | None,
     threads: int | None,
     progress: Progress,
     sink: Sink,
     schema: Any,
-    text_calls: Calls | None = None,
-    decoded_calls: DecodedCalls | None = None,
     max_line_bytes: int = MAX_LINE_BYTES,
 ) -> dict[str, int]:
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
@@ -587,12 +609,10 @@ def arrow_batches(
     with keeping_number_text():  # the arguments column writes `1e400` as it was
         for number, record in records:
             if record is TOO_LONG:
-                columns.add(number, [], None, too_long_message(max_line_bytes))
+                columns.add(number, [], None, too_long_message(max_line_bytes), None)
                 continue
-            calls, custom_id, error = read_record(
-                calls_in, record, record_path, text_calls, decoded_calls
-            )
-            columns.add(number, calls, custom_id, error)
+            calls, custom_id, error, format = read_record(reading, record, record_path)
+            columns.add(number, calls, custom_id, error, format)
             if columns.pending >= BATCH_ROWS:
                 columns.flush(sink, schema)
         columns.flush(sink, schema)

@@ -15,9 +15,11 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from toolsift import _backend, _bulk
+from toolsift._pure import formats
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
+    "AutoResponseParser",
     "GeminiResponseParser",
     "JsonResponseParser",
     "OpenAIResponseParser",
@@ -121,19 +123,40 @@ def _named_class(cls: type) -> type:
     return cls
 
 
-class OpenAIResponseParser(_ResponseParser):
-    """OpenAI chat completions: `choices[].message.tool_calls[].function`."""
+def _walked_parser(name: str) -> type[_ResponseParser]:
+    """The parser class of a format of the registry that takes no options."""
+    spec = formats.by_name(name)
 
-    _format = "openai"
+    def __init__(self: _ResponseParser) -> None:
+        _ResponseParser.__init__(self)
 
-    def __init__(self) -> None:
-        super().__init__()
+    return type(
+        spec.parser_class,
+        (_ResponseParser,),
+        {
+            "__doc__": f"`{name}` responses: calls at {spec.module.WHERE}; id: {spec.module.ID}.",
+            "__module__": __name__,
+            "__qualname__": spec.parser_class,
+            "__init__": __init__,
+            "_format": name,
+        },
+    )
 
 
-class GeminiResponseParser(_ResponseParser):
-    """Gemini `candidates[].content.parts[].function_call` (or REST `functionCall`)."""
+# One line per format of the registry (tests/test_registry.py checks they agree).
+OpenAIResponseParser = _walked_parser("openai")
+GeminiResponseParser = _walked_parser("gemini")
 
-    _format = "gemini"
+
+class AutoResponseParser(_ResponseParser):
+    """Any provider's responses, each recognized on its own by its shape (so one file may
+    mix providers): read as the first format of the registry's detection order whose
+    distinctive structure it has (README: Auto-detection). A response no format
+    recognizes is `UnrecognizedShape` (a ParseError) from `parse`, and the error
+    `unrecognized response shape (keys: a, b, c)` in batches. `to_arrow`'s `format`
+    column says which format each record was read as."""
+
+    _format = "auto"
 
     def __init__(self) -> None:
         super().__init__()
@@ -212,7 +235,7 @@ class SdkResponseParser(_ResponseParser):
     def serialize_tools_for_sdk(tools: Iterable[Any]) -> str:
         """Tool definitions as the compact JSON list LiteRT-LM takes. Raises TypeError or
         ValueError, as `json.dumps` does, for parameters that are not JSON (a set, NaN)."""
-        from toolsift._pure import litert  # pure in both backends; imported when used
+        from toolsift._pure.formats import litert  # pure in both backends; when used
 
         return litert.serialize_tools_for_sdk(tools)
 
@@ -221,7 +244,7 @@ class SdkResponseParser(_ResponseParser):
         """One role-tool message carrying every `(name, response)` of a turn, each response
         as it is (a str stays a JSON string; `tool_response_payload` makes result text an
         object). Raises TypeError or ValueError, as `json.dumps` does, for what is not JSON."""
-        from toolsift._pure import litert  # pure in both backends; imported when used
+        from toolsift._pure.formats import litert  # pure in both backends; when used
 
         return litert.build_tool_responses_json(responses)
 
@@ -229,6 +252,6 @@ class SdkResponseParser(_ResponseParser):
     def tool_response_payload(text: str) -> dict[str, Any]:
         """A tool's result text as an object: decoded when it is a JSON object, otherwise
         `{"value": text}`."""
-        from toolsift._pure import litert  # pure in both backends; imported when used
+        from toolsift._pure.formats import litert  # pure in both backends; when used
 
         return litert.tool_response_payload(text)

@@ -131,6 +131,16 @@ from toolsift._jsontext import (
 )
 from toolsift._types import ToolCall
 
+NAME = "litert"
+PARSER_CLASS = "SdkResponseParser"
+WHERE = (
+    "LiteRT-LM / Gemma 4: top-level `tool_calls`, `content[]` items of type `tool_call`, "
+    "glued JSON documents, raw Gemma 4 tool-call tokens (see below)"
+)
+ID = "the item's `id`"
+READS_TEXT = True
+"""Responses are read as text (`parse_sdk`), not walked as one JSON document."""
+
 __all__ = [
     "ESCAPE_TOKEN",
     "MAX_DEPTH",

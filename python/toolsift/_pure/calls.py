@@ -1,0 +1,81 @@
+"""The calls every format yields, made into ToolCalls (the twin of `src/calls.rs`): a
+walker finds `(name, id, arguments)` as they are; these turn them into a `ToolCall`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from toolsift._errors import ParseError
+from toolsift._jsontext import dumps_compact, holds_too_long_int, loads
+from toolsift._types import ToolCall
+
+__all__ = ["RawCall", "Verbatim", "arguments_of", "decoded_tool_call", "harvest", "tool_call"]
+
+RawCall = tuple[Any, Any, Any]  # (name, id, arguments) as found, None where missing
+
+
+class Verbatim:
+    """Arguments found as free text, not JSON (a custom tool's `input`): a string is
+    kept in `raw_arguments` as it is, with `arguments={}`; any other value is read as
+    arguments are."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
+    """`(arguments, raw_arguments)` from the arguments value as found.
+
+    An object (a dict, or any other mapping such as an older SDK's proto map) is the
+    arguments (copied); a string is decoded as JSON and must give an object; anything
+    else gives `{}` and keeps the value as text, so nothing is lost. Missing or null
+    means no arguments.
+    """
+    if isinstance(value, Verbatim):
+        if isinstance(value.value, str):
+            return {}, value.value
+        value = value.value
+    if value is None:
+        return {}, None
+    if isinstance(value, dict):
+        if holds_too_long_int(value):  # decoded here from text: kept as that text
+            return {}, dumps_compact(value)
+        return dict(value), None
+    if isinstance(value, str):
+        try:
+            decoded = loads(value)
+        except ParseError:
+            return {}, value
+        if isinstance(decoded, dict) and not holds_too_long_int(decoded):
+            return decoded, None
+        return {}, value
+    if isinstance(value, Mapping):
+        return dict(value), None
+    return {}, dumps_compact(value)
+
+
+def tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
+    """A ToolCall from the raw values: a name or id that is not a string counts as missing."""
+    decoded, raw = arguments_of(arguments)
+    return ToolCall(
+        name if isinstance(name, str) else "",
+        decoded,
+        id if isinstance(id, str) else None,
+        raw,
+    )
+
+
+def decoded_tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
+    """`tool_call` for values from a document decoded here: its dicts are our own, so
+    inline arguments are not copied."""
+    if type(arguments) is dict:
+        name = name if type(name) is str else ""
+        return ToolCall(name, arguments, id if type(id) is str else None, None)
+    return tool_call(name, id, arguments)
+
+
+def harvest(calls: Iterable[RawCall]) -> list[ToolCall]:
+    return [tool_call(name, id, arguments) for name, id, arguments in calls]

@@ -1,0 +1,68 @@
+"""Speed paths of the pure backend, apart from the plain walkers in `formats/`: walks of
+documents decoded from JSON text, which hold only dicts, lists and scalars, using
+`dict.get` in place of `field` (a Python call per step). The parity tests hold each to
+its format's walker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from toolsift._pure.calls import RawCall
+
+__all__ = ["DECODED_WALKERS"]
+
+
+def decoded_openai_calls(doc: Any) -> list[RawCall]:
+    """`formats.openai.calls` of a document decoded from JSON text."""
+    found: list[RawCall] = []
+    choices = doc.get("choices") if type(doc) is dict else None
+    if type(choices) is not list:
+        return found
+    for choice in choices:
+        message = choice.get("message") if type(choice) is dict else None
+        tool_calls = message.get("tool_calls") if type(message) is dict else None
+        if type(tool_calls) is not list:
+            continue
+        for call in tool_calls:
+            function = call.get("function") if type(call) is dict else None
+            if function is None:
+                continue
+            if type(function) is dict:
+                found.append((function.get("name"), call.get("id"), function.get("arguments")))
+            else:
+                found.append((None, call.get("id"), None))
+    return found
+
+
+def decoded_gemini_calls(doc: Any) -> list[RawCall]:
+    """`formats.gemini.calls` of a document decoded from JSON text."""
+    found: list[RawCall] = []
+    candidates = doc.get("candidates") if type(doc) is dict else None
+    if type(candidates) is not list:
+        return found
+    for candidate in candidates:
+        content = candidate.get("content") if type(candidate) is dict else None
+        parts = content.get("parts") if type(content) is dict else None
+        if type(parts) is not list:
+            continue
+        for part in parts:
+            if type(part) is not dict:
+                continue
+            call = part.get("function_call")
+            if call is None:
+                call = part.get("functionCall")
+                if call is None:
+                    continue
+            if type(call) is dict:
+                found.append((call.get("name"), call.get("id"), call.get("args")))
+            else:
+                found.append((None, None, None))
+    return found
+
+
+DECODED_WALKERS: dict[str, Callable[[Any], list[RawCall]]] = {
+    "openai": decoded_openai_calls,
+    "gemini": decoded_gemini_calls,
+}
+"""The formats with a walker of their own for decoded documents (by name)."""

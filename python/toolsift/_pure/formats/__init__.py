@@ -1,0 +1,119 @@
+"""The formats toolsift reads, listed once: one module each, with its name, its parser
+class, where its calls are, how to recognize one of its responses, and its walker. The
+parser classes, the CLI's `--format` choices, auto-detection, the README's format table
+and the parametrized tests all read this registry. The Rust registry (`formats!` in
+`src/formats/mod.rs`) lists the same formats in the same order, and a test says so.
+
+A format module has `NAME`, `PARSER_CLASS`, `WHERE` and `ID` (Markdown for the README),
+and either `calls(doc)` (the spec walker: `(name, id, arguments)` of every call, read
+with `toolsift._pure.nodes`) with `detect(doc)` (whether a decoded document has the
+format's distinctive structure), or `walker(**options)` (`json`), or `READS_TEXT`
+(`litert`: responses are read as text by `parse_sdk`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from toolsift._errors import UnrecognizedShape
+from toolsift._pure.calls import RawCall
+from toolsift._pure.formats import gemini, json_path, litert, openai
+
+__all__ = [
+    "AUTO",
+    "NAMES",
+    "REGISTRY",
+    "WALKED",
+    "Format",
+    "by_name",
+    "detect",
+    "detect_or_none",
+    "markdown_table",
+]
+
+Walker = Callable[[Any], Any]  # a response -> its RawCalls (an iterable)
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format of the registry (`module` holds all there is to it)."""
+
+    module: ModuleType
+
+    @property
+    def name(self) -> str:
+        return str(self.module.NAME)
+
+    @property
+    def parser_class(self) -> str:
+        return str(self.module.PARSER_CLASS)
+
+    @property
+    def reads_text(self) -> bool:
+        return bool(getattr(self.module, "READS_TEXT", False))
+
+    def detect(self, doc: Any) -> bool:
+        detect = getattr(self.module, "detect", None)
+        return detect is not None and bool(detect(doc))
+
+    def walkers(self, **options: Any) -> tuple[Walker, Callable[[Any], list[RawCall]]]:
+        """(the walker of any response, the one of documents decoded from JSON text);
+        `options` (`JsonResponseParser`'s keywords) go to a format that takes them."""
+        make = getattr(self.module, "walker", None)
+        if make is not None:
+            walk = make(**options)
+            return walk, walk
+        from toolsift._pure.fast import DECODED_WALKERS
+
+        calls = self.module.calls
+        return calls, DECODED_WALKERS.get(self.name) or (lambda doc: list(calls(doc)))
+
+
+WALKED: tuple[Format, ...] = tuple(Format(module) for module in (openai, gemini))
+"""The formats read by walking one document, in auto-detection order."""
+
+REGISTRY: tuple[Format, ...] = (*WALKED, Format(json_path), Format(litert))
+"""Every format, in registry order: the walked ones, then `json` and `litert`."""
+
+NAMES: tuple[str, ...] = tuple(f.name for f in REGISTRY)
+
+
+AUTO = "auto"
+"""`--format auto` (`AutoResponseParser`): each response read as the first of `WALKED`
+whose `detect` recognizes it."""
+
+
+def by_name(name: str) -> Format:
+    """The format called `name`, or a ValueError that lists the valid names."""
+    for format in REGISTRY:
+        if format.name == name:
+            return format
+    raise ValueError(f"unknown format {name!r}; expected one of: {', '.join((*NAMES, AUTO))}")
+
+
+def detect_or_none(doc: Any) -> Format | None:
+    """The first walked format (in registry order) that recognizes `doc`, if any."""
+    for format in WALKED:
+        if format.detect(doc):
+            return format
+    return None
+
+
+def detect(doc: Any) -> Format:
+    """`detect_or_none`, or `UnrecognizedShape` naming the response's keys."""
+    format = detect_or_none(doc)
+    if format is None:
+        raise UnrecognizedShape(doc)
+    return format
+
+
+def markdown_table() -> str:
+    """The README's format table (tests/test_registry.py checks the README holds it)."""
+    rows = ["| `--format` | parser | where the calls are | `ToolCall.id` |", "|---|---|---|---|"]
+    for spec in REGISTRY:
+        module = spec.module
+        rows.append(f"| `{spec.name}` | `{spec.parser_class}` | {module.WHERE} | {module.ID} |")
+    return "\n".join(rows)

@@ -1,0 +1,75 @@
+//! The types every format shares: a response's calls (`Call`, `Arguments`) on its tape
+//! (`Record`), and the reading of a string or of arguments given as text. A leaf: it
+//! uses only `crate::json`, so format modules and `record` both build on it.
+
+use crate::json::{self, Tape, Text, Token};
+use std::borrow::Cow;
+
+/// A parsed response: its tape and its calls, each pointing into the tape by index.
+#[derive(Debug)]
+pub struct Record<'a> {
+    pub tape: Tape<'a>,
+    pub calls: Vec<Call<'a>>,
+    /// The format the response was read as (the `format` column), or, where
+    /// auto-detection recognized no shape, the error saying so.
+    pub format: Result<&'static str, String>,
+}
+
+/// One call: its name and id where they were strings, and its arguments.
+#[derive(Debug)]
+pub struct Call<'a> {
+    pub name: Option<Cow<'a, str>>,
+    pub id: Option<Cow<'a, str>>,
+    pub arguments: Arguments<'a>,
+}
+
+/// What the arguments value turned out to be.
+#[derive(Debug)]
+pub enum Arguments<'a> {
+    /// Missing or null: no arguments.
+    Missing,
+    /// An object on the response's tape, at this index.
+    Object(usize),
+    /// A string holding a JSON object, decoded onto its own tape.
+    Decoded(Tape<'a>),
+    /// A string that is not the JSON text of an object: kept as it is.
+    Undecodable(Cow<'a, str>),
+    /// Some other value (number, list, bool) at this index: kept as its JSON text.
+    Other(usize),
+    /// Some other value, on a tape of its own (formats that do not keep the response's
+    /// tape): kept as its JSON text.
+    Value(Tape<'a>),
+    /// A string not decoded yet ([`record_at_with`] without decoding): Arrow rows
+    /// decode it on their own.
+    Encoded(Cow<'a, str>),
+}
+
+/// The string at `idx`, borrowed from the input where it had no escapes.
+pub fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
+    match (&tape.tokens[idx], &tape.source) {
+        (Token::Str(Text::Source { start, len }), Cow::Borrowed(source)) => Some(Cow::Borrowed(
+            &source[*start as usize..(*start + *len) as usize],
+        )),
+        (Token::Str(text), _) => Some(Cow::Owned(tape.text(text).to_owned())),
+        _ => None,
+    }
+}
+
+/// Arguments given as text: decoded when it is the JSON text of an object (with no
+/// integer longer than Python converts, as `json.loads` refuses it), else kept.
+pub fn decode_object(text: Cow<'_, str>) -> Arguments<'_> {
+    let decoded = match text {
+        Cow::Borrowed(text) => json::parse_str(text).map_err(|_| Cow::Borrowed(text)),
+        Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
+    };
+    match decoded {
+        Ok(tape)
+            if matches!(tape.tokens[0], Token::Object { .. })
+                && !json::holds_too_long_int(&tape, 0) =>
+        {
+            Arguments::Decoded(tape)
+        }
+        Ok(tape) => Arguments::Undecodable(tape.source),
+        Err(text) => Arguments::Undecodable(text),
+    }
+}
