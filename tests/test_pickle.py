@@ -37,9 +37,7 @@ LINES = [
 
 def results(parser: Any) -> list[Any]:
     # parse_many: a line a parser does not recognize (AutoResponseParser) is its error.
-    return [
-        ([c.model_dump() for c in r.tool_calls], r.error) for r in parser.parse_many(LINES)
-    ]
+    return [([c.model_dump() for c in r.tool_calls], r.error) for r in parser.parse_many(LINES)]
 
 
 def test_every_class_is_covered() -> None:
