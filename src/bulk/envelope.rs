@@ -32,11 +32,12 @@ fn get(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
 }
 
 /// `obj.get(key)`, with null as missing.
-fn value(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
+pub fn value(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
     get(tape, obj, key).filter(|&idx| !matches!(tape.tokens[idx], Token::Null))
 }
 
-fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
+/// Whether the object at `obj` has the member `key` (null values included).
+pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
     get(tape, obj, key).is_some()
 }
 
