@@ -7,6 +7,7 @@ use crate::json::Keep;
 use crate::node::Node;
 
 pub mod litert;
+pub mod openai_responses;
 
 /// One call as found: the values of its name, id and arguments, where present.
 pub struct RawCall<N> {
