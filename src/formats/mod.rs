@@ -6,6 +6,7 @@
 use crate::json::Keep;
 use crate::node::Node;
 
+pub mod anthropic;
 pub mod litert;
 pub mod openai_responses;
 
