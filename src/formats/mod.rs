@@ -7,6 +7,7 @@ use crate::json::Keep;
 use crate::node::Node;
 
 pub mod anthropic;
+pub mod bedrock;
 pub mod litert;
 pub mod openai_responses;
 
