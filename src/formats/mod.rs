@@ -9,6 +9,7 @@ use crate::node::Node;
 pub mod anthropic;
 pub mod bedrock;
 pub mod litert;
+pub mod ollama;
 pub mod openai_responses;
 
 /// One call as found: the values of its name, id and arguments, where present.
