@@ -8,6 +8,7 @@ use crate::node::Node;
 
 pub mod anthropic;
 pub mod bedrock;
+pub mod cohere;
 pub mod litert;
 pub mod ollama;
 pub mod openai_responses;
