@@ -2,7 +2,7 @@
 //! the work that runs on worker threads with the GIL released.
 
 use crate::calls::{decode_object, string_at, Arguments, Call, Record};
-use crate::formats::{Format, Walk};
+use crate::formats::{Format, Walk, Walked};
 use crate::json::{self, JsonError, Tape, Text, Token};
 use crate::node::TapeNode;
 use std::borrow::Cow;
@@ -44,7 +44,7 @@ pub fn record_at_with<'a>(
         tape: &tape,
         idx: root,
     };
-    let Ok(walk) = format.walk(&node);
+    let Ok(walk) = format.walk(&node, Walked::detected);
     let (name, raw_calls) = match walk {
         Walk::Calls(name, calls) => (name, calls),
         Walk::Unrecognized => {

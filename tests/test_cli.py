@@ -126,7 +126,7 @@ USAGE_ERRORS = pytest.mark.parametrize(
     ("args", "message"),
     [
         (["extract", "missing.jsonl", "--format", "openai"], "no such file: missing.jsonl"),
-        (["extract", OPENAI, "--format", "nope"], "choose from 'openai', 'gemini', 'json'"),
+        (["extract", OPENAI, "--format", "nope"], "choose from 'openai', 'openai-responses'"),
         (["extract", OPENAI, "--format"], "expected one argument"),
         (["extract", OPENAI, "--format", "openai", "-o", "x.txt"], ".parquet, .csv, .jsonl"),
         (["extract", OPENAI, "--format", "openai", "-o", "/no/such/dir/x.csv"], "cannot write"),
@@ -773,3 +773,21 @@ def test_standard_input_and_max_line_bytes(impl: str, tmp_path: Path) -> None:
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert f"line longer than {longest - 1} bytes" in {row["error"] for row in rows}
     assert run(impl, "extract", OPENAI, "--format", "openai", "--max-line-bytes", 0).returncode == 2
+
+
+def test_a_named_format_that_finds_nothing_says_so(impl: str) -> None:
+    """`--format gemini` on OpenAI Batch output: one line saying what the lines look like;
+    the default (auto) reads them."""
+    done = run(impl, "extract", OPENAI, "--format", "gemini", "--quiet")
+    assert done.returncode == 0
+    records = len([line for line in OPENAI.read_text().splitlines() if line.strip()])
+    failed = summary(run(impl, "extract", OPENAI, "--format", "openai").stderr)[4]
+    assert done.stderr == (
+        f"toolsift: warning: --format gemini found no calls in {records - failed} records; "
+        "they look like openai (use --format auto)\n"
+    )
+    auto = run(impl, "extract", OPENAI, "--quiet")
+    assert (
+        auto.stderr == ""
+        and auto.stdout == run(impl, "extract", OPENAI, "--format", "openai", "--quiet").stdout
+    )

@@ -29,6 +29,7 @@ the disk is full); 1 when an input cannot be read to its end (corrupt compressed
 from __future__ import annotations
 
 import argparse
+import collections
 import errno
 import os
 import queue
@@ -345,7 +346,57 @@ def _extract(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     if not args.quiet:
         print(_summary(counts, sum(sizes.values()), text_bytes, seconds), file=sys.stderr)
+    note = _no_calls_note(args.format, args.inputs, counts)
+    if note is not None:  # finding nothing is said, even with --quiet
+        print(f"toolsift: warning: {note}", file=sys.stderr)
     return 0
+
+
+SAMPLE_RECORDS = 1000
+"""Records looked at to tell what a file holds when its format found no calls."""
+
+
+def _no_calls_note(format: str, inputs: Sequence[str], counts: dict[str, int]) -> str | None:
+    """One line when records were read but no call was found: with a named format, and
+    what auto-detection recognizes in the first records, if it is another format."""
+    readable = counts["records"] - counts["failed"]
+    if counts["calls"] or not readable:
+        return None
+    note = f"--format {format} found no calls in {readable} records"
+    seen = _recognized(inputs)
+    others = [name for name, _ in seen.most_common() if name != format]
+    if format != "auto" and others:
+        return f"{note}; they look like {', '.join(others)} (use --format auto)"
+    return note
+
+
+def _recognized(inputs: Sequence[str]) -> collections.Counter[str]:
+    """The formats auto-detection recognizes in the first `SAMPLE_RECORDS` records of
+    the inputs (batch envelopes unwrapped)."""
+    import orjson
+
+    from toolsift._pure import bulk, formats
+
+    seen: collections.Counter[str] = collections.Counter()
+    looked = 0
+    for path in inputs:
+        if path == STDIN:
+            continue  # read already
+        try:
+            for _, line in bulk.open_records(path):
+                looked += 1
+                if looked > SAMPLE_RECORDS:
+                    return seen
+                try:
+                    response, _, error = bulk.locate(orjson.loads(line), None)
+                except (orjson.JSONDecodeError, TypeError):
+                    continue
+                spec = None if error is not None else formats.detect_or_none(response)
+                if spec is not None:
+                    seen[spec.name] += 1
+        except (OSError, ImportError):
+            continue  # reported by the run already
+    return seen
 
 
 def _summary(counts: dict[str, int], file_bytes: int, text_bytes: int, seconds: float) -> str:

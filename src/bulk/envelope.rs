@@ -5,6 +5,7 @@
 
 use super::compact;
 use crate::calls::string_at;
+use crate::formats::{anthropic, bedrock};
 use crate::json::{Tape, Token};
 use std::borrow::Cow;
 
@@ -32,11 +33,12 @@ fn get(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
 }
 
 /// `obj.get(key)`, with null as missing.
-fn value(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
+pub fn value(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
     get(tape, obj, key).filter(|&idx| !matches!(tape.tokens[idx], Token::Null))
 }
 
-fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
+/// Whether the object at `obj` has the member `key` (null values included).
+pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
     get(tape, obj, key).is_some()
 }
 
@@ -103,6 +105,12 @@ pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
     }
     if has(tape, 0, "key") && (has(tape, 0, "response") || has(tape, 0, "error")) {
         return gemini_batch(tape);
+    }
+    // The envelopes a format brings along (its module's `unwrap_batch`).
+    for unwrap in [anthropic::unwrap_batch, bedrock::unwrap_batch] {
+        if let Some(located) = unwrap(tape, 0) {
+            return located;
+        }
     }
     plain
 }

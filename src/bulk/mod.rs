@@ -68,12 +68,22 @@ impl Reader {
                 let mut response =
                     formats::members(&[("status_code", Keep::all()), ("body", walked.clone())]);
                 response.merge(&walked);
+                let result = formats::members(&[
+                    ("type", Keep::all()),
+                    ("error", Keep::all()),
+                    ("message", walked.clone()),
+                ]);
                 let mut root = formats::members(&[
                     ("custom_id", Keep::all()),
                     ("error", Keep::all()),
                     ("status", Keep::all()),
                     ("key", Keep::all()),
                     ("response", response),
+                    // Anthropic Message Batches, Bedrock batch inference.
+                    ("result", result),
+                    ("recordId", Keep::all()),
+                    ("modelInput", Keep::default()),
+                    ("modelOutput", walked.clone()),
                 ]);
                 root.merge(&walked);
                 root

@@ -3,7 +3,7 @@
 
 use super::{elements_of, field_of, items, members, path, RawCall};
 use crate::json::Keep;
-use crate::node::Node;
+use crate::node::{Node, TapeNode};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -25,10 +25,9 @@ pub fn keep() -> Keep {
 }
 
 /// A `GenerateContentResponse`: a `candidates` list.
-pub fn detect<N: Node>(doc: &N) -> Result<bool, N::Error> {
-    Ok(doc
-        .member("candidates")?
-        .is_some_and(|candidates| candidates.is_array()))
+pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
+    let Ok(candidates) = doc.member("candidates");
+    candidates.is_some_and(|candidates| candidates.is_array())
 }
 
 /// `candidates[].content.parts[].function_call` (or REST `functionCall`).

@@ -7,12 +7,17 @@
 //! formats in the same order (a test says so).
 
 use crate::json::Keep;
-use crate::node::Node;
+use crate::node::{Node, TapeNode};
 
+pub mod anthropic;
+pub mod bedrock;
+pub mod cohere;
 pub mod gemini;
 pub mod json_path;
 pub mod litert;
+pub mod ollama;
 pub mod openai;
+pub mod openai_responses;
 
 pub use json_path::JsonOptions;
 
@@ -73,10 +78,20 @@ macro_rules! formats {
             }
 
             /// Whether `doc` has this format's distinctive structure.
-            pub fn detect<N: Node>(self, doc: &N) -> Result<bool, N::Error> {
+            pub fn detect(self, doc: &TapeNode<'_, '_>) -> bool {
                 match self {
                     $(Walked::$variant => $module::detect(doc),)*
                 }
+            }
+
+            /// The walked format called `name`.
+            pub fn named(name: &str) -> Option<Walked> {
+                Walked::ALL.iter().copied().find(|walked| walked.name() == name)
+            }
+
+            /// The first walked format (auto-detection's order) that recognizes `doc`.
+            pub fn detected(doc: &TapeNode<'_, '_>) -> Option<Walked> {
+                Walked::ALL.iter().copied().find(|walked| walked.detect(doc))
             }
         }
     };
@@ -84,7 +99,12 @@ macro_rules! formats {
 
 formats! {
     OpenAI: openai = "openai",
+    OpenAIResponses: openai_responses = "openai-responses",
+    Anthropic: anthropic = "anthropic",
     Gemini: gemini = "gemini",
+    Bedrock: bedrock = "bedrock",
+    Ollama: ollama = "ollama",
+    Cohere: cohere = "cohere",
 }
 
 /// Which walker, with its options.
@@ -107,6 +127,12 @@ pub enum Walk<N> {
     Unrecognized,
 }
 
+/// `detected` for [`Format::walk`]: no detection (for a format that needs none, or a
+/// response that cannot be detected this way).
+pub fn no_detection<N>(_: &N) -> Option<Walked> {
+    None
+}
+
 /// `--format auto`.
 pub const AUTO: &str = "auto";
 
@@ -126,8 +152,8 @@ impl Format {
         arguments_key: &str,
         single: bool,
     ) -> Result<Format, String> {
-        if let Some(walked) = Walked::ALL.iter().find(|w| w.name() == name) {
-            return Ok(Format::Walked(*walked));
+        if let Some(walked) = Walked::named(name) {
+            return Ok(Format::Walked(walked));
         }
         match name {
             "json" => Ok(Format::Json(JsonOptions {
@@ -166,7 +192,13 @@ impl Format {
         }
     }
 
-    pub fn walk<N: Node>(&self, doc: &N) -> Result<Walk<N>, N::Error> {
+    /// The calls in `doc`. For `auto`, `detected` says which walked format recognizes
+    /// the response (on a tape, [`Walked::detected`]).
+    pub fn walk<N: Node>(
+        &self,
+        doc: &N,
+        detected: impl FnOnce(&N) -> Option<Walked>,
+    ) -> Result<Walk<N>, N::Error> {
         let mut calls = Vec::new();
         let name = match self {
             Format::Walked(walked) => {
@@ -180,14 +212,7 @@ impl Format {
             // Read by `litert::parse_record` (text) and the pure `parse_sdk` (objects).
             Format::LiteRt => "litert",
             Format::Auto => {
-                let mut found = None;
-                for walked in Walked::ALL {
-                    if walked.detect(doc)? {
-                        found = Some(walked);
-                        break;
-                    }
-                }
-                let Some(walked) = found else {
+                let Some(walked) = detected(doc) else {
                     return Ok(Walk::Unrecognized);
                 };
                 walked.walk(doc, &mut calls)?;

@@ -3,7 +3,7 @@
 
 use super::{elements_of, field_of, items, members, path, RawCall};
 use crate::json::Keep;
-use crate::node::Node;
+use crate::node::{Node, TapeNode};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -23,10 +23,9 @@ pub fn keep() -> Keep {
 }
 
 /// A chat completion: a `choices` list.
-pub fn detect<N: Node>(doc: &N) -> Result<bool, N::Error> {
-    Ok(doc
-        .member("choices")?
-        .is_some_and(|choices| choices.is_array()))
+pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
+    let Ok(choices) = doc.member("choices");
+    choices.is_some_and(|choices| choices.is_array())
 }
 
 /// `choices[].message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`.

@@ -3,7 +3,7 @@
 use super::decode::object_of_text;
 use super::objects::PyNode;
 use crate::calls::{Arguments, Record};
-use crate::formats::{Format, RawCall, Walk};
+use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{JsonError, Tape, Token};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -24,6 +24,8 @@ struct Hooks {
     /// `UnrecognizedShape(doc)`, and the one made from its message (`_unrecognized`).
     unrecognized_shape: Py<PyAny>,
     unrecognized_message: Py<PyAny>,
+    /// The pure registry's `detect_or_none` (auto-detection of Python objects).
+    detect_or_none: Py<PyAny>,
     /// `sys.get_int_max_str_digits` (None before Python 3.11: no limit).
     int_max_str_digits: Option<Py<PyAny>>,
 }
@@ -46,6 +48,10 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             check_threads: errors.getattr("check_threads")?.unbind(),
             unrecognized_shape: errors.getattr("UnrecognizedShape")?.unbind(),
             unrecognized_message: errors.getattr("_unrecognized")?.unbind(),
+            detect_or_none: py
+                .import("toolsift._pure.formats")?
+                .getattr("detect_or_none")?
+                .unbind(),
             int_max_str_digits: py
                 .import("sys")?
                 .getattr("get_int_max_str_digits")
@@ -302,6 +308,14 @@ impl<'py> Builder<'py> {
             .extract()
     }
 
+    /// For `auto` on the caller's own objects: the walked format the pure registry's
+    /// `detect` recognizes (the specification; not the hot path), if any.
+    pub(super) fn detected(&self, raw: &Bound<'py, PyAny>) -> Option<Walked> {
+        let found = self.hooks.detect_or_none.bind(self.py).call1((raw,)).ok()?;
+        let name: String = found.getattr("name").ok()?.extract().ok()?;
+        Walked::named(&name)
+    }
+
     /// `UnrecognizedShape` with the message Rust made from a tape.
     pub(super) fn unrecognized(&self, message: &str) -> PyErr {
         match self
@@ -396,7 +410,8 @@ pub fn response_from_node<'py>(
         return b.hooks.agent_response.bind(py).call1((calls, raw));
     }
     let mut calls = Vec::new();
-    let found = match format.walk(&PyNode(raw.clone()))? {
+    let detected = |node: &PyNode<'py>| b.detected(&node.0);
+    let found = match format.walk(&PyNode(raw.clone()), detected)? {
         Walk::Calls(_, found) => found,
         Walk::Unrecognized => return Err(b.unrecognized_object(raw)),
     };

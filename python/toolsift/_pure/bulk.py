@@ -31,6 +31,10 @@ batch envelope is unwrapped, checked in this order:
 * Gemini API batch output: an object with ``key`` and ``response`` or ``error``. A
   non-null ``error`` is ``batch error: D``; else the response is ``response``.
 
+* Anthropic Message Batches results (``custom_id`` and ``result``) and Bedrock batch
+  inference output (``recordId`` or ``modelInput``, and ``modelOutput`` or ``error``):
+  see ``unwrap_batch`` in `toolsift._pure.formats.anthropic` and `.bedrock`.
+
 ``key`` (Vertex, Gemini API) is kept as the custom id too. D describes the provider's
 error value: a string as is; an object with a string ``message`` as ``CODE: MESSAGE``
 (when ``code`` is a string or an integer) or ``MESSAGE``; anything else as compact JSON.
@@ -52,6 +56,7 @@ import orjson
 
 from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
 from toolsift._jsontext import dumps_arguments, dumps_compact, keeping_number_text, loads
+from toolsift._pure.formats import anthropic, bedrock
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -359,6 +364,11 @@ def locate(doc: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str |
         return _vertex_batch(doc)
     if "key" in doc and ("response" in doc or "error" in doc):
         return _gemini_batch(doc)
+    # The envelopes a format brings along (its module's `unwrap_batch`).
+    for unwrap in (anthropic.unwrap_batch, bedrock.unwrap_batch):
+        located = unwrap(doc)
+        if located is not None:
+            return located
     return doc, None, None
 
 

@@ -66,7 +66,7 @@ class Parser:
         if self._litert:  # never raises: text without calls (or not Unicode) has none
             return AgentResponse(litert.parse_sdk(raw), raw)
         if not isinstance(raw, TEXT_TYPES):
-            return AgentResponse(harvest(self._walk(raw)), raw)
+            return AgentResponse(self.calls_in(raw), raw)
         text = raw.tobytes() if isinstance(raw, memoryview) else raw  # as the Rust backend
         # Fast path: plain orjson. Only the calls are returned from the document, so
         # orjson's one inexactness (integers beyond 64 bits become floats) matters only
@@ -104,12 +104,13 @@ class Parser:
         shapes auto-detection does not recognize."""
         if self._litert:
             return None
-        walk = self._decoded_walk
         if self._auto:
             spec = formats.detect_or_none(doc)
             if spec is None:
                 return None
             walk = spec.walkers()[1]
+        else:
+            walk = self._decoded_walk
         found = walk(doc)
         inline = any(type(arguments) not in _STR_OR_NONE for _, _, arguments in found)
         if inline and may_hold_big_integer(text):

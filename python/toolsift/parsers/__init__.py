@@ -19,10 +19,15 @@ from toolsift._pure import formats
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
+    "AnthropicResponseParser",
     "AutoResponseParser",
+    "BedrockConverseParser",
+    "CohereResponseParser",
     "GeminiResponseParser",
     "JsonResponseParser",
+    "OllamaResponseParser",
     "OpenAIResponseParser",
+    "OpenAIResponsesParser",
     "SdkResponseParser",
 ]
 
@@ -145,7 +150,12 @@ def _walked_parser(name: str) -> type[_ResponseParser]:
 
 # One line per format of the registry (tests/test_registry.py checks they agree).
 OpenAIResponseParser = _walked_parser("openai")
+OpenAIResponsesParser = _walked_parser("openai-responses")
+AnthropicResponseParser = _walked_parser("anthropic")
 GeminiResponseParser = _walked_parser("gemini")
+BedrockConverseParser = _walked_parser("bedrock")
+OllamaResponseParser = _walked_parser("ollama")
+CohereResponseParser = _walked_parser("cohere")
 
 
 class AutoResponseParser(_ResponseParser):

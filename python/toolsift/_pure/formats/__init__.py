@@ -20,7 +20,17 @@ from typing import Any
 
 from toolsift._errors import UnrecognizedShape
 from toolsift._pure.calls import RawCall
-from toolsift._pure.formats import gemini, json_path, litert, openai
+from toolsift._pure.formats import (
+    anthropic,
+    bedrock,
+    cohere,
+    gemini,
+    json_path,
+    litert,
+    ollama,
+    openai,
+    openai_responses,
+)
 
 __all__ = [
     "AUTO",
@@ -72,7 +82,10 @@ class Format:
         return calls, DECODED_WALKERS.get(self.name) or (lambda doc: list(calls(doc)))
 
 
-WALKED: tuple[Format, ...] = tuple(Format(module) for module in (openai, gemini))
+WALKED: tuple[Format, ...] = tuple(
+    Format(module)
+    for module in (openai, openai_responses, anthropic, gemini, bedrock, ollama, cohere)
+)
 """The formats read by walking one document, in auto-detection order."""
 
 REGISTRY: tuple[Format, ...] = (*WALKED, Format(json_path), Format(litert))

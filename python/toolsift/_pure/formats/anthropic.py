@@ -1,0 +1,90 @@
+"""Anthropic Messages API (`client.messages.create`): the `Message` object; also the
+body Bedrock's InvokeModel returns for Claude models.
+
+Calls are the `content[]` blocks of type `tool_use` (`name`, `input`: an object); their
+id is the block's `id` (the one a `tool_result` answers). `server_tool_use` blocks (web
+search, code execution, ... run by Anthropic), `mcp_tool_use` blocks and text/thinking
+blocks give none. Message Batches results (`.jsonl`, one `MessageBatchIndividualResponse`
+a line) are unwrapped by `unwrap_batch`. The Rust twin is `src/formats/anthropic.rs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from toolsift._jsontext import dumps_compact
+from toolsift._pure.nodes import elements, field, is_str
+
+NAME = "anthropic"
+PARSER_CLASS = "AnthropicResponseParser"
+WHERE = (
+    '`content[]` blocks of `type: "tool_use"` (`name`, `input`);'
+    " `server_tool_use` and other blocks give none"
+)
+ID = "the block's `id`"
+
+
+def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """`content[]` blocks `tool_use`: `{id, name, input}`."""
+    for block in elements(field(doc, "content")):
+        if is_str(field(block, "type"), "tool_use"):
+            yield field(block, "name"), field(block, "id"), field(block, "input")
+
+
+def detect(doc: Any) -> bool:
+    """`"type": "message"`, `"role": "assistant"` and a `content` list."""
+    return (
+        isinstance(doc, dict)
+        and is_str(doc.get("type"), "message")
+        and is_str(doc.get("role"), "assistant")
+        and isinstance(doc.get("content"), list)
+    )
+
+
+def unwrap_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None] | None:
+    """`(response, custom_id, error)` of a Message Batches result line: an object with
+    `custom_id` and `result`; None for any other record.
+
+    `result.type` says what happened: `succeeded` gives `result.message`; `errored`
+    gives `batch error: TYPE: MESSAGE` from `result.error`, an ErrorResponse
+    (`{"type": "error", "error": {"type", "message"}}`; a bare `{"type", "message"}`
+    is read too, and anything else is described as the other envelopes' errors are);
+    `canceled` and `expired` give `batch canceled` / `batch expired`; anything else is
+    `unknown batch result type: T` (T as compact JSON), and a `result` that is not an
+    object is `batch record has no response`.
+    """
+    if not ("custom_id" in doc and "result" in doc):
+        return None
+    custom_id = doc.get("custom_id")
+    custom_id = custom_id if isinstance(custom_id, str) else None
+    result = doc.get("result")
+    if not isinstance(result, dict):
+        return None, custom_id, "batch record has no response"
+    kind = result.get("type")
+    if is_str(kind, "succeeded"):
+        message = result.get("message")
+        if message is None:
+            return None, custom_id, "batch record has no response"
+        return message, custom_id, None
+    if is_str(kind, "errored"):
+        return None, custom_id, f"batch error: {_describe(result.get('error'))}"
+    if is_str(kind, "canceled"):
+        return None, custom_id, "batch canceled"
+    if is_str(kind, "expired"):
+        return None, custom_id, "batch expired"
+    return None, custom_id, f"unknown batch result type: {dumps_compact(kind)}"
+
+
+def _describe(error: Any) -> str:
+    """An ErrorResponse as `TYPE: MESSAGE` (or `MESSAGE`); else as `bulk.describe`."""
+    inner = error.get("error") if isinstance(error, dict) else None
+    detail = inner if isinstance(inner, dict) else error
+    if isinstance(detail, dict):
+        message = detail.get("message")
+        if isinstance(message, str):
+            kind = detail.get("type")
+            return f"{kind}: {message}" if isinstance(kind, str) else message
+    if isinstance(error, str):
+        return error
+    return dumps_compact(error)

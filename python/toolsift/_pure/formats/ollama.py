@@ -1,0 +1,41 @@
+"""Ollama `/api/chat` (non-streamed, or the final chunk of a stream): `ChatResponse`.
+
+Calls are `message.tool_calls[].function.{name, arguments}`; `arguments` is an object
+(a JSON string is decoded too, as OpenAI's are). Ollama's native API gives calls an
+`id` only in recent versions: the call's `id` where present, else none. The Rust twin
+is `src/formats/ollama.rs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from toolsift._pure.nodes import elements, field
+
+NAME = "ollama"
+PARSER_CLASS = "OllamaResponseParser"
+WHERE = (
+    "`message.tool_calls[].function.{name, arguments}` (`/api/chat`;"
+    " `arguments` an object, or a JSON string)"
+)
+ID = "`tool_calls[].id` where present"
+
+
+def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
+    """`message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`."""
+    for call in elements(field(field(doc, "message"), "tool_calls")):
+        function = field(call, "function")
+        if function is None:
+            continue
+        yield field(function, "name"), field(call, "id"), field(function, "arguments")
+
+
+def detect(doc: Any) -> bool:
+    """A `message` object, a string `model` and a boolean `done`."""
+    return (
+        isinstance(doc, dict)
+        and isinstance(doc.get("message"), dict)
+        and isinstance(doc.get("model"), str)
+        and isinstance(doc.get("done"), bool)
+    )

@@ -1,0 +1,113 @@
+//! Anthropic Messages API: the `Message` object (also Bedrock InvokeModel's body for
+//! Claude). Calls are the `content[]` blocks of type `tool_use` (`id`, `name`, `input`);
+//! `server_tool_use` and other blocks give none. Message Batches result lines are
+//! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/anthropic.py`
+//! line by line.
+
+use super::{items, members, path, RawCall};
+use crate::bulk::compact;
+use crate::bulk::envelope::{has, value, Located};
+use crate::calls::string_at;
+use crate::json::{Keep, Tape, Token};
+use crate::node::{Node, TapeNode};
+
+/// `content[]` blocks `tool_use`: `{id, name, input}`.
+pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+    let content = doc.field("content")?;
+    for block in content.map(|c| c.elements()).unwrap_or_default() {
+        if block.field("type")?.is_some_and(|t| t.is_str("tool_use")) {
+            out.push(RawCall::new(
+                block.field("name")?,
+                block.field("id")?,
+                block.field("input")?,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The parts [`walk`] reads, and the scalars [`detect`] reads (for auto-detection on
+/// pruned documents).
+pub fn keep() -> Keep {
+    let mut keep = path(
+        &["content"],
+        items(members(&[
+            ("type", Keep::all()),
+            ("name", Keep::all()),
+            ("id", Keep::all()),
+            ("input", Keep::all()),
+        ])),
+    );
+    keep.merge(&members(&[("type", Keep::all()), ("role", Keep::all())]));
+    keep
+}
+
+/// `"type": "message"`, `"role": "assistant"` and a `content` list.
+pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
+    let Ok(kind) = doc.member("type");
+    let Ok(role) = doc.member("role");
+    let Ok(content) = doc.member("content");
+    kind.is_some_and(|k| k.is_str("message"))
+        && role.is_some_and(|r| r.is_str("assistant"))
+        && content.is_some_and(|c| c.is_array())
+}
+
+/// A Message Batches result line (an object with `custom_id` and `result`): where its
+/// Message is, or why there is none; None for any other record. See `unwrap_batch` in
+/// the Python module for the rules.
+pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
+    if !(has(tape, root, "custom_id") && has(tape, root, "result")) {
+        return None;
+    }
+    let custom_id = value(tape, root, "custom_id").and_then(|idx| string_at(tape, idx));
+    let no_response = || "batch record has no response".to_owned();
+    let response = match value(tape, root, "result").filter(|&r| is_object(tape, r)) {
+        None => Err(no_response()),
+        Some(result) => {
+            let kind = value(tape, result, "type");
+            match kind.and_then(|k| tape.str_at(k)) {
+                Some("succeeded") => value(tape, result, "message").ok_or_else(no_response),
+                Some("errored") => Err(format!(
+                    "batch error: {}",
+                    describe(tape, value(tape, result, "error"))
+                )),
+                Some("canceled") => Err("batch canceled".to_owned()),
+                Some("expired") => Err("batch expired".to_owned()),
+                _ => Err(format!(
+                    "unknown batch result type: {}",
+                    kind.map_or_else(|| "null".to_owned(), |k| compact::to_string(tape, k))
+                )),
+            }
+        }
+    };
+    Some(Located {
+        response,
+        custom_id,
+    })
+}
+
+fn is_object(tape: &Tape<'_>, idx: usize) -> bool {
+    matches!(tape.tokens[idx], Token::Object { .. })
+}
+
+/// An ErrorResponse (`{"type": "error", "error": {"type", "message"}}`, or its bare
+/// inner object) as `TYPE: MESSAGE` (or `MESSAGE`); else as the other envelopes' errors.
+fn describe(tape: &Tape<'_>, error: Option<usize>) -> String {
+    let Some(error) = error else {
+        return "null".to_owned();
+    };
+    let inner = value(tape, error, "error").filter(|&i| is_object(tape, i));
+    let detail = inner.unwrap_or(error);
+    if is_object(tape, detail) {
+        if let Some(message) = value(tape, detail, "message").and_then(|m| tape.str_at(m)) {
+            return match value(tape, detail, "type").and_then(|k| tape.str_at(k)) {
+                Some(kind) => format!("{kind}: {message}"),
+                None => message.to_owned(),
+            };
+        }
+    }
+    match tape.str_at(error) {
+        Some(text) => text.to_owned(),
+        None => compact::to_string(tape, error),
+    }
+}

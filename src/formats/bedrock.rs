@@ -1,0 +1,111 @@
+//! Amazon Bedrock Converse API: the response as boto3 returns it. Calls are the
+//! `output.message.content[]` blocks holding a `toolUse` (`toolUseId`, `name`, `input`);
+//! a `toolUse` of `type: "server_tool_use"` gives none. Batch inference output lines are
+//! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/bedrock.py`
+//! line by line.
+
+use super::{items, members, path, RawCall};
+use crate::bulk::compact;
+use crate::bulk::envelope::{has, value, Located};
+use crate::calls::string_at;
+use crate::json::{Keep, Tape, Token};
+use crate::node::{Node, TapeNode};
+
+/// `output.message.content[].toolUse.{toolUseId, name, input}`.
+pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+    let message = match doc.field("output")? {
+        Some(output) => output.field("message")?,
+        None => None,
+    };
+    let content = match message {
+        Some(message) => message.field("content")?,
+        None => None,
+    };
+    for block in content.map(|c| c.elements()).unwrap_or_default() {
+        let Some(tool_use) = block.field("toolUse")? else {
+            continue;
+        };
+        if tool_use
+            .field("type")?
+            .is_some_and(|t| t.is_str("server_tool_use"))
+        {
+            continue;
+        }
+        out.push(RawCall::new(
+            tool_use.field("name")?,
+            tool_use.field("toolUseId")?,
+            tool_use.field("input")?,
+        ));
+    }
+    Ok(())
+}
+
+/// The parts [`walk`] reads.
+pub fn keep() -> Keep {
+    path(
+        &["output", "message", "content"],
+        items(members(&[(
+            "toolUse",
+            members(&[
+                ("type", Keep::all()),
+                ("name", Keep::all()),
+                ("toolUseId", Keep::all()),
+                ("input", Keep::all()),
+            ]),
+        )])),
+    )
+}
+
+/// An `output` object holding a `message` object with a `content` list.
+pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
+    let Ok(output) = doc.member("output");
+    let Some(output) = output.filter(|o| o.is_object()) else {
+        return false;
+    };
+    let Ok(message) = output.member("message");
+    let Some(message) = message.filter(|m| m.is_object()) else {
+        return false;
+    };
+    let Ok(content) = message.member("content");
+    content.is_some_and(|c| c.is_array())
+}
+
+/// A batch inference output line (an object with `recordId` or `modelInput`, and
+/// `modelOutput` or `error`): where its model output is, or why there is none; None for
+/// any other record. See `unwrap_batch` in the Python module for the rules.
+pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
+    if !((has(tape, root, "recordId") || has(tape, root, "modelInput"))
+        && (has(tape, root, "modelOutput") || has(tape, root, "error")))
+    {
+        return None;
+    }
+    let custom_id = value(tape, root, "recordId").and_then(|idx| string_at(tape, idx));
+    let response = match value(tape, root, "error") {
+        Some(error) => Err(format!("batch error: {}", describe(tape, error))),
+        None => value(tape, root, "modelOutput")
+            .ok_or_else(|| "batch record has no response".to_owned()),
+    };
+    Some(Located {
+        response,
+        custom_id,
+    })
+}
+
+/// `{"errorCode", "errorMessage"}` as `CODE: MESSAGE`; a string as is; else JSON.
+fn describe(tape: &Tape<'_>, error: usize) -> String {
+    if let Some(text) = tape.str_at(error) {
+        return text.to_owned();
+    }
+    if matches!(tape.tokens[error], Token::Object { .. }) {
+        if let Some(message) = value(tape, error, "errorMessage").and_then(|m| tape.str_at(m)) {
+            return match value(tape, error, "errorCode").map(|c| &tape.tokens[c]) {
+                Some(Token::Str(text)) => format!("{}: {message}", tape.text(text)),
+                Some(Token::Int(i)) => format!("{i}: {message}"),
+                Some(Token::UInt(u)) => format!("{u}: {message}"),
+                Some(Token::BigInt(digits)) => format!("{digits}: {message}"),
+                _ => message.to_owned(),
+            };
+        }
+    }
+    compact::to_string(tape, error)
+}

@@ -1,0 +1,70 @@
+//! Cohere Chat API v2: `V2ChatResponse`. Calls are `message.tool_calls[]` (`{id, type:
+//! "function", function: {name, arguments}}`, `arguments` a JSON string); the id is the
+//! call's `id`. Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
+
+use super::{items, members, path, RawCall};
+use crate::json::Keep;
+use crate::node::{Node, TapeNode};
+
+/// `ChatFinishReason` of the v2 API.
+pub const FINISH_REASONS: [&str; 6] = [
+    "COMPLETE",
+    "STOP_SEQUENCE",
+    "MAX_TOKENS",
+    "TOOL_CALL",
+    "ERROR",
+    "TIMEOUT",
+];
+
+/// `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`.
+pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+    let tool_calls = match doc.field("message")? {
+        Some(message) => message.field("tool_calls")?,
+        None => None,
+    };
+    for call in tool_calls.map(|c| c.elements()).unwrap_or_default() {
+        let Some(function) = call.field("function")? else {
+            continue;
+        };
+        out.push(RawCall::new(
+            function.field("name")?,
+            call.field("id")?,
+            function.field("arguments")?,
+        ));
+    }
+    Ok(())
+}
+
+/// The parts [`walk`] reads, and the scalars [`detect`] reads (for auto-detection on
+/// pruned documents).
+pub fn keep() -> Keep {
+    let mut keep = path(
+        &["message", "tool_calls"],
+        items(members(&[
+            ("id", Keep::all()),
+            (
+                "function",
+                members(&[("name", Keep::all()), ("arguments", Keep::all())]),
+            ),
+        ])),
+    );
+    keep.merge(&members(&[("finish_reason", Keep::all())]));
+    keep
+}
+
+/// A `message` object with `tool_calls`, `content` or `tool_plan` (not null), and a
+/// `finish_reason` of the v2 API's enum.
+pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
+    let Ok(message) = doc.member("message");
+    let Ok(reason) = doc.member("finish_reason");
+    let Some(message) = message.filter(|m| m.is_object()) else {
+        return false;
+    };
+    let has_part = ["tool_calls", "content", "tool_plan"]
+        .iter()
+        .any(|key| matches!(message.member(key), Ok(Some(_))));
+    has_part
+        && reason
+            .and_then(|r| r.as_str())
+            .is_some_and(|r| FINISH_REASONS.contains(&r))
+}

@@ -1,0 +1,278 @@
+//! The second-wave provider formats on the Rust core: tests/vectors/<format>.json (the
+//! walkers, on a full and on a pruned parse; `detect`) and <format>.batch.json (the
+//! batch envelopes). pytest runs the same files on the pure-Python modules.
+
+use serde_json::{Map, Value};
+use std::path::Path;
+use toolsift::bulk::compact;
+use toolsift::bulk::envelope::Located;
+use toolsift::calls::{decode_object, string_at, Arguments};
+use toolsift::formats::{anthropic, bedrock, cohere, ollama, openai_responses, RawCall};
+use toolsift::json::{self, Keep, Tape, Token};
+use toolsift::node::TapeNode;
+
+const FORMATS: [&str; 5] = [
+    "openai-responses",
+    "anthropic",
+    "bedrock",
+    "ollama",
+    "cohere",
+];
+
+fn load(name: &str) -> Vec<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/vectors")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("vector file");
+    serde_json::from_str(&text).expect("vector file is JSON")
+}
+
+fn walk<'t, 'a>(format: &str, node: &TapeNode<'t, 'a>) -> Vec<RawCall<TapeNode<'t, 'a>>> {
+    let mut out = Vec::new();
+    let Ok(()) = match format {
+        "openai-responses" => openai_responses::walk(node, &mut out),
+        "anthropic" => anthropic::walk(node, &mut out),
+        "bedrock" => bedrock::walk(node, &mut out),
+        "ollama" => ollama::walk(node, &mut out),
+        "cohere" => cohere::walk(node, &mut out),
+        other => panic!("unknown format {other}"),
+    };
+    out
+}
+
+fn keep(format: &str) -> Keep {
+    match format {
+        "openai-responses" => openai_responses::keep(),
+        "anthropic" => anthropic::keep(),
+        "bedrock" => bedrock::keep(),
+        "ollama" => ollama::keep(),
+        "cohere" => cohere::keep(),
+        other => panic!("unknown format {other}"),
+    }
+}
+
+fn detect(format: &str, node: &TapeNode<'_, '_>) -> bool {
+    match format {
+        "openai-responses" => openai_responses::detect(node),
+        "anthropic" => anthropic::detect(node),
+        "bedrock" => bedrock::detect(node),
+        "ollama" => ollama::detect(node),
+        "cohere" => cohere::detect(node),
+        other => panic!("unknown format {other}"),
+    }
+}
+
+fn unwrap_batch<'a>(format: &str, tape: &Tape<'a>) -> Option<Located<'a>> {
+    match format {
+        "anthropic" => anthropic::unwrap_batch(tape, 0),
+        "bedrock" => bedrock::unwrap_batch(tape, 0),
+        _ => None,
+    }
+}
+
+/// The tape value at `idx` as a serde_json value (duplicate keys: the last wins).
+fn value(tape: &Tape<'_>, idx: usize) -> Value {
+    match &tape.tokens[idx] {
+        Token::Null => Value::Null,
+        Token::Bool(b) => Value::Bool(*b),
+        Token::Int(i) => Value::from(*i),
+        Token::UInt(u) => Value::from(*u),
+        Token::BigInt(digits) | Token::HugeFloat(digits) => serde_json::from_str(digits).unwrap(),
+        Token::Float(f) => Value::from(*f),
+        Token::Str(s) => Value::String(tape.text(s).to_string()),
+        Token::Array { end, .. } => {
+            let mut items = Vec::new();
+            let mut at = idx + 1;
+            while at < *end as usize {
+                items.push(value(tape, at));
+                at = tape.skip(at);
+            }
+            Value::Array(items)
+        }
+        Token::Object { end, .. } => {
+            let mut map = Map::new();
+            let mut at = idx + 1;
+            while at < *end as usize {
+                let key = tape.str_at(at).expect("keys are strings");
+                map.insert(key.to_string(), value(tape, at + 1));
+                at = tape.skip(at + 1);
+            }
+            Value::Object(map)
+        }
+    }
+}
+
+/// Equal JSON values; numbers compare by value and kind (integer or float).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.to_string(), y.to_string());
+            match (x.parse::<i128>(), y.parse::<i128>()) {
+                (Ok(i), Ok(j)) => i == j,
+                (Err(_), Err(_)) => {
+                    x.parse::<f64>().unwrap().to_bits() == y.parse::<f64>().unwrap().to_bits()
+                }
+                _ => false,
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(i, j)| same(i, j))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A raw call as the vectors write it, `{name, arguments, id, raw_arguments}`, by the
+/// rules of `record::record_at` (which reads the `Format` registry's walkers).
+fn call_value(tape: &Tape<'_>, call: &RawCall<TapeNode<'_, '_>>) -> Value {
+    let string = |node: &Option<TapeNode<'_, '_>>| {
+        node.as_ref()
+            .and_then(|n| string_at(tape, n.idx))
+            .map(|s| s.into_owned())
+    };
+    let empty = || Value::Object(Map::new());
+    let (arguments, raw) = match &call.arguments {
+        None => (empty(), Value::Null),
+        Some(node) => match &tape.tokens[node.idx] {
+            Token::Str(_) if call.verbatim => {
+                (empty(), Value::String(string(&call.arguments).unwrap()))
+            }
+            Token::Object { .. } if json::holds_too_long_int(tape, node.idx) => {
+                (empty(), Value::String(compact::to_string(tape, node.idx)))
+            }
+            Token::Object { .. } => (value(tape, node.idx), Value::Null),
+            Token::Str(_) => match decode_object(string_at(tape, node.idx).unwrap()) {
+                Arguments::Decoded(args) => (value(&args, 0), Value::Null),
+                Arguments::Undecodable(text) => (empty(), Value::String(text.into_owned())),
+                other => panic!("decode_object gave {other:?}"),
+            },
+            _ => (empty(), Value::String(compact::to_string(tape, node.idx))),
+        },
+    };
+    let name = Value::String(string(&call.name).unwrap_or_default());
+    let id = string(&call.id).map_or(Value::Null, Value::String);
+    serde_json::json!({"name": name, "arguments": arguments, "id": id, "raw_arguments": raw})
+}
+
+fn calls_at(format: &str, tape: &Tape<'_>, root: usize) -> Vec<Value> {
+    let node = TapeNode { tape, idx: root };
+    walk(format, &node)
+        .iter()
+        .map(|call| call_value(tape, call))
+        .collect()
+}
+
+fn assert_calls(name: &str, got: &[Value], expected: &Value) {
+    let expected = expected.as_array().unwrap();
+    assert!(
+        got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
+        "{name}:\n got      {got:?}\n expected {expected:?}"
+    );
+}
+
+#[test]
+fn provider_vectors() {
+    let others: Vec<Value> = ["openai.json", "gemini.json", "json.json"]
+        .into_iter()
+        .flat_map(load)
+        .filter_map(|case| case.get("input").cloned())
+        .collect();
+    for format in FORMATS {
+        let cases = load(&format!("{format}.json"));
+        assert!(cases.len() >= 12, "{format}: {} vectors", cases.len());
+        for case in &cases {
+            let name = case["name"].as_str().unwrap();
+            assert_eq!(case["parser"], format, "{name}");
+            let text = serde_json::to_string(&case["input"]).unwrap();
+            let tape = json::parse(text.as_bytes()).unwrap();
+            let got = calls_at(format, &tape, 0);
+            assert_calls(name, &got, &case["calls"]);
+            // A pruned parse builds only what the walker reads, and gives the same calls.
+            let pruned = json::parse_pruned(text.as_bytes(), &keep(format)).unwrap();
+            assert!(pruned.tokens.len() <= tape.tokens.len(), "{name}");
+            assert_calls(
+                &format!("{name} (pruned)"),
+                &calls_at(format, &pruned, 0),
+                &case["calls"],
+            );
+            for other in FORMATS {
+                assert_eq!(
+                    detect(other, &TapeNode::root(&tape)),
+                    other == format,
+                    "{name}: detect {other}"
+                );
+            }
+        }
+    }
+    for input in &others {
+        let text = serde_json::to_string(input).unwrap();
+        let tape = json::parse(text.as_bytes()).unwrap();
+        for format in FORMATS {
+            assert!(!detect(format, &TapeNode::root(&tape)), "{format}: {text}");
+        }
+    }
+    for text in [
+        "null",
+        "1",
+        "\"x\"",
+        "[]",
+        "{}",
+        r#"[{"object":"response","output":[]}]"#,
+    ] {
+        let tape = json::parse(text.as_bytes()).unwrap();
+        for format in FORMATS {
+            assert!(!detect(format, &TapeNode::root(&tape)), "{format}: {text}");
+        }
+    }
+}
+
+#[test]
+fn provider_batch_vectors() {
+    let mut checked = 0;
+    for format in ["anthropic", "bedrock"] {
+        for case in &load(&format!("{format}.batch.json")) {
+            let name = case["name"].as_str().unwrap();
+            let text = serde_json::to_string(&case["input"]).unwrap();
+            let tape = json::parse(text.as_bytes()).unwrap();
+            for other in ["anthropic", "bedrock"] {
+                if other != format {
+                    assert!(unwrap_batch(other, &tape).is_none(), "{name}: {other}");
+                }
+            }
+            let found = unwrap_batch(format, &tape);
+            if !case["envelope"].as_bool().unwrap() {
+                assert!(found.is_none(), "{name}");
+                continue;
+            }
+            let found = found.unwrap_or_else(|| panic!("{name}: not unwrapped"));
+            assert_eq!(
+                found.custom_id.as_deref(),
+                case["custom_id"].as_str(),
+                "{name}"
+            );
+            match (&found.response, case["error"].as_str()) {
+                (Err(error), Some(expected)) => assert_eq!(error, expected, "{name}"),
+                (Ok(root), None) => {
+                    let walker = case["walk"].as_str().unwrap_or(format);
+                    assert!(
+                        detect(
+                            walker,
+                            &TapeNode {
+                                tape: &tape,
+                                idx: *root
+                            }
+                        ),
+                        "{name}"
+                    );
+                    assert_calls(name, &calls_at(walker, &tape, *root), &case["calls"]);
+                }
+                (got, expected) => panic!("{name}: got {got:?}, expected error {expected:?}"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} batch vectors checked");
+}
