@@ -29,8 +29,9 @@ class Source:
         return self.int(0, 1) == 1
 
     def one_in(self, n: int) -> bool:
-        """True about once in `n` draws."""
-        return self.int(0, n - 1) == 0
+        """True about once in `n` draws (never for the smallest choice, so an input
+        that has run out keeps to the common paths)."""
+        return self.int(0, n - 1) == n - 1
 
     def pick(self, seq: Sequence[T]) -> T:
         return seq[self.int(0, len(seq) - 1)]

@@ -182,7 +182,8 @@ def differential(
         if issues and not known.STRICT:
             for issue in sorted(issues):
                 TOLERATED[issue] += 1
-                TOLERATED_INPUTS.setdefault(issue, (_CURRENT[0], _CURRENT[1]))
+            if len(issues) == 1:  # an input that shows this issue alone
+                TOLERATED_INPUTS.setdefault(issues.pop(), (_CURRENT[0], _CURRENT[1]))
             return
         note = f"\n  known issue(s): {', '.join(sorted(issues))}" if issues else ""
         raise Difference(
@@ -442,7 +443,7 @@ RECORD_PATHS: list[Any] = [
     "tool_calls",
     "a..b",
     "",
-    "\ud800",
+    "a.\ud800",  # a known difference (fuzz/known.py): the structure-aware mode draws it rarely
 ]
 SOURCES = [
     "list-bytes",
@@ -489,7 +490,9 @@ def cleanup() -> None:
 def build_arrow_case(src: Source) -> ArrowCase:
     spec = src.pick(PARSERS)
     lines = [gen.record_line(src, spec.kind) for _ in range(src.int(0, 10))]
-    record_path = src.pick(RECORD_PATHS) if not src.one_in(12) else gen.text(src, 4)
+    record_path = src.pick(RECORD_PATHS[:-1]) if not src.one_in(12) else gen.text(src, 4)
+    if src.one_in(60):
+        record_path = RECORD_PATHS[-1]
     case = ArrowCase(spec, lines, src.pick(SOURCES), record_path)
     case.newline = src.pick([b"\n", b"\n", b"\r\n"])
     case.final_newline = src.bool()
