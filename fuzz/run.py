@@ -42,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     args, libfuzzer_args = parser.parse_known_args(argv)
     libfuzzer_args = [a for a in libfuzzer_args if a != "--"]
 
+    # `python fuzz/run.py` puts fuzz/ first on sys.path: its modules (gen, known, source,
+    # ...) must not shadow others; they are imported as the package `fuzz`.
+    here = Path(__file__).resolve().parent
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     import atheris
