@@ -19,6 +19,7 @@ failures. One process, one target: no -fork, no -jobs.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import os
 import sys
@@ -111,7 +112,12 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"\n=== {name}: {type(exc).__name__} on input {saved} ===\n"
                 + "".join(traceback.format_exception(exc))
-                + f"\n{summary()}\nthe input is saved: {saved}",
+                + f"\n{summary()}\nthe input is saved: {saved}"
+                + (
+                    f"\nbase64 of the input: {base64.b64encode(data).decode()}"
+                    if len(data) <= 1 << 14
+                    else ""
+                ),
                 file=sys.stderr,
                 flush=True,
             )
