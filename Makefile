@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(VIRTUAL_ENV)/bin:$(PATH)
 
-.PHONY: build sample test test-rust test-python lint bench
+.PHONY: build sample test test-rust test-python lint bench fuzz
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -15,7 +15,7 @@ $(PY):
 # The release build of the extension, installed in editable mode with the test extras.
 # russo (the package toolsift replaces) declares Python >= 3.12 but runs on 3.11.
 build: $(PY)
-	$(VENV)/bin/maturin develop --release --quiet --extras test,arrow,cli,zstd,dev
+	$(VENV)/bin/maturin develop --release --quiet --extras test,arrow,cli,zstd,dev,fuzz
 	$(PY) -m pip install --quiet --no-deps --ignore-requires-python "russo==0.3.3"
 
 sample: build
@@ -41,10 +41,26 @@ lint: build
 	cargo fmt --check
 	cargo clippy --quiet --all-targets -- -D warnings
 	cargo clippy --quiet --all-targets --features python -- -D warnings
-	$(VENV)/bin/ruff check python tests benches
-	$(VENV)/bin/ruff format --check python tests benches
+	$(VENV)/bin/ruff check python tests benches fuzz
+	$(VENV)/bin/ruff format --check python tests benches fuzz
 	$(PY) -m mypy.stubtest toolsift._native
 
 bench: build
 	$(PY) -m pytest benches --benchmark-enable --benchmark-json=bench.json -p no:cacheprovider
 	$(PY) benches/report.py bench.json
+
+# Differential fuzzing (fuzz/README.md): each atheris target for FUZZ_SECONDS, one process
+# after another, then the hypothesis-driven targets with FUZZ_EXAMPLES examples each. An
+# input on which the backends differ is written to tests/fuzz_regressions/<target>/ and
+# the run fails (after the other targets ran).
+FUZZ_SECONDS ?= 60
+FUZZ_EXAMPLES ?= 150
+FUZZ_TARGETS := parse parse_structured parse_many to_arrow litert
+
+fuzz: build
+	@failed=""; for target in $(FUZZ_TARGETS); do \
+		$(PY) fuzz/run.py $$target --seconds $(FUZZ_SECONDS) || failed="$$failed $$target"; \
+	done; \
+	TOOLSIFT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider \
+		tests/test_fuzz_hypothesis.py || failed="$$failed hypothesis"; \
+	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed" >&2; exit 1; fi

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -122,3 +123,24 @@ def mutate(draw: Any, text: bytearray, pieces: list[bytes], edits: tuple[str, ..
             else:
                 text[at] = draw(st.integers(0, 255))
     return bytes(text)
+
+
+def fuzz_targets() -> types.ModuleType:
+    """`fuzz/targets.py`, whose targets compare the Rust and the pure-Python backends.
+
+    They need both backends whatever TOOLSIFT_IMPLEMENTATION says (as the parity tests
+    do), so with the native module importable they run in every pass (also under
+    TOOLSIFT_IMPLEMENTATION=python). Without it they are skipped, unless
+    TOOLSIFT_IMPLEMENTATION=rust, where its absence is an error."""
+    try:
+        _backend.load("rust")
+    except ImportError:
+        if FORCED == "rust":
+            raise
+        pytest.skip("the fuzz targets compare both backends; the native module is not built")
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from fuzz import targets
+
+    return targets

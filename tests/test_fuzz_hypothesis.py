@@ -1,0 +1,73 @@
+"""The fuzz targets (fuzz/targets.py) driven by hypothesis: the structure-aware
+generators of fuzz/gen.py draw their decisions from hypothesis (so a failing case
+shrinks), and raw bytes go through every target as atheris would give them.
+
+Short in the normal suite (TOOLSIFT_FUZZ_EXAMPLES, default 15 examples a test); `make
+fuzz` runs them long. Known differences (fuzz/known.py) are tolerated as in the atheris
+runs; TOOLSIFT_FUZZ_STRICT=1 makes them fail. Like the regression replay, these need
+the native module (see `conftest.fuzz_targets`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import fuzz_targets
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+EXAMPLES = int(os.environ.get("TOOLSIFT_FUZZ_EXAMPLES", "15"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@pytest.fixture(scope="module")
+def targets() -> Any:
+    return fuzz_targets()
+
+
+def source(data: st.DataObject) -> Any:
+    from fuzz.source import DrawSource
+
+    return DrawSource(data)
+
+
+@FUZZ
+@given(data=st.data())
+def test_parse(targets: Any, data: st.DataObject) -> None:
+    """A provider-shaped response or a mutated seed, as text, dicts and SDK-like objects,
+    through every parser class."""
+    targets.check_parse_case(targets.build_parse_case(source(data)))
+
+
+@FUZZ
+@given(data=st.data())
+def test_parse_many(targets: Any, data: st.DataObject) -> None:
+    targets.check_many_case(targets.build_many_case(source(data)))
+
+
+@FUZZ
+@given(data=st.data())
+def test_to_arrow(targets: Any, data: st.DataObject) -> None:
+    targets.check_arrow_case(targets.build_arrow_case(source(data)))
+
+
+@FUZZ
+@given(data=st.data())
+def test_litert(targets: Any, data: st.DataObject) -> None:
+    text = targets.build_litert_text(source(data))
+    for form in targets.litert_forms(text):
+        targets.check_litert(form, [text])
+
+
+@FUZZ
+@given(raw=st.binary(max_size=300))
+@pytest.mark.parametrize("name", ["parse", "parse_structured", "parse_many", "to_arrow", "litert"])
+def test_raw_bytes(targets: Any, name: str, raw: bytes) -> None:
+    """Any bytes, as atheris would hand them to the target."""
+    targets.TARGETS[name](raw)
