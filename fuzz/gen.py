@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from fuzz.seeds import format_vectors
 from fuzz.source import Source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -724,7 +725,7 @@ def seed_documents() -> tuple[Any, ...]:
     """Valid documents to mutate: the inputs of tests/vectors/*.json and some lines of
     the bundled samples."""
     texts: list[str | bytes] = []
-    for vector in json.loads((ROOT / "tests/vectors/parsers.json").read_text()):
+    for vector in format_vectors():
         texts.append(json.dumps(vector["input"]) if "input" in vector else vector["text"])
     for vector in json.loads((ROOT / "tests/vectors/litert.json").read_text()):
         if isinstance(vector.get("input"), str):

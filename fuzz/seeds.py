@@ -26,10 +26,21 @@ NO_RECORD_PATH, RESPONSE_BODY, RESPONSE = 0, 4, 5
 LIST_BYTES, LIST_STR, MIXED, PA_BINARY, FILE, FILE_GZ, FILE_ZST = 0, 1, 2, 5, 8, 9, 10
 
 
+def format_vectors() -> list[dict]:
+    """The vectors of every walked format of the registry (tests/vectors/<format>.json)."""
+    from toolsift._pure import formats
+
+    cases: list[dict] = []
+    for spec in formats.REGISTRY:
+        if not spec.reads_text:
+            cases += json.loads((ROOT / f"tests/vectors/{spec.name}.json").read_text())
+    return cases
+
+
 def vector_texts() -> tuple[list[str], list[str]]:
-    """(response texts of tests/vectors/parsers.json, texts of tests/vectors/litert.json)"""
+    """(response texts of every walked format's vectors, texts of tests/vectors/litert.json)"""
     texts = []
-    for vector in json.loads((ROOT / "tests/vectors/parsers.json").read_text()):
+    for vector in format_vectors():
         if "input" in vector:
             texts.append(json.dumps(vector["input"], ensure_ascii=False))
         else:

@@ -65,7 +65,7 @@ pub fn decode_object(text: Cow<'_, str>) -> Arguments<'_> {
     match decoded {
         Ok(tape)
             if matches!(tape.tokens[0], Token::Object { .. })
-                && !json::holds_too_long_int(&tape, 0) =>
+                && !json::holds_too_long_int(&tape) =>
         {
             Arguments::Decoded(tape)
         }

@@ -469,11 +469,41 @@ pub fn is_too_long_int(text: &str) -> bool {
     limit != 0 && text.len() > limit && text.trim_start_matches('-').len() > limit
 }
 
-/// Whether the value at `idx` holds an integer with more digits than Python converts.
-pub fn holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
-    tape.tokens[idx..tape.skip(idx)]
+/// Whether the text on `tape` has an integer with more digits than Python converts
+/// (`json.loads` refuses the text, even where a duplicate key's later value replaces it).
+pub fn holds_too_long_int(tape: &Tape<'_>) -> bool {
+    tape.tokens
         .iter()
         .any(|token| matches!(token, Token::BigInt(digits) if is_too_long_int(digits)))
+}
+
+/// Whether the value at `idx`, as decoded (a replaced duplicate's value is not part of
+/// it), holds an integer with more digits than Python converts.
+pub fn value_holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
+    match &tape.tokens[idx] {
+        Token::BigInt(digits) => is_too_long_int(digits),
+        Token::Array { end, .. } => {
+            let mut at = idx + 1;
+            while at < *end as usize {
+                if nested_holds_too_long_int(tape, at) {
+                    return true;
+                }
+                at = tape.skip(at);
+            }
+            false
+        }
+        Token::Object { len, end } => tape
+            .members(idx, (*len as usize, *end as usize))
+            .into_iter()
+            .any(|(_, value)| nested_holds_too_long_int(tape, value)),
+        _ => false,
+    }
+}
+
+fn nested_holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+        value_holds_too_long_int(tape, idx)
+    })
 }
 
 /// A float's token from its (valid) text: beyond the float range it is ±inf, as in
@@ -577,6 +607,41 @@ impl<'de> Visitor<'de> for NumberText {
 }
 
 impl Tape<'_> {
+    /// `(key index, value index)` of the members of the object at `idx` (its `len` and
+    /// `end`) as `json.loads` keeps them: duplicate keys collapse into the first one's
+    /// position, with the last one's value.
+    pub fn members(&self, idx: usize, (len, end): (usize, usize)) -> Vec<(usize, usize)> {
+        let mut members = Vec::with_capacity(len);
+        let mut at = idx + 1;
+        while at < end {
+            members.push((at, at + 1));
+            at = self.skip(at + 1);
+        }
+        let key = |m: &(usize, usize)| self.str_at(m.0).unwrap_or_default();
+        let duplicates = if members.len() <= 16 {
+            (1..members.len()).any(|i| (0..i).any(|j| key(&members[i]) == key(&members[j])))
+        } else {
+            let mut seen = std::collections::HashSet::with_capacity(members.len());
+            !members.iter().all(|m| seen.insert(key(m)))
+        };
+        if !duplicates {
+            return members;
+        }
+        let mut first: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(members.len());
+        let mut collapsed: Vec<(usize, usize)> = Vec::with_capacity(members.len());
+        for m in &members {
+            match first.get(key(m)) {
+                Some(&slot) => collapsed[slot].1 = m.1,
+                None => {
+                    first.insert(key(m), collapsed.len());
+                    collapsed.push(*m);
+                }
+            }
+        }
+        collapsed
+    }
+
     /// The index just past the value that starts at `idx`.
     pub fn skip(&self, idx: usize) -> usize {
         match self.tokens[idx] {

@@ -137,7 +137,7 @@ fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize, decode: bool) -> Arguments<
     };
     if matches!(tape.tokens[idx], Token::Object { .. }) {
         // An integer Python would refuse to convert: kept as JSON text, not decoded.
-        if json::holds_too_long_int(tape, idx) {
+        if json::value_holds_too_long_int(tape, idx) {
             return Arguments::Other(idx);
         }
         return Arguments::Object(idx);

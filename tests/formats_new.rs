@@ -2,8 +2,10 @@
 //! walkers, on a full and on a pruned parse; `detect`) and <format>.batch.json (the
 //! batch envelopes). pytest runs the same files on the pure-Python modules.
 
+mod common;
+
+use common::{load, same, value};
 use serde_json::{Map, Value};
-use std::path::Path;
 use toolsift::bulk::compact;
 use toolsift::bulk::envelope::Located;
 use toolsift::calls::{decode_object, string_at, Arguments};
@@ -18,14 +20,6 @@ const FORMATS: [&str; 5] = [
     "ollama",
     "cohere",
 ];
-
-fn load(name: &str) -> Vec<Value> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/vectors")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("vector file");
-    serde_json::from_str(&text).expect("vector file is JSON")
-}
 
 fn walk<'t, 'a>(format: &str, node: &TapeNode<'t, 'a>) -> Vec<RawCall<TapeNode<'t, 'a>>> {
     let mut out = Vec::new();
@@ -70,61 +64,6 @@ fn unwrap_batch<'a>(format: &str, tape: &Tape<'a>) -> Option<Located<'a>> {
     }
 }
 
-/// The tape value at `idx` as a serde_json value (duplicate keys: the last wins).
-fn value(tape: &Tape<'_>, idx: usize) -> Value {
-    match &tape.tokens[idx] {
-        Token::Null => Value::Null,
-        Token::Bool(b) => Value::Bool(*b),
-        Token::Int(i) => Value::from(*i),
-        Token::UInt(u) => Value::from(*u),
-        Token::BigInt(digits) | Token::HugeFloat(digits) => serde_json::from_str(digits).unwrap(),
-        Token::Float(f) => Value::from(*f),
-        Token::Str(s) => Value::String(tape.text(s).to_string()),
-        Token::Array { end, .. } => {
-            let mut items = Vec::new();
-            let mut at = idx + 1;
-            while at < *end as usize {
-                items.push(value(tape, at));
-                at = tape.skip(at);
-            }
-            Value::Array(items)
-        }
-        Token::Object { end, .. } => {
-            let mut map = Map::new();
-            let mut at = idx + 1;
-            while at < *end as usize {
-                let key = tape.str_at(at).expect("keys are strings");
-                map.insert(key.to_string(), value(tape, at + 1));
-                at = tape.skip(at + 1);
-            }
-            Value::Object(map)
-        }
-    }
-}
-
-/// Equal JSON values; numbers compare by value and kind (integer or float).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            let (x, y) = (x.to_string(), y.to_string());
-            match (x.parse::<i128>(), y.parse::<i128>()) {
-                (Ok(i), Ok(j)) => i == j,
-                (Err(_), Err(_)) => {
-                    x.parse::<f64>().unwrap().to_bits() == y.parse::<f64>().unwrap().to_bits()
-                }
-                _ => false,
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(i, j)| same(i, j))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 /// A raw call as the vectors write it, `{name, arguments, id, raw_arguments}`, by the
 /// rules of `record::record_at` (which reads the `Format` registry's walkers).
 fn call_value(tape: &Tape<'_>, call: &RawCall<TapeNode<'_, '_>>) -> Value {
@@ -140,7 +79,7 @@ fn call_value(tape: &Tape<'_>, call: &RawCall<TapeNode<'_, '_>>) -> Value {
             Token::Str(_) if call.verbatim => {
                 (empty(), Value::String(string(&call.arguments).unwrap()))
             }
-            Token::Object { .. } if json::holds_too_long_int(tape, node.idx) => {
+            Token::Object { .. } if json::value_holds_too_long_int(tape, node.idx) => {
                 (empty(), Value::String(compact::to_string(tape, node.idx)))
             }
             Token::Object { .. } => (value(tape, node.idx), Value::Null),

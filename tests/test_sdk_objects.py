@@ -100,8 +100,9 @@ def test_openai_chat_completion_values(make: Any) -> None:
     ]
 
 
-def test_openai_custom_tool_calls_are_skipped(make: Any) -> None:
-    """The newer `type: custom` tool calls have no `function`: they are not function calls."""
+def test_openai_custom_tool_calls(make: Any) -> None:
+    """The newer `type: custom` tool calls: their free-text `input` is kept in
+    `raw_arguments` (arguments `{}`), read by attribute from the SDK's objects."""
     custom_call = getattr(openai_chat, "ChatCompletionMessageCustomToolCall", None)
     if custom_call is None:
         pytest.skip("this openai SDK has no custom tool calls")
@@ -118,7 +119,8 @@ def test_openai_custom_tool_calls_are_skipped(make: Any) -> None:
     assert isinstance(sdk.choices[0].message.tool_calls[0], custom_call)
     response = make.OpenAIResponseParser().parse(sdk)
     assert calls_as_dicts(response) == [
-        {"name": "f", "arguments": {"a": 1}, "id": "c2", "raw_arguments": None}
+        {"name": "grep", "arguments": {}, "id": "c1", "raw_arguments": "x"},
+        {"name": "f", "arguments": {"a": 1}, "id": "c2", "raw_arguments": None},
     ]
     assert same(calls_as_dicts(response), calls_as_dicts(make.OpenAIResponseParser().parse(data)))
 

@@ -73,6 +73,13 @@ def record_path_keys(record_path: object) -> list[str] | None:
         raise TypeError(f"record_path must be a str or None, got {type(record_path).__name__}")
     if not record_path:
         raise ValueError("record_path must not be empty (None: find the response on its own)")
+    if not record_path.isascii():
+        try:
+            record_path.encode("utf-8")
+        except UnicodeEncodeError:  # no key of JSON text can hold a lone surrogate
+            raise ValueError(
+                f"record_path must be valid Unicode (it has a lone surrogate): {record_path!r}"
+            ) from None
     return record_path.split(".")
 
 

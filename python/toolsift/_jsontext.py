@@ -122,6 +122,7 @@ __all__ = [
     "holds_too_long_int",
     "keeping_number_text",
     "loads",
+    "too_long_ints_made",
 ]
 
 MAX_DEPTH = 1024
@@ -214,13 +215,22 @@ class TooLongInt:
 
 
 _TOO_LONG_INTS_MADE = [0]  # none made: nothing to look for
+_MADE_HERE = threading.local()  # those made by this thread
 
 
 def _int(limit: int, text: str) -> int | TooLongInt:
     if limit and len(text) > limit and len(text.lstrip("-")) > limit:
         _TOO_LONG_INTS_MADE[0] += 1
+        _MADE_HERE.count = too_long_ints_made() + 1
         return TooLongInt(text)
     return int(text)
+
+
+def too_long_ints_made() -> int:
+    """How many `TooLongInt`s this thread's `loads` made: text that made one is not
+    decodable by Python's rule (`json.loads` refuses it, even where a duplicate key's
+    later value replaces the integer)."""
+    return getattr(_MADE_HERE, "count", 0)
 
 
 def holds_too_long_int(value: Any) -> bool:

@@ -15,7 +15,6 @@
 //!   for the other control characters below U+0020; everything else as raw UTF-8.
 
 use crate::json::{Tape, Token};
-use std::collections::HashMap;
 use std::fmt::Write;
 
 /// The compact JSON text of the value at `idx`.
@@ -82,35 +81,8 @@ fn write_object(
     out: &mut String,
     as_written: bool,
 ) {
-    // (key index, value index) of every member, in order.
-    let mut members = Vec::with_capacity(len);
-    let mut at = idx + 1;
-    while at < end {
-        members.push((at, at + 1));
-        at = tape.skip(at + 1);
-    }
+    let members = tape.members(idx, (len, end));
     let key = |m: &(usize, usize)| tape.str_at(m.0).unwrap_or_default();
-    let duplicates = if members.len() <= 16 {
-        (1..members.len()).any(|i| (0..i).any(|j| key(&members[i]) == key(&members[j])))
-    } else {
-        let mut seen = std::collections::HashSet::with_capacity(members.len());
-        !members.iter().all(|m| seen.insert(key(m)))
-    };
-    if duplicates {
-        // json.loads: the first occurrence's position, the last occurrence's value.
-        let mut first: HashMap<&str, usize> = HashMap::with_capacity(members.len());
-        let mut collapsed: Vec<(usize, usize)> = Vec::with_capacity(members.len());
-        for m in &members {
-            match first.get(key(m)) {
-                Some(&slot) => collapsed[slot].1 = m.1,
-                None => {
-                    first.insert(key(m), collapsed.len());
-                    collapsed.push(*m);
-                }
-            }
-        }
-        members = collapsed;
-    }
     out.push('{');
     for (n, m) in members.iter().enumerate() {
         if n > 0 {

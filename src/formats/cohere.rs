@@ -2,7 +2,7 @@
 //! "function", function: {name, arguments}}`, `arguments` a JSON string); the id is the
 //! call's `id`. Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
 
-use super::{items, members, path, RawCall};
+use super::{members, openai, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
 
@@ -16,38 +16,16 @@ pub const FINISH_REASONS: [&str; 6] = [
     "TIMEOUT",
 ];
 
-/// `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`.
+/// `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI chat
+/// message's calls.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
-    let tool_calls = match doc.field("message")? {
-        Some(message) => message.field("tool_calls")?,
-        None => None,
-    };
-    for call in tool_calls.map(|c| c.elements()).unwrap_or_default() {
-        let Some(function) = call.field("function")? else {
-            continue;
-        };
-        out.push(RawCall::new(
-            function.field("name")?,
-            call.field("id")?,
-            function.field("arguments")?,
-        ));
-    }
-    Ok(())
+    openai::message_calls(&doc.field("message")?, out)
 }
 
 /// The parts [`walk`] reads, and the scalars [`detect`] reads (for auto-detection on
 /// pruned documents).
 pub fn keep() -> Keep {
-    let mut keep = path(
-        &["message", "tool_calls"],
-        items(members(&[
-            ("id", Keep::all()),
-            (
-                "function",
-                members(&[("name", Keep::all()), ("arguments", Keep::all())]),
-            ),
-        ])),
-    );
+    let mut keep = members(&[("message", openai::message_keep())]);
     keep.merge(&members(&[("finish_reason", Keep::all())]));
     keep
 }

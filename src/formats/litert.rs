@@ -173,19 +173,16 @@ fn calls_from_segments<'a>(segments: &[Segment<'a>]) -> Vec<Call<'a>> {
     for segment in segments {
         match segment {
             Segment::Decoded(tape) => {
-                let mut keys = Keys::default();
-                for (idx, token) in tape.tokens.iter().enumerate() {
-                    let is_key = keys.is_key(idx, token);
-                    match token {
-                        Token::Str(text) if !is_key => match (text, &tape.source) {
-                            (Text::Source { .. }, Cow::Borrowed(source)) => {
-                                let range = source_range(text);
-                                let string = source.get(range).unwrap_or_default();
-                                raw_calls(string, Some(string), &mut calls);
-                            }
-                            _ => raw_calls(tape.text(text), None, &mut calls),
-                        },
-                        _ => {}
+                let mut strings = Vec::new();
+                string_values(tape, 0, &mut strings);
+                for text in strings {
+                    match (text, &tape.source) {
+                        (Text::Source { .. }, Cow::Borrowed(source)) => {
+                            let range = source_range(text);
+                            let string = source.get(range).unwrap_or_default();
+                            raw_calls(string, Some(string), &mut calls);
+                        }
+                        _ => raw_calls(tape.text(text), None, &mut calls),
                     }
                 }
             }
@@ -200,6 +197,33 @@ fn source_range(text: &Text) -> Range<usize> {
         Text::Source { start, len } => *start as usize..*start as usize + *len as usize,
         Text::Owned(_) => 0..0,
     }
+}
+
+/// The string values in the value at `idx`, in the order the pure code visits them
+/// (`dict.values()`: a duplicate key's value is the last one, in the first one's place;
+/// a replaced value is not part of the document).
+fn string_values<'t>(tape: &'t Tape<'_>, idx: usize, out: &mut Vec<&'t Text>) {
+    match &tape.tokens[idx] {
+        Token::Str(text) => out.push(text),
+        Token::Array { end, .. } => {
+            let mut at = idx + 1;
+            while at < *end as usize {
+                nested_strings(tape, at, out);
+                at = tape.skip(at);
+            }
+        }
+        Token::Object { len, end } => {
+            for (_, value) in tape.members(idx, (*len as usize, *end as usize)) {
+                nested_strings(tape, value, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Containers nest up to MAX_DEPTH deep: grow the stack rather than overflow it.
+fn nested_strings<'t>(tape: &'t Tape<'_>, idx: usize, out: &mut Vec<&'t Text>) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || string_values(tape, idx, out));
 }
 
 /// Walks a tape's tokens in order and tells object keys from values (the pure code
@@ -300,7 +324,7 @@ fn decode_arguments<'a>(value: TapeNode<'_, 'a>) -> Arguments<'a> {
     let tape = value.tape;
     match value.token() {
         // An integer Python would refuse to convert: kept as JSON text, not decoded.
-        Token::Object { .. } if json::holds_too_long_int(tape, value.idx) => {
+        Token::Object { .. } if json::value_holds_too_long_int(tape, value.idx) => {
             Arguments::Value(subtree(tape, value.idx))
         }
         Token::Object { .. } => {

@@ -78,6 +78,60 @@ case(
     [call("get_weather", {"city": "Paris"}, "call_1")],
     input=oa([fn("get_weather", '{"city": "Paris"}')]),
 )
+
+# Custom tools (free-text input, kept in raw_arguments) and the legacy function_call.
+case(
+    "openai custom tool call beside a function call",
+    "openai",
+    [
+        call("get_weather", {"city": "Paris"}, "call_1"),
+        call("run_sql", {}, "call_2", "SELECT * FROM t WHERE a = '{'"),
+    ],
+    input=oa(
+        [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+            },
+            {
+                "id": "call_2",
+                "type": "custom",
+                "custom": {"name": "run_sql", "input": "SELECT * FROM t WHERE a = '{'"},
+            },
+        ]
+    ),
+    russo=[call("get_weather", {"city": "Paris"})],
+)
+case(
+    "openai custom tool call with empty input",
+    "openai",
+    [call("g", {}, "c", "")],
+    input=oa([{"id": "c", "type": "custom", "custom": {"name": "g", "input": ""}}]),
+    russo=[],
+)
+case(
+    "openai legacy function_call",
+    "openai",
+    [call("get_weather", {"city": "Paris"})],
+    input={
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "function_call": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                },
+                "finish_reason": "function_call",
+            }
+        ],
+    },
+    russo=[],
+)
+
 case(
     "openai two calls two choices",
     "openai",
@@ -214,10 +268,11 @@ case(
     ),
 )
 case(
-    "openai custom tool call is skipped",
+    "openai custom tool call: its input text is kept",
     "openai",
-    [],
+    [call("x", {}, "c1", "y")],
     input=oa([{"id": "c1", "type": "custom", "custom": {"name": "x", "input": "y"}}]),
+    russo=[],
 )
 case(
     "openai name missing",

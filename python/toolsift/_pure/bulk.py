@@ -55,7 +55,13 @@ from typing import IO, Any, Protocol
 import orjson
 
 from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
-from toolsift._jsontext import dumps_arguments, dumps_compact, keeping_number_text, loads
+from toolsift._jsontext import (
+    TooLongInt,
+    dumps_arguments,
+    dumps_compact,
+    keeping_number_text,
+    loads,
+)
 from toolsift._pure.formats import anthropic, bedrock
 from toolsift._types import AgentResponse, ToolCall
 
@@ -177,12 +183,15 @@ class _ZstdFrames(io.RawIOBase):
         self._frame = self._context.decompressobj()
         self._in_frame = False
         self._out = b""
+        self._error: BaseException | None = None
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
         while not self._out:
+            if self._error is not None:
+                raise self._error
             # Small pieces: what a corrupt piece decompressed to is lost with it.
             data = self._raw.read(1 << 14)
             if not data:
@@ -190,14 +199,18 @@ class _ZstdFrames(io.RawIOBase):
                     raise self._zstd.ZstdError("zstd data ends inside a frame")
                 return 0
             pieces = []
-            while data:
-                self._in_frame = True
-                pieces.append(self._frame.decompress(data))
-                data = b""
-                if self._frame.eof:  # a frame ended: the next one may follow
-                    data = self._frame.unused_data
-                    self._frame = self._context.decompressobj()
-                    self._in_frame = False
+            try:
+                while data:
+                    self._in_frame = True
+                    pieces.append(self._frame.decompress(data))
+                    data = b""
+                    if self._frame.eof:  # a frame ended: the next one may follow
+                        data = self._frame.unused_data
+                        self._frame = self._context.decompressobj()
+                        self._in_frame = False
+            except self._zstd.ZstdError as exc:
+                # The frames that ended before the fault come out first.
+                self._error = exc
             self._out = b"".join(pieces)
         n = min(len(buffer), len(self._out))
         buffer[:n] = self._out[:n]
@@ -337,6 +350,8 @@ def describe(value: Any) -> str:
         message = value.get("message")
         if isinstance(message, str):
             code = value.get("code")
+            if isinstance(code, TooLongInt):  # as written (never converted)
+                code = code.text
             if isinstance(code, str) or type(code) is int:
                 return f"{code}: {message}"
             return message

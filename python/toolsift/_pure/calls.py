@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolsift._errors import ParseError
-from toolsift._jsontext import dumps_compact, holds_too_long_int, loads
+from toolsift._jsontext import dumps_compact, holds_too_long_int, loads, too_long_ints_made
 from toolsift._types import ToolCall
 
 __all__ = ["RawCall", "Verbatim", "arguments_of", "decoded_tool_call", "harvest", "tool_call"]
@@ -45,11 +45,12 @@ def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
             return {}, dumps_compact(value)
         return dict(value), None
     if isinstance(value, str):
+        made = too_long_ints_made()
         try:
             decoded = loads(value)
         except ParseError:
             return {}, value
-        if isinstance(decoded, dict) and not holds_too_long_int(decoded):
+        if isinstance(decoded, dict) and too_long_ints_made() == made:
             return decoded, None
         return {}, value
     if isinstance(value, Mapping):

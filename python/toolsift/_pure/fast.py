@@ -9,24 +9,32 @@ from collections.abc import Callable
 from typing import Any
 
 from toolsift._pure.calls import RawCall
+from toolsift._pure.formats import openai
 
 __all__ = ["DECODED_WALKERS"]
 
 
 def decoded_openai_calls(doc: Any) -> list[RawCall]:
-    """`formats.openai.calls` of a document decoded from JSON text."""
+    """`formats.openai.calls` of a document decoded from JSON text (the rare custom tool
+    calls and legacy `function_call` go the spec walker's way)."""
     found: list[RawCall] = []
     choices = doc.get("choices") if type(doc) is dict else None
     if type(choices) is not list:
         return found
     for choice in choices:
         message = choice.get("message") if type(choice) is dict else None
-        tool_calls = message.get("tool_calls") if type(message) is dict else None
+        if type(message) is not dict:
+            continue
+        if message.get("function_call") is not None:
+            return list(openai.calls(doc))
+        tool_calls = message.get("tool_calls")
         if type(tool_calls) is not list:
             continue
         for call in tool_calls:
             function = call.get("function") if type(call) is dict else None
             if function is None:
+                if type(call) is dict and call.get("custom") is not None:
+                    return list(openai.calls(doc))
                 continue
             if type(function) is dict:
                 found.append((function.get("name"), call.get("id"), function.get("arguments")))

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._pure.nodes import elements, field
+from toolsift._pure.formats import openai
+from toolsift._pure.nodes import field
 
 NAME = "cohere"
 PARSER_CLASS = "CohereResponseParser"
@@ -24,12 +25,9 @@ FINISH_REASONS = frozenset(
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
-    """`message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`."""
-    for call in elements(field(field(doc, "message"), "tool_calls")):
-        function = field(call, "function")
-        if function is None:
-            continue
-        yield field(function, "name"), field(call, "id"), field(function, "arguments")
+    """`message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI
+    chat message's calls."""
+    return openai.message_calls(field(doc, "message"))
 
 
 def detect(doc: Any) -> bool:

@@ -128,6 +128,7 @@ from toolsift._jsontext import (
     dumps_strict,
     holds_too_long_int,
     loads,
+    too_long_ints_made,
 )
 from toolsift._types import ToolCall
 
@@ -476,11 +477,12 @@ def _decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
     if value is None:
         return {}, None
     if isinstance(value, str):
+        made = too_long_ints_made()
         try:
             decoded = loads(value)
         except ValueError:
             return {}, value
-        if not isinstance(decoded, dict) or holds_too_long_int(decoded):
+        if not isinstance(decoded, dict) or too_long_ints_made() != made:
             return {}, value
         value = decoded
     elif holds_too_long_int(value):  # an integer Python would refuse: kept as JSON text

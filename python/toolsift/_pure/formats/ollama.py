@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._pure.nodes import elements, field
+from toolsift._pure.formats import openai
+from toolsift._pure.nodes import field
 
 NAME = "ollama"
 PARSER_CLASS = "OllamaResponseParser"
@@ -23,12 +24,9 @@ ID = "`tool_calls[].id` where present"
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
-    """`message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`."""
-    for call in elements(field(field(doc, "message"), "tool_calls")):
-        function = field(call, "function")
-        if function is None:
-            continue
-        yield field(function, "name"), field(call, "id"), field(function, "arguments")
+    """`message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI
+    chat message's calls."""
+    return openai.message_calls(field(doc, "message"))
 
 
 def detect(doc: Any) -> bool:
