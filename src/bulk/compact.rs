@@ -24,6 +24,14 @@ pub fn to_string(tape: &Tape<'_>, idx: usize) -> String {
     out
 }
 
+/// The compact JSON text of the value at `idx`, always JSON: numbers beyond the float
+/// range as written (for text that is parsed again).
+pub fn to_json(tape: &Tape<'_>, idx: usize) -> String {
+    let mut out = String::new();
+    write_arguments(tape, idx, &mut out);
+    out
+}
+
 /// Appends the compact JSON text of the value at `idx` to `out`.
 pub fn write_value(tape: &Tape<'_>, idx: usize, out: &mut String) {
     write(tape, idx, out, false);

@@ -179,7 +179,8 @@ impl Reader {
             Ok(root) => {
                 let text = match &tape.tokens[root] {
                     Token::Str(content) => tape.text(content).to_owned(),
-                    Token::Object { .. } | Token::Array { .. } => compact::to_string(&tape, root),
+                    // Parsed again as text: numbers beyond the float range stay JSON.
+                    Token::Object { .. } | Token::Array { .. } => compact::to_json(&tape, root),
                     _ => String::new(), // a number, a bool: no calls
                 };
                 Outcome::Text {
