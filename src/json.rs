@@ -480,6 +480,14 @@ pub fn holds_too_long_int(tape: &Tape<'_>) -> bool {
 /// Whether the value at `idx`, as decoded (a replaced duplicate's value is not part of
 /// it), holds an integer with more digits than Python converts.
 pub fn value_holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
+    // Almost always none at all: one scan of the tokens, no walk.
+    let any = tape.tokens[idx..tape.skip(idx)]
+        .iter()
+        .any(|token| matches!(token, Token::BigInt(digits) if is_too_long_int(digits)));
+    any && live_holds_too_long_int(tape, idx)
+}
+
+fn live_holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
     match &tape.tokens[idx] {
         Token::BigInt(digits) => is_too_long_int(digits),
         Token::Array { end, .. } => {
