@@ -43,6 +43,20 @@ impl<'t, 'a> TapeNode<'t, 'a> {
         self.tape.str_at(self.idx)
     }
 
+    /// The keys of an object, in order (duplicates too); none for anything else.
+    pub fn keys(&self) -> Vec<&'t str> {
+        let Token::Object { len, end } = *self.token() else {
+            return Vec::new();
+        };
+        let mut keys = Vec::with_capacity(len as usize);
+        let mut idx = self.idx + 1;
+        while idx < end as usize {
+            keys.extend(self.tape.str_at(idx));
+            idx = self.tape.skip(idx + 1);
+        }
+        keys
+    }
+
     fn at(&self, idx: usize) -> Self {
         TapeNode {
             tape: self.tape,

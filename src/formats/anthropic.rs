@@ -42,6 +42,10 @@ pub fn keep() -> Keep {
     keep
 }
 
+/// A member every response [`detect`] recognizes has (auto-detection looks no further
+/// at a response without it).
+pub const KEY: &str = "content";
+
 /// `"type": "message"`, `"role": "assistant"` and a `content` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(kind) = doc.member("type");

@@ -56,6 +56,10 @@ pub fn keep() -> Keep {
     )
 }
 
+/// A member every response [`detect`] recognizes has (auto-detection looks no further
+/// at a response without it).
+pub const KEY: &str = "output";
+
 /// An `output` object holding a `message` object with a `content` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(output) = doc.member("output");

@@ -30,17 +30,23 @@ pub fn keep() -> Keep {
     keep
 }
 
-/// A `message` object with `tool_calls`, `content` or `tool_plan` (not null), and a
-/// `finish_reason` of the v2 API's enum.
+/// A member every response [`detect`] recognizes has (auto-detection looks no further
+/// at a response without it).
+pub const KEY: &str = "message";
+
+/// A `message` object with a `tool_calls`, `content` or `tool_plan` member, and a
+/// `finish_reason` of the v2 API's enum. (The members need only be there: on a pruned
+/// document a value not read stands as null.)
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(message) = doc.member("message");
     let Ok(reason) = doc.member("finish_reason");
     let Some(message) = message.filter(|m| m.is_object()) else {
         return false;
     };
+    let keys = message.keys();
     let has_part = ["tool_calls", "content", "tool_plan"]
         .iter()
-        .any(|key| matches!(message.member(key), Ok(Some(_))));
+        .any(|key| keys.contains(key));
     has_part
         && reason
             .and_then(|r| r.as_str())

@@ -24,6 +24,10 @@ pub fn keep() -> Keep {
     )
 }
 
+/// A member every response [`detect`] recognizes has (auto-detection looks no further
+/// at a response without it).
+pub const KEY: &str = "candidates";
+
 /// A `GenerateContentResponse`: a `candidates` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(candidates) = doc.member("candidates");

@@ -89,9 +89,22 @@ macro_rules! formats {
                 Walked::ALL.iter().copied().find(|walked| walked.name() == name)
             }
 
+            /// A member every response this format recognizes has.
+            fn key(self) -> &'static str {
+                match self {
+                    $(Walked::$variant => $module::KEY,)*
+                }
+            }
+
             /// The first walked format (auto-detection's order) that recognizes `doc`.
+            /// The response's keys are read once; a format whose `KEY` is not among them
+            /// is not asked.
             pub fn detected(doc: &TapeNode<'_, '_>) -> Option<Walked> {
-                Walked::ALL.iter().copied().find(|walked| walked.detect(doc))
+                let keys = doc.keys();
+                Walked::ALL
+                    .iter()
+                    .copied()
+                    .find(|walked| keys.contains(&walked.key()) && walked.detect(doc))
             }
         }
     };

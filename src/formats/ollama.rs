@@ -20,6 +20,10 @@ pub fn keep() -> Keep {
     keep
 }
 
+/// A member every response [`detect`] recognizes has (auto-detection looks no further
+/// at a response without it).
+pub const KEY: &str = "message";
+
 /// A `message` object, a string `model` and a boolean `done`.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(message) = doc.member("message");

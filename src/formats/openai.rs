@@ -28,6 +28,10 @@ pub fn message_keep() -> Keep {
     keep
 }
 
+/// A member every response [`detect`] recognizes has (auto-detection looks no further
+/// at a response without it).
+pub const KEY: &str = "choices";
+
 /// A chat completion: a `choices` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(choices) = doc.member("choices");

@@ -47,6 +47,10 @@ pub fn keep() -> Keep {
     keep
 }
 
+/// A member every response [`detect`] recognizes has (auto-detection looks no further
+/// at a response without it).
+pub const KEY: &str = "output";
+
 /// `"object": "response"` with an `output` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(object) = doc.member("object");

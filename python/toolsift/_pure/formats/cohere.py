@@ -31,7 +31,7 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
 
 
 def detect(doc: Any) -> bool:
-    """A `message` object with `tool_calls`, `content` or `tool_plan` (not null), and a
+    """A `message` object with a `tool_calls`, `content` or `tool_plan` member, and a
     `finish_reason` of the v2 API's enum."""
     if not isinstance(doc, dict):
         return False
@@ -39,7 +39,7 @@ def detect(doc: Any) -> bool:
     reason = doc.get("finish_reason")
     return (
         isinstance(message, dict)
-        and any(message.get(key) is not None for key in ("tool_calls", "content", "tool_plan"))
+        and any(key in message for key in ("tool_calls", "content", "tool_plan"))
         and isinstance(reason, str)
         and reason in FINISH_REASONS
     )
