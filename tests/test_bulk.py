@@ -988,3 +988,33 @@ def test_numbers_beyond_the_float_range_stay_json(make: Any) -> None:
     assert make.OpenAIResponseParser().to_arrow([other]).column("raw_arguments").to_pylist() == [
         "[Infinity]"
     ]
+
+
+def test_abandoned_iterators_give_their_memory_back(impl: str, tmp_path: Path) -> None:
+    """3,000 parse_file iterators each read once and dropped (with a worker thread reading
+    ahead): the blocks queued for them are taken back and the reading threads reused, so
+    the process stays small (before, the Rust backend held 291 MiB after 3,000 and 510 MiB
+    after 4,000; now ~60 MiB). In a fresh subprocess."""
+    line = json.dumps(chat([("f", json.dumps({"x": "y" * 500}))])).encode()
+    path = write(tmp_path / "many.jsonl", [line] * 8000)
+    script = (
+        "import sys\n"
+        "from toolsift.parsers import OpenAIResponseParser\n"
+        "parser = OpenAIResponseParser()\n"
+        "for _ in range(3000):\n"
+        "    responses = parser.parse_file(sys.argv[1], threads=2)\n"
+        "    next(responses)\n"
+        "    del responses\n"
+        "print(int(open('/proc/self/statm').read().split()[1]) * 4096 // 2**20)\n"
+    )
+    env = {**os.environ, "TOOLSIFT_IMPLEMENTATION": impl}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) < 200, f"{done.stdout.strip()} MiB after 3,000 abandoned iterators"
