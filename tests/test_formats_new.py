@@ -281,3 +281,12 @@ def test_unrecognized_shapes(make: Any) -> None:
         response.error,
         "unrecognized response shape (keys: )",
     ]
+
+
+def test_batch_error_codes_of_any_size(make: Any) -> None:
+    """A Bedrock error code longer than Python converts is written as it was (as the
+    envelopes' shared `describe` writes every provider's code)."""
+    code = "7" * 4301
+    line = '{"recordId": "r", "modelInput": {}, "error": {"errorCode": %s, "errorMessage": "m"}}'
+    rows = make.BedrockConverseParser().to_arrow([line % code]).to_pylist()
+    assert [(r["custom_id"], r["error"]) for r in rows] == [("r", f"batch error: {code}: m")]

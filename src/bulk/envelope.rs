@@ -52,12 +52,17 @@ fn string<'a>(tape: &Tape<'a>, idx: Option<usize>) -> Option<Cow<'a, str>> {
 
 /// A provider's error value as one line of text (`describe` in the pure backend).
 pub fn describe(tape: &Tape<'_>, idx: usize) -> String {
+    describe_with(tape, idx, ("message", "code"))
+}
+
+/// [`describe`] of an error whose message and code are under other keys.
+pub fn describe_with(tape: &Tape<'_>, idx: usize, (message_key, code_key): (&str, &str)) -> String {
     if let Some(text) = tape.str_at(idx) {
         return text.to_owned();
     }
     if is_object(tape, idx) {
-        if let Some(message) = value(tape, idx, "message").and_then(|m| tape.str_at(m)) {
-            let code = value(tape, idx, "code").map(|c| &tape.tokens[c]);
+        if let Some(message) = value(tape, idx, message_key).and_then(|m| tape.str_at(m)) {
+            let code = value(tape, idx, code_key).map(|c| &tape.tokens[c]);
             return match code {
                 Some(Token::Str(text)) => format!("{}: {message}", tape.text(text)),
                 Some(Token::Int(i)) => format!("{i}: {message}"),

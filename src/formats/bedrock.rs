@@ -5,10 +5,9 @@
 //! line by line.
 
 use super::{items, members, path, RawCall};
-use crate::bulk::compact;
-use crate::bulk::envelope::{has, value, Located};
+use crate::bulk::envelope::{describe_with, has, value, Located};
 use crate::calls::string_at;
-use crate::json::{Keep, Tape, Token};
+use crate::json::{Keep, Tape};
 use crate::node::{Node, TapeNode};
 
 /// `output.message.content[].toolUse.{toolUseId, name, input}`.
@@ -85,7 +84,10 @@ pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
     }
     let custom_id = value(tape, root, "recordId").and_then(|idx| string_at(tape, idx));
     let response = match value(tape, root, "error") {
-        Some(error) => Err(format!("batch error: {}", describe(tape, error))),
+        Some(error) => Err(format!(
+            "batch error: {}",
+            describe_with(tape, error, ("errorMessage", "errorCode"))
+        )),
         None => value(tape, root, "modelOutput")
             .ok_or_else(|| "batch record has no response".to_owned()),
     };
@@ -93,23 +95,4 @@ pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
         response,
         custom_id,
     })
-}
-
-/// `{"errorCode", "errorMessage"}` as `CODE: MESSAGE`; a string as is; else JSON.
-fn describe(tape: &Tape<'_>, error: usize) -> String {
-    if let Some(text) = tape.str_at(error) {
-        return text.to_owned();
-    }
-    if matches!(tape.tokens[error], Token::Object { .. }) {
-        if let Some(message) = value(tape, error, "errorMessage").and_then(|m| tape.str_at(m)) {
-            return match value(tape, error, "errorCode").map(|c| &tape.tokens[c]) {
-                Some(Token::Str(text)) => format!("{}: {message}", tape.text(text)),
-                Some(Token::Int(i)) => format!("{i}: {message}"),
-                Some(Token::UInt(u)) => format!("{u}: {message}"),
-                Some(Token::BigInt(digits)) => format!("{digits}: {message}"),
-                _ => message.to_owned(),
-            };
-        }
-    }
-    compact::to_string(tape, error)
 }

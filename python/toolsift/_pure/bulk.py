@@ -342,14 +342,15 @@ def _byte_length(record: str | bytes | bytearray | memoryview) -> int:
 # ------------------------------------------------------------------ envelopes
 
 
-def describe(value: Any) -> str:
-    """A provider's error value as one line of text."""
+def describe(value: Any, message_key: str = "message", code_key: str = "code") -> str:
+    """A provider's error value as one line of text (`message_key`, `code_key`: where an
+    error object holds them)."""
     if isinstance(value, str):
         return value
     if isinstance(value, dict):
-        message = value.get("message")
+        message = value.get(message_key)
         if isinstance(message, str):
-            code = value.get("code")
+            code = value.get(code_key)
             if isinstance(code, TooLongInt):  # as written (never converted)
                 code = code.text
             if isinstance(code, str) or type(code) is int:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._jsontext import dumps_compact
 from toolsift._pure.nodes import elements, field, is_str
 
 NAME = "bedrock"
@@ -64,22 +63,15 @@ def unwrap_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None] | No
     custom_id = custom_id if isinstance(custom_id, str) else None
     error = doc.get("error")
     if error is not None:
-        return None, custom_id, f"batch error: {_describe(error)}"
+        return None, custom_id, f"batch error: {describe_error(error)}"
     response = doc.get("modelOutput")
     if response is None:
         return None, custom_id, "batch record has no response"
     return response, custom_id, None
 
 
-def _describe(error: Any) -> str:
-    """`{"errorCode", "errorMessage"}` as `CODE: MESSAGE`; a string as is; else JSON."""
-    if isinstance(error, str):
-        return error
-    if isinstance(error, dict):
-        message = error.get("errorMessage")
-        if isinstance(message, str):
-            code = error.get("errorCode")
-            if isinstance(code, str) or type(code) is int:
-                return f"{code}: {message}"
-            return message
-    return dumps_compact(error)
+def describe_error(error: Any) -> str:
+    """`{"errorCode", "errorMessage"}` as `CODE: MESSAGE` (the envelopes' `describe`)."""
+    from toolsift._pure.bulk import describe  # bulk reads this module's envelope
+
+    return describe(error, message_key="errorMessage", code_key="errorCode")
