@@ -638,6 +638,39 @@ def test_property_never_raises_on_text(litert: Any, text: str) -> None:
     assert isinstance(litert.parse_sdk(text), list)
 
 
+# A caller's own message of any shape: items flat or OpenAI-style, names of any type,
+# arguments of every kind (objects holding the escape token, JSON text, bad text, other
+# values), and string values that may hold raw Gemma 4 blocks.
+ANY_ARGUMENTS = st.one_of(
+    trees(STRINGS), JSON_ARGUMENTS.map(compact), st.sampled_from(["", "{", "[1]", '"x"'])
+)
+ANY_ITEMS = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {"name": st.one_of(NAMES, st.just(""), st.integers()), "arguments": ANY_ARGUMENTS},
+            optional={"id": st.one_of(st.text(max_size=3), st.integers())},
+        ),
+        st.fixed_dictionaries({"function": st.fixed_dictionaries({"name": NAMES})}),
+        trees(STRINGS),
+    ),
+    max_size=3,
+)
+ANY_MESSAGES = st.one_of(
+    st.fixed_dictionaries({}, optional={"tool_calls": ANY_ITEMS, "content": trees(SOUP)}),
+    st.lists(st.fixed_dictionaries({"content": st.lists(SOUP | trees(SOUP), max_size=3)})),
+    trees(SOUP),
+)
+
+
+@SETTINGS
+@given(message=ANY_MESSAGES)
+def test_property_parse_sdk_any_object(litert: Any, message: Any) -> None:
+    """On the Rust backend the caller's objects are walked in Rust: the fixture checks each
+    result against the pure walker's."""
+    calls = litert.parse_sdk(message)
+    assert all(isinstance(call, ToolCall) for call in calls)
+
+
 @SETTINGS
 @given(data=st.binary())
 def test_property_never_raises_on_bytes(litert: Any, data: bytes) -> None:

@@ -64,6 +64,18 @@ pub fn parse_record(text: &[u8]) -> Record<'_> {
     }
 }
 
+/// The raw Gemma 4 call blocks in one string value of a decoded document (the caller's
+/// dicts, walked by the Python layer); the calls do not point into the tape.
+pub fn raw_record(text: &str) -> Record<'_> {
+    let mut calls = Vec::new();
+    raw_calls(text, Some(text), &mut calls);
+    Record {
+        tape: Tape::default(),
+        calls,
+        format: Ok("litert"),
+    }
+}
+
 /// The response text to keep in the chat history: one JSON document re-written compact
 /// with `<|"|>` stripped from string values; None when the text is to be kept unchanged
 /// (it is not one JSON document).
@@ -332,15 +344,23 @@ fn decode_arguments<'a>(value: TapeNode<'_, 'a>) -> Arguments<'a> {
             strip_escape_tokens(&mut arguments);
             Arguments::Decoded(arguments)
         }
-        Token::Str(_) => match string_at(tape, value.idx).map(decode_object) {
-            Some(Arguments::Decoded(mut arguments)) => {
-                strip_escape_tokens(&mut arguments);
-                Arguments::Decoded(arguments)
-            }
-            Some(other) => other,
+        Token::Str(_) => match string_at(tape, value.idx) {
+            Some(text) => string_arguments(text),
             None => Arguments::Missing, // unreachable: the token is a string
         },
         _ => Arguments::Value(subtree(tape, value.idx)),
+    }
+}
+
+/// Arguments given as a string: decoded when it is the JSON text of an object (escape
+/// tokens stripped), else kept as it is.
+pub fn string_arguments(text: Cow<'_, str>) -> Arguments<'_> {
+    match decode_object(text) {
+        Arguments::Decoded(mut arguments) => {
+            strip_escape_tokens(&mut arguments);
+            Arguments::Decoded(arguments)
+        }
+        other => other,
     }
 }
 

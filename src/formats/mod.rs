@@ -222,7 +222,8 @@ impl Format {
                 calls = json_path::walk(doc, options)?;
                 json_path::NAME
             }
-            // Read by `litert::parse_record` (text) and the pure `parse_sdk` (objects).
+            // Read by `litert::parse_record` (text) and, for the caller's dicts,
+            // `python::litert::calls_of_object`.
             Format::LiteRt => "litert",
             Format::Auto => {
                 let Some(walked) = detected(doc) else {

@@ -220,11 +220,11 @@ impl<'py> Builder<'py> {
         Ok((dict.into_any(), end as usize))
     }
 
-    fn empty_dict(&self) -> Bound<'py, PyAny> {
+    pub(super) fn empty_dict(&self) -> Bound<'py, PyAny> {
         PyDict::new(self.py).into_any()
     }
 
-    fn tool_call(
+    pub(super) fn tool_call(
         &self,
         name: Bound<'py, PyAny>,
         arguments: Bound<'py, PyAny>,
@@ -247,7 +247,7 @@ impl<'py> Builder<'py> {
     }
 
     /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.
-    fn kept_as_text(
+    pub(super) fn kept_as_text(
         &self,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
@@ -373,27 +373,37 @@ pub fn calls_from_record<'py>(
             Some(id) => PyString::new(py, id).into_any(),
             None => py.None().into_bound(py),
         };
-        let (arguments, raw_arguments) = match &call.arguments {
-            Arguments::Missing => (b.empty_dict(), py.None().into_bound(py)),
-            Arguments::Object(idx) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
-            Arguments::Decoded(args) => (b.object(args, 0)?.0, py.None().into_bound(py)),
-            Arguments::Undecodable(text) => (b.empty_dict(), PyString::new(py, text).into_any()),
-            Arguments::Other(idx) => {
-                let value = b.value(tape, *idx)?.0;
-                b.kept_as_text(&value)?
-            }
-            Arguments::Value(value) => {
-                let value = b.value(value, 0)?.0;
-                b.kept_as_text(&value)?
-            }
-            Arguments::Encoded(text) => match object_of_text(b, text)? {
-                Some(args) => (args.into_any(), py.None().into_bound(py)),
-                None => (b.empty_dict(), PyString::new(py, text).into_any()),
-            },
-        };
+        let (arguments, raw_arguments) = arguments_pair(b, tape, &call.arguments)?;
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
     }
     Ok(calls)
+}
+
+/// `(arguments, raw_arguments)` of a call's arguments as found (indices into `tape`).
+pub(super) fn arguments_pair<'py>(
+    b: &mut Builder<'py>,
+    tape: &Tape<'_>,
+    arguments: &Arguments<'_>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let py = b.py;
+    Ok(match arguments {
+        Arguments::Missing => (b.empty_dict(), py.None().into_bound(py)),
+        Arguments::Object(idx) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
+        Arguments::Decoded(args) => (b.object(args, 0)?.0, py.None().into_bound(py)),
+        Arguments::Undecodable(text) => (b.empty_dict(), PyString::new(py, text).into_any()),
+        Arguments::Other(idx) => {
+            let value = b.value(tape, *idx)?.0;
+            b.kept_as_text(&value)?
+        }
+        Arguments::Value(value) => {
+            let value = b.value(value, 0)?.0;
+            b.kept_as_text(&value)?
+        }
+        Arguments::Encoded(text) => match object_of_text(b, text)? {
+            Some(args) => (args.into_any(), py.None().into_bound(py)),
+            None => (b.empty_dict(), PyString::new(py, text).into_any()),
+        },
+    })
 }
 
 /// The AgentResponse for the caller's own dicts and SDK objects.
@@ -404,10 +414,9 @@ pub fn response_from_node<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     if format.reads_text() {
-        // Not text: the caller's dicts and lists are read by the pure `parse_sdk`, the
-        // specification itself (not the hot path; it keeps every corner identical).
-        let calls = super::litert::parse_sdk(py)?.call1((raw,))?;
-        return b.hooks.agent_response.bind(py).call1((calls, raw));
+        // Not text: the caller's dicts and lists.
+        let calls = super::litert::calls_of_object(b, raw)?;
+        return b.response(calls, raw);
     }
     let mut calls = Vec::new();
     let detected = |node: &PyNode<'py>| b.detected(&node.0);

@@ -1,14 +1,18 @@
 //! The LiteRT-LM functions of the native module: `extract_tool_calls` and
-//! `clean_raw_for_history` (the rest of `SdkResponseParser`'s helpers are pure Python in
+//! `clean_raw_for_history`, and the walk of the caller's dicts for
+//! `SdkResponseParser.parse` (the rest of `SdkResponseParser`'s helpers are pure Python in
 //! both backends: they are not hot).
 
-use super::build::{calls_from_record, Builder};
+use super::build::{arguments_pair, calls_from_record, Builder};
 use super::objects::Input;
-use crate::calls::Record;
+use crate::calls::{Arguments, Record};
 use crate::formats::litert;
+use crate::json::{Tape, MAX_DEPTH};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
+use std::borrow::Cow;
 
 /// Texts at least this long are read with the GIL released (shorter ones are done
 /// before another thread could get much from it).
@@ -23,14 +27,231 @@ pub fn parse_record<'t>(py: Python<'_>, text: &'t [u8]) -> Record<'t> {
     }
 }
 
-/// The pure `toolsift._pure.formats.litert.parse_sdk`, which reads dicts and lists (not text).
-pub fn parse_sdk(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static PARSE_SDK: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    PARSE_SDK
+/// The calls `SdkResponseParser.parse` finds in the caller's own objects (the pure
+/// `parse_sdk`): a dict or a list read as one decoded segment, anything else none.
+/// Structured calls first; only when there are none, raw Gemma 4 blocks in the string
+/// values, depth first in document order.
+pub fn calls_of_object<'py>(
+    b: &mut Builder<'py>,
+    raw: &Bound<'py, PyAny>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let mut calls = Vec::new();
+    if let Ok(message) = raw.cast::<PyDict>() {
+        message_calls(b, message, &mut calls)?;
+    } else if let Ok(list) = raw.cast::<PyList>() {
+        for item in list.iter() {
+            if let Ok(message) = item.cast::<PyDict>() {
+                message_calls(b, message, &mut calls)?;
+            }
+        }
+    } else {
+        return Ok(calls);
+    }
+    if calls.is_empty() {
+        let mut strings = Vec::new();
+        string_values(raw, 1, &mut strings);
+        for string in strings {
+            raw_calls(b, &string, &mut calls)?;
+        }
+    }
+    Ok(calls)
+}
+
+fn message_calls<'py>(
+    b: &mut Builder<'py>,
+    message: &Bound<'py, PyDict>,
+    calls: &mut Vec<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    if let Some(tool_calls) = message.get_item("tool_calls")? {
+        if let Ok(items) = tool_calls.cast::<PyList>() {
+            for item in items.iter() {
+                append_call(b, &item, calls)?;
+            }
+        }
+    }
+    if let Some(content) = message.get_item("content")? {
+        if let Ok(parts) = content.cast::<PyList>() {
+            for part in parts.iter() {
+                let Ok(part) = part.cast::<PyDict>() else {
+                    continue;
+                };
+                // `part.get("type") == "tool_call"`: Python's equality, as the pure code.
+                let is_call = match part.get_item("type")? {
+                    Some(kind) => kind.eq("tool_call")?,
+                    None => false,
+                };
+                if is_call {
+                    if let Some(item) = part.get_item("tool_call")? {
+                        append_call(b, &item, calls)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The call in an OpenAI-style or flat item; items without a name are skipped.
+fn append_call<'py>(
+    b: &mut Builder<'py>,
+    item: &Bound<'py, PyAny>,
+    calls: &mut Vec<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let py = b.py;
+    let Ok(item) = item.cast::<PyDict>() else {
+        return Ok(());
+    };
+    let body = match item.get_item("function")? {
+        Some(function) if function.is_instance_of::<PyDict>() => function,
+        _ => item.clone().into_any(),
+    };
+    let body = body.cast::<PyDict>()?;
+    let name = match body.get_item("name")? {
+        Some(name)
+            if name
+                .cast::<PyString>()
+                .is_ok_and(|n| n.len().unwrap_or(0) > 0) =>
+        {
+            name
+        }
+        _ => return Ok(()),
+    };
+    let id = match item.get_item("id")? {
+        Some(id) if id.is_instance_of::<PyString>() => id,
+        _ => py.None().into_bound(py),
+    };
+    let (arguments, raw_arguments) = arguments_of(b, body.get_item("arguments")?)?;
+    calls.push(b.tool_call(name, arguments, id, raw_arguments)?);
+    Ok(())
+}
+
+/// `(arguments, raw_arguments)` of the arguments value as found: a dict (copied, escape
+/// tokens stripped), a string holding one, or anything else kept as its JSON text.
+fn arguments_of<'py>(
+    b: &mut Builder<'py>,
+    value: Option<Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let py = b.py;
+    let Some(value) = value.filter(|value| !value.is_none()) else {
+        return Ok((b.empty_dict(), py.None().into_bound(py)));
+    };
+    if let Ok(text) = value.cast::<PyString>() {
+        let Ok(text) = text.to_str() else {
+            return Ok((b.empty_dict(), value)); // lone surrogates: not JSON text
+        };
+        return match litert::string_arguments(Cow::Borrowed(text)) {
+            arguments @ Arguments::Decoded(_) => arguments_pair(b, &Tape::default(), &arguments),
+            _ => Ok((b.empty_dict(), value)),
+        };
+    }
+    if value.is_instance_of::<PyDict>() {
+        return Ok(match stripped_copy(&value, 1)? {
+            Some(copy) => (copy, py.None().into_bound(py)),
+            // Deeper than MAX_DEPTH: only caller-built dicts get here.
+            None => (b.empty_dict(), py.None().into_bound(py)),
+        });
+    }
+    b.kept_as_text(&value)
+}
+
+/// A copy of a dict or list (`depth` deep) with `<|"|>` removed from every string value,
+/// at any depth (keys and other values kept); None when containers nest deeper than
+/// MAX_DEPTH. Items are read from a snapshot, so Python code run by `replace` (a `str`
+/// subclass) cannot change what is being iterated.
+fn stripped_copy<'py>(
+    value: &Bound<'py, PyAny>,
+    depth: usize,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = value.py();
+    let strip = |item: Bound<'py, PyAny>| -> PyResult<Option<Bound<'py, PyAny>>> {
+        if item.is_instance_of::<PyString>() {
+            Ok(Some(item.call_method1(
+                intern!(py, "replace"),
+                (litert::ESCAPE_TOKEN, ""),
+            )?))
+        } else if item.is_instance_of::<PyDict>() || item.is_instance_of::<PyList>() {
+            if depth >= MAX_DEPTH {
+                return Ok(None);
+            }
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || stripped_copy(&item, depth + 1))
+        } else {
+            Ok(Some(item))
+        }
+    };
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let copy = PyDict::new(py);
+        for pair in dict.items().iter() {
+            let (key, item) = pair.extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>()?;
+            let Some(item) = strip(item)? else {
+                return Ok(None);
+            };
+            copy.set_item(key, item)?;
+        }
+        return Ok(Some(copy.into_any()));
+    }
+    let list = value.cast::<PyList>()?;
+    let copy = PyList::empty(py);
+    for item in list.to_tuple().iter() {
+        let Some(item) = strip(item)? else {
+            return Ok(None);
+        };
+        copy.append(item)?;
+    }
+    Ok(Some(copy.into_any()))
+}
+
+/// Every string value (not key) in dicts and lists, depth first in document order;
+/// containers deeper than MAX_DEPTH are not looked into.
+fn string_values<'py>(
+    value: &Bound<'py, PyAny>,
+    depth: usize,
+    out: &mut Vec<Bound<'py, PyString>>,
+) {
+    if let Ok(string) = value.cast::<PyString>() {
+        out.push(string.clone());
+    } else if depth > MAX_DEPTH {
+    } else if let Ok(dict) = value.cast::<PyDict>() {
+        for item in dict.values().iter() {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+                string_values(&item, depth + 1, out)
+            });
+        }
+    } else if let Ok(list) = value.cast::<PyList>() {
+        for item in list.iter() {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+                string_values(&item, depth + 1, out)
+            });
+        }
+    }
+}
+
+/// The raw Gemma 4 blocks in one string value.
+fn raw_calls<'py>(
+    b: &mut Builder<'py>,
+    string: &Bound<'py, PyString>,
+    calls: &mut Vec<Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    match string.to_str() {
+        Ok(text) => calls.extend(calls_from_record(b, &litert::raw_record(text))?),
+        // Lone surrogates: the pure scanner reads such a string as it is.
+        Err(_) => {
+            let found = pure_raw_calls(b.py)?.call1((string,))?;
+            for call in found.try_iter()? {
+                calls.push(call?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The pure `toolsift._pure.formats.litert._raw_calls`, for strings Rust cannot hold.
+fn pure_raw_calls(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static RAW_CALLS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    RAW_CALLS
         .get_or_try_init(py, || {
             Ok::<_, PyErr>(
                 py.import("toolsift._pure.formats.litert")?
-                    .getattr("parse_sdk")?
+                    .getattr("_raw_calls")?
                     .unbind(),
             )
         })
