@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import same
+from conftest import both_backends, calls_as_dicts, same
 from toolsift import ParseError
 from toolsift._pure import formats
 from toolsift._pure.calls import harvest
@@ -183,6 +183,29 @@ def test_sdk_object(case: dict[str, Any]) -> None:
     dumped = model.model_dump()
     assert same(walked(module, dumped), want)
     assert module.detect(json.loads(model.model_dump_json()))
+
+
+@pytest.mark.parametrize("case", SDK_CASES, ids=[c["name"] for c in SDK_CASES])
+def test_sdk_object_auto_detected(case: dict[str, Any]) -> None:
+    """AutoResponseParser recognizes the SDK object (by its JSON dump) and reads it by
+    attribute as the named parser does, on both backends."""
+    model = SDK_MODELS[case["parser"]].model_validate(copy.deepcopy(case["input"]))
+    for backend in both_backends():
+        auto = backend.Parser("auto").parse(model)
+        named = backend.Parser(case["parser"]).parse(model)
+        assert auto.raw is model
+        assert same(calls_as_dicts(auto), calls_as_dicts(named)), backend.__name__
+
+
+def test_objects_that_are_no_sdk_model_are_unrecognized() -> None:
+    class Dumps:  # a model_dump that is not pydantic's
+        def model_dump(self) -> dict[str, Any]:
+            return {"choices": []}
+
+    for backend in both_backends():
+        for raw in (Dumps(), object(), 5, None, [{"choices": []}]):
+            with pytest.raises(ParseError, match="unrecognized response shape"):
+                backend.Parser("auto").parse(raw)
 
 
 @pytest.mark.parametrize("name", sorted(SDK_MODELS))

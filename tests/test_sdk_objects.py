@@ -281,6 +281,9 @@ def test_sdk_objects_same_on_both_backends() -> None:
             a = rust.Parser(format).parse(obj)
             b = python.Parser(format).parse(obj)
             assert same(calls_as_dicts(a), calls_as_dicts(b))
+            # AutoResponseParser recognizes the SDK object and reads it the same way.
+            for backend in (rust, python):
+                assert same(calls_as_dicts(backend.Parser("auto").parse(obj)), calls_as_dicts(a))
 
 
 # --------------------------------------------------------------------------- other objects

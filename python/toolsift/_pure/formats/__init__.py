@@ -42,6 +42,7 @@ __all__ = [
     "detect",
     "detect_or_none",
     "markdown_table",
+    "sdk_document",
 ]
 
 Walker = Callable[[Any], Any]  # a response -> its RawCalls (an iterable)
@@ -108,11 +109,31 @@ def by_name(name: str) -> Format:
 
 
 def detect_or_none(doc: Any) -> Format | None:
-    """The first walked format (in registry order) that recognizes `doc`, if any."""
+    """The first walked format (in registry order) that recognizes `doc`, if any. An SDK
+    object (a pydantic model: openai, anthropic, google-genai, ollama, cohere) is
+    recognized by its `model_dump(mode="json")`, the document its logs hold; it is still
+    walked by attribute."""
+    if not isinstance(doc, dict):
+        doc = sdk_document(doc)
+        if doc is None:
+            return None
     for format in WALKED:
         if format.detect(doc):
             return format
     return None
+
+
+def sdk_document(obj: Any) -> dict[str, Any] | None:
+    """The JSON document of an SDK response object (`model_dump(mode="json")`); None for
+    anything else (plain values, lists, objects without it, or a dump that fails)."""
+    dump = getattr(type(obj), "model_dump", None)
+    if not callable(dump):
+        return None
+    try:
+        document = dump(obj, mode="json", warnings=False)
+    except Exception:  # not a pydantic v2 model after all: not recognized
+        return None
+    return document if isinstance(document, dict) else None
 
 
 def detect(doc: Any) -> Format:
