@@ -120,6 +120,37 @@ pub fn write_huge_float(text: &str, out: &mut String) {
     }
 }
 
+/// The fewest significant digits a shortest repr can have when the value lies exactly
+/// halfway between two such digit strings (see [`write_float`]).
+const MIN_TIE_DIGITS: usize = 16;
+
+/// The shortest digits that round-trip, in Rust's `{:e}` layout ("d.ddde[-]x"), as
+/// Python's repr chooses them.
+fn shortest_digits(f: f64) -> String {
+    // Rust's `{:e}` gives the shortest digits that round-trip, as Python's repr does:
+    // "d.ddde[-]x". When the value lies exactly halfway between two such digit strings,
+    // Rust takes the upper one and Python the even one: the value correctly rounded to
+    // that many digits (exact formatting rounds half to even), if that round-trips.
+    let mut sci = String::with_capacity(32);
+    let _ = write!(sci, "{f:e}");
+    let shortest = sci
+        .bytes()
+        .take_while(|&b| b != b'e')
+        .filter(u8::is_ascii_digit)
+        .count();
+    // A tie needs both n-digit neighbours to round-trip: their spacing, 10^(1-n) of the
+    // leading digit's unit, within one ulp, which is at most 2^-52 * 10 of that unit
+    // (2.2e-15), so n >= 16. Shorter digit strings skip the slow exact formatting.
+    if shortest >= MIN_TIE_DIGITS {
+        let mut rounded = String::with_capacity(32);
+        let _ = write!(rounded, "{f:.*e}", shortest - 1);
+        if rounded != sci && rounded.parse::<f64>() == Ok(f) {
+            sci = rounded;
+        }
+    }
+    sci
+}
+
 /// Python's `repr(float)` (what `json.dumps` writes), with `Infinity` for infinities.
 pub fn write_float(f: f64, out: &mut String) {
     if f.is_nan() {
@@ -130,21 +161,7 @@ pub fn write_float(f: f64, out: &mut String) {
         out.push_str(if f > 0.0 { "Infinity" } else { "-Infinity" });
         return;
     }
-    // Rust's `{:e}` gives the shortest digits that round-trip, as Python's repr does:
-    // "d.ddde[-]x". When the value lies exactly halfway between two such digit strings,
-    // Rust takes the upper one and Python the even one: the value correctly rounded to
-    // that many digits (exact formatting rounds half to even), if that round-trips.
-    let mut sci = String::with_capacity(32);
-    let _ = write!(sci, "{f:e}");
-    let shortest = sci
-        .bytes()
-        .take_while(|&b| b != b'e')
-        .filter(u8::is_ascii_digit);
-    let mut rounded = String::with_capacity(32);
-    let _ = write!(rounded, "{f:.*e}", shortest.count().saturating_sub(1));
-    if rounded != sci && rounded.parse::<f64>() == Ok(f) {
-        sci = rounded;
-    }
+    let sci = shortest_digits(f);
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let (negative, mantissa) = match mantissa.strip_prefix('-') {
@@ -293,6 +310,40 @@ mod tests {
             (f64::NEG_INFINITY, "-Infinity"),
         ] {
             assert_eq!(float(f), want, "{f:e}");
+        }
+    }
+
+    /// `shortest_digits` with the exact rounding checked at every digit count.
+    fn digits_checked_always(f: f64) -> String {
+        let sci = format!("{f:e}");
+        let digits = sci.bytes().take_while(|&b| b != b'e');
+        let rounded = format!("{f:.*e}", digits.filter(u8::is_ascii_digit).count() - 1);
+        if rounded != sci && rounded.parse::<f64>() == Ok(f) {
+            rounded
+        } else {
+            sci
+        }
+    }
+
+    #[test]
+    fn ties_only_at_sixteen_digits_or_more() {
+        // Random bit patterns, and values with few fraction bits (where ties live).
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in 0..400_000 {
+            let f = match n % 3 {
+                0 => f64::from_bits(next()),
+                1 => (next() >> 11) as f64 / f64::from(1 << (next() % 12) as u32),
+                _ => (next() >> (11 + next() % 40)) as f64 + 0.25 * (next() % 4) as f64,
+            };
+            if f.is_finite() {
+                assert_eq!(shortest_digits(f), digits_checked_always(f), "{f:e}");
+            }
         }
     }
 

@@ -13,6 +13,9 @@ use std::sync::Mutex;
 
 /// Python objects the builder needs, looked up once per process.
 struct Hooks {
+    /// `object.__new__`: ToolCall and AgentResponse are made with it and their slots set,
+    /// without a Python frame for their `__init__` (the same fields, the same values).
+    new_object: Py<PyAny>,
     tool_call: Py<PyAny>,
     agent_response: Py<PyAny>,
     parse_error: Py<PyAny>,
@@ -38,6 +41,11 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
         let errors = py.import("toolsift._errors")?;
         let jsontext = py.import("toolsift._jsontext")?;
         Ok(Hooks {
+            new_object: py
+                .import("builtins")?
+                .getattr("object")?
+                .getattr("__new__")?
+                .unbind(),
             tool_call: types.getattr("ToolCall")?.unbind(),
             agent_response: types.getattr("AgentResponse")?.unbind(),
             parse_error: errors.getattr("ParseError")?.unbind(),
@@ -231,10 +239,17 @@ impl<'py> Builder<'py> {
         id: Bound<'py, PyAny>,
         raw_arguments: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.hooks
-            .tool_call
-            .bind(self.py)
-            .call1((name, arguments, id, raw_arguments))
+        let py = self.py;
+        let call = self
+            .hooks
+            .new_object
+            .bind(py)
+            .call1((&self.hooks.tool_call,))?;
+        call.setattr(intern!(py, "name"), name)?;
+        call.setattr(intern!(py, "arguments"), arguments)?;
+        call.setattr(intern!(py, "id"), id)?;
+        call.setattr(intern!(py, "raw_arguments"), raw_arguments)?;
+        Ok(call)
     }
 
     pub fn response(
@@ -243,7 +258,26 @@ impl<'py> Builder<'py> {
         raw: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let calls = PyList::new(self.py, calls)?;
-        self.hooks.agent_response.bind(self.py).call1((calls, raw))
+        self.agent_response(calls, raw, self.py.None().into_bound(self.py))
+    }
+
+    /// `AgentResponse(tool_calls, raw, error)`, made as [`Builder::tool_call`] makes calls.
+    fn agent_response(
+        &self,
+        tool_calls: Bound<'py, PyList>,
+        raw: &Bound<'py, PyAny>,
+        error: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let response = self
+            .hooks
+            .new_object
+            .bind(py)
+            .call1((&self.hooks.agent_response,))?;
+        response.setattr(intern!(py, "tool_calls"), tool_calls)?;
+        response.setattr(intern!(py, "raw"), raw)?;
+        response.setattr(intern!(py, "error"), error)?;
+        Ok(response)
     }
 
     /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.
@@ -279,11 +313,7 @@ impl<'py> Builder<'py> {
             .record_error
             .bind(self.py)
             .call1((err.value(self.py),))?;
-        let calls = PyList::empty(self.py);
-        self.hooks
-            .agent_response
-            .bind(self.py)
-            .call1((calls, raw, message))
+        self.agent_response(PyList::empty(self.py), raw, message)
     }
 
     /// A record that could not be read, with the reason given as text.
@@ -292,11 +322,8 @@ impl<'py> Builder<'py> {
         raw: &Bound<'py, PyAny>,
         message: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let calls = PyList::empty(self.py);
-        self.hooks
-            .agent_response
-            .bind(self.py)
-            .call1((calls, raw, message))
+        let message = PyString::new(self.py, message).into_any();
+        self.agent_response(PyList::empty(self.py), raw, message)
     }
 
     /// The `error` text of a record that could not be read (`record_error`).
