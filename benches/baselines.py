@@ -12,6 +12,11 @@ does, costs much more than one may think: the collector walks it again and again
 * ``orjson_walk_*``: the same walk with ``orjson.loads`` (both for the line and for the
   OpenAI argument strings). orjson turns integers beyond 64 bits into floats, so on the
   few calls that carry such numbers its result differs from ``json.loads``'s.
+* ``msgspec_walk_*``: msgspec typed structs (`msgspec.Struct` classes of just the fields
+  the walk reads, the rest of the response skipped while decoding), then the same walk
+  over the structs; argument strings decoded with ``msgspec.json.decode``. msgspec refuses
+  numbers beyond the float range (``1e400``: those arguments stay in ``raw_arguments``).
+* ``*_one_*``: the same for one line (for per-call timing, each result dropped).
 * ``russo_*``: ``json.loads`` the line, then russo's own parser, which builds russo's
   pydantic ``ToolCall``/``AgentResponse`` (``russo_parsers()`` is None when russo is not
   importable).
@@ -23,6 +28,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import orjson
 from toolsift._types import AgentResponse, ToolCall
 
@@ -30,7 +36,13 @@ __all__ = [
     "gemini_walk",
     "json_walk_gemini",
     "json_walk_openai",
+    "msgspec_one_gemini",
+    "msgspec_one_openai",
+    "msgspec_walk_gemini",
+    "msgspec_walk_openai",
     "openai_walk",
+    "orjson_one_gemini",
+    "orjson_one_openai",
     "orjson_walk_gemini",
     "orjson_walk_openai",
     "russo_bytes",
@@ -119,6 +131,117 @@ def json_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
 def orjson_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
     loads = orjson.loads
     return [gemini_walk(loads(line), line, loads) for line in lines]
+
+
+def orjson_one_openai(line: bytes) -> AgentResponse:
+    return openai_walk(orjson.loads(line), line, orjson.loads)
+
+
+def orjson_one_gemini(line: bytes) -> AgentResponse:
+    return gemini_walk(orjson.loads(line), line, orjson.loads)
+
+
+# ------------------------------------------------------------------ msgspec typed structs
+
+
+class _Function(msgspec.Struct):
+    name: str = ""
+    arguments: Any = "{}"
+
+
+class _OpenAIToolCall(msgspec.Struct):
+    function: _Function | None = None
+    id: str | None = None
+
+
+class _Message(msgspec.Struct):
+    tool_calls: list[_OpenAIToolCall] | None = None
+
+
+class _Choice(msgspec.Struct):
+    message: _Message | None = None
+
+
+class _Completion(msgspec.Struct):
+    choices: list[_Choice] | None = None
+
+
+class _FunctionCall(msgspec.Struct):
+    name: str = ""
+    args: Any = None
+    id: str | None = None
+
+
+class _Part(msgspec.Struct):
+    functionCall: _FunctionCall | None = None  # the REST spelling
+    function_call: _FunctionCall | None = None
+
+
+class _Content(msgspec.Struct):
+    parts: list[_Part] | None = None
+
+
+class _Candidate(msgspec.Struct):
+    content: _Content | None = None
+
+
+class _GenerateContentResponse(msgspec.Struct):
+    candidates: list[_Candidate] | None = None
+
+
+_decode_completion = msgspec.json.Decoder(_Completion).decode
+_decode_gemini = msgspec.json.Decoder(_GenerateContentResponse).decode
+_decode_any = msgspec.json.Decoder().decode
+
+
+def _msgspec_args(args: Any) -> tuple[dict[str, Any], str | None]:
+    if isinstance(args, str):
+        try:
+            value = _decode_any(args)
+        except msgspec.DecodeError:
+            return {}, args
+        return (value, None) if isinstance(value, dict) else ({}, args)
+    if isinstance(args, dict):
+        return args, None
+    return {}, json.dumps(args)
+
+
+def msgspec_one_openai(line: bytes) -> AgentResponse:
+    calls = []
+    for choice in _decode_completion(line).choices or ():
+        message = choice.message
+        if message is None:
+            continue
+        for tc in message.tool_calls or ():
+            function = tc.function
+            if function is None:
+                continue
+            args, raw_args = _msgspec_args(function.arguments)
+            calls.append(ToolCall(function.name, args, tc.id, raw_args))
+    return AgentResponse(calls, line)
+
+
+def msgspec_one_gemini(line: bytes) -> AgentResponse:
+    calls = []
+    for candidate in _decode_gemini(line).candidates or ():
+        content = candidate.content
+        if content is None:
+            continue
+        for part in content.parts or ():
+            fc = part.functionCall or part.function_call
+            if fc is None:
+                continue
+            args, raw_args = _msgspec_args(fc.args or {})
+            calls.append(ToolCall(fc.name, args, fc.id, raw_args))
+    return AgentResponse(calls, line)
+
+
+def msgspec_walk_openai(lines: list[bytes]) -> list[AgentResponse]:
+    return [msgspec_one_openai(line) for line in lines]
+
+
+def msgspec_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
+    return [msgspec_one_gemini(line) for line in lines]
 
 
 russo_import_error: str | None = None

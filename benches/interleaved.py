@@ -38,7 +38,8 @@ import test_bench_parse as parse  # noqa: E402
 from conftest import Corpus  # noqa: E402
 
 Run = Callable[[], Any]
-SLOW = {"json_walk", "json_russo", "python_parse_bytes", "python_to_arrow_t1",
+SLOW = {"json_walk", "json_russo", "python_parse_bytes", "python_parse_bytes_drop",
+        "python_to_arrow_t1",
         "python_parse_file_t1"}  # fmt: skip
 FLOORS = {"floor_iter", "floor_count", "floor_split"}
 
@@ -85,10 +86,15 @@ def report(title: str, medians: dict[str, float], megabytes: float, bases: dict[
         print(f"  {key:22s} {seconds * 1e3:8.1f} ms {megabytes / seconds:7.1f} MB/s{ratios}")
 
 
-def bases_of(key: str, dict_input: bool) -> list[str]:
-    """What an entry is compared with: the plain walk, russo, and for the rust backend
-    the python backend doing the same."""
-    bases = ["walk_dict", "russo_dict"] if dict_input else ["orjson_walk", "json_russo"]
+def bases_of(key: str, dict_input: bool, dropped: bool = False) -> list[str]:
+    """What an entry is compared with: the plain walk, msgspec, russo, and for the rust
+    backend the python backend doing the same."""
+    if dropped:
+        bases = ["orjson_walk_drop", "msgspec_walk_drop"]
+    elif dict_input:
+        bases = ["walk_dict", "russo_dict"]
+    else:
+        bases = ["orjson_walk", "msgspec_walk", "json_russo"]
     if key.startswith("rust_"):
         bases.append("python_" + key.removeprefix("rust_").replace("_t2", "_t1"))
     return bases
@@ -111,7 +117,7 @@ def parse_groups(lines: int, seed: int, rounds: int, slow: bool) -> None:
             run = made(entry.make, c, fmt)
             if run is not None:
                 entries[entry.key] = run
-                bases[entry.key] = bases_of(entry.key, entry.input == "dict")
+                bases[entry.key] = bases_of(entry.key, entry.input == "dict", entry.dropped)
         report(f"parse-{name}: {len(found)} records", take_turns(entries, rounds),
                c.megabytes, bases)  # fmt: skip
 

@@ -9,6 +9,9 @@ median`` from the same run:
 
 * ``vs orjson``: against ``orjson.loads + walk`` (the fastest thing a user writes today);
   for dict input, against the same plain walk over the dicts;
+* ``vs msgspec``: against msgspec typed structs + the same walk (what a user who wants
+  speed would pick instead); entries that drop each result (``, dropped``: a streaming
+  consumer) are compared with the baselines that drop theirs;
 * ``vs russo``: against ``json.loads + russo`` (what drop-in users run today); for dict
   input, against russo's ``parse(dict)``;
 * ``vs python``: a rust entry against the python backend doing the same operation
@@ -33,8 +36,9 @@ import json
 import sys
 from typing import Any
 
-# the baselines of an entry, by its input kind
-ORJSON = {"bytes": "orjson_walk", "dict": "walk_dict"}
+# the baselines of an entry, by its input kind (and whether each result is dropped)
+ORJSON = {"bytes": "orjson_walk", "dict": "walk_dict", "bytes, dropped": "orjson_walk_drop"}
+MSGSPEC = {"bytes": "msgspec_walk", "bytes, dropped": "msgspec_walk_drop"}
 RUSSO = {"bytes": "json_russo", "dict": "russo_dict"}
 
 
@@ -90,6 +94,7 @@ def rows_of(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
         impl, op, threads = info.get("impl"), info.get("op"), info.get("threads")
         is_parse = impl not in ("floor", None)
         kind = "dict" if info.get("input") == "dict" else "bytes"
+        kind += ", dropped" if info.get("dropped") else ""
         threaded = op in ("parse_many", "to_arrow", "parse_file")
         vs_python = None
         if impl == "rust":
@@ -108,7 +113,8 @@ def rows_of(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "rounds": b["stats"]["rounds"],
                 "iqr_pct": 100 * b["stats"]["iqr"] / med if med else 0.0,
                 "vs_orjson": _fmt_ratio(median(ORJSON[kind]), med) if is_parse else "",
-                "vs_russo": _fmt_ratio(median(RUSSO[kind]), med) if is_parse else "",
+                "vs_msgspec": _fmt_ratio(median(MSGSPEC.get(kind, "")), med) if is_parse else "",
+                "vs_russo": _fmt_ratio(median(RUSSO.get(kind, "")), med) if is_parse else "",
                 "vs_python": _fmt_ratio(vs_python, med),
                 "vs_t1": _fmt_ratio(vs_t1, med),
             }
@@ -124,6 +130,7 @@ COLUMNS = (
     ("calls/s", "call_s", ">"),
     ("IQR", "iqr_pct", ">"),
     ("vs orjson", "vs_orjson", ">"),
+    ("vs msgspec", "vs_msgspec", ">"),
     ("vs russo", "vs_russo", ">"),
     ("vs python", "vs_python", ">"),
     ("vs t=1", "vs_t1", ">"),
