@@ -232,6 +232,7 @@ impl<'py> Builder<'py> {
         PyDict::new(self.py).into_any()
     }
 
+    /// `ToolCall(name, arguments, id, raw_arguments)`.
     pub(super) fn tool_call(
         &self,
         name: Bound<'py, PyAny>,
@@ -240,16 +241,15 @@ impl<'py> Builder<'py> {
         raw_arguments: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
-        let call = self
-            .hooks
-            .new_object
-            .bind(py)
-            .call1((&self.hooks.tool_call,))?;
-        call.setattr(intern!(py, "name"), name)?;
-        call.setattr(intern!(py, "arguments"), arguments)?;
-        call.setattr(intern!(py, "id"), id)?;
-        call.setattr(intern!(py, "raw_arguments"), raw_arguments)?;
-        Ok(call)
+        self.instance(
+            &self.hooks.tool_call,
+            [
+                (intern!(py, "name"), name),
+                (intern!(py, "arguments"), arguments),
+                (intern!(py, "id"), id),
+                (intern!(py, "raw_arguments"), raw_arguments),
+            ],
+        )
     }
 
     pub fn response(
@@ -261,7 +261,7 @@ impl<'py> Builder<'py> {
         self.agent_response(calls, raw, self.py.None().into_bound(self.py))
     }
 
-    /// `AgentResponse(tool_calls, raw, error)`, made as [`Builder::tool_call`] makes calls.
+    /// `AgentResponse(tool_calls, raw, error)`.
     fn agent_response(
         &self,
         tool_calls: Bound<'py, PyList>,
@@ -269,15 +269,29 @@ impl<'py> Builder<'py> {
         error: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
-        let response = self
-            .hooks
-            .new_object
-            .bind(py)
-            .call1((&self.hooks.agent_response,))?;
-        response.setattr(intern!(py, "tool_calls"), tool_calls)?;
-        response.setattr(intern!(py, "raw"), raw)?;
-        response.setattr(intern!(py, "error"), error)?;
-        Ok(response)
+        self.instance(
+            &self.hooks.agent_response,
+            [
+                (intern!(py, "tool_calls"), tool_calls.into_any()),
+                (intern!(py, "raw"), raw.clone()),
+                (intern!(py, "error"), error),
+            ],
+        )
+    }
+
+    /// An instance of `cls` (ToolCall, AgentResponse: classes with `__slots__` whose
+    /// `__init__` only stores its arguments) made by `object.__new__` with its slots set,
+    /// without a Python frame for `__init__`.
+    fn instance<const N: usize>(
+        &self,
+        cls: &Py<PyAny>,
+        slots: [(&Bound<'py, PyString>, Bound<'py, PyAny>); N],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let object = self.hooks.new_object.bind(self.py).call1((cls,))?;
+        for (name, value) in slots {
+            object.setattr(name, value)?;
+        }
+        Ok(object)
     }
 
     /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.
