@@ -605,18 +605,14 @@ def test_interrupted_run_keeps_the_previous_output(
     """Ctrl-C after some rows were written: exit 130, the output from before kept."""
     from toolsift import _bulk, cli
 
-    arrow_batches = _bulk.arrow_batches
+    batches = _bulk.Stream._batches
 
-    def interrupted(core: Any, source: Any, *args: Any, **options: Any) -> dict[str, int]:
-        sink = args[-1]
-
-        def sink_then_stop(batch: Any) -> None:
-            sink(batch)
+    def interrupted(self: Any) -> Any:
+        for batch in batches(self):
+            yield batch
             raise KeyboardInterrupt
 
-        return arrow_batches(core, source, *args[:-1], sink_then_stop, **options)
-
-    monkeypatch.setattr(_bulk, "arrow_batches", interrupted)
+    monkeypatch.setattr(_bulk.Stream, "_batches", interrupted)
     for out in (in_process.name, "new.parquet"):
         assert cli.main(["extract", str(OPENAI), "--format", "openai", "-o", out]) == 130
         assert capsys.readouterr().err == "toolsift: interrupted\n"
@@ -656,9 +652,10 @@ def test_summary_of_compressed_input(impl: str, make: Any, tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     line = done.stderr.strip()
     files_mb = (src.stat().st_size + OPENAI.stat().st_size) / 1e6
-    found = _bulk.arrow_batches(
-        make.OpenAIResponseParser()._core, src, None, 1, False, lambda batch: None
-    )
+    rows = _bulk.stream(make.OpenAIResponseParser()._core, src, None, 1, False)
+    for _ in rows:
+        pass
+    found = rows.counts
     if "text_bytes" in found:
         json_mb = (len(text) + OPENAI.stat().st_size) / 1e6
         assert f"; {files_mb:.1f} MB ({json_mb:.1f} MB of JSON) in " in line
