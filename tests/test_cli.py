@@ -111,6 +111,46 @@ def test_extract_to_stdout_and_several_inputs(impl: str, make: Any, tmp_path: Pa
     assert len(openai_rows) == make.OpenAIResponseParser().to_arrow(OPENAI).num_rows
 
 
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_several_inputs_in_parallel_keep_their_order(
+    impl: str, make: Any, tmp_path: Path, threads: str
+) -> None:
+    """Gzip inputs read up to --threads at once: the rows of `to_arrow(Files(...))`, in
+    the order of the inputs, the same whatever the threads; the summary counts all."""
+    import pyarrow.parquet as pq
+    from toolsift import Files
+
+    inputs = []
+    for k in range(5):
+        src = tmp_path / f"in-{k}.jsonl.gz"
+        src.write_bytes(gzip.compress(OPENAI.read_bytes() * (k + 1)))
+        inputs.append(src)
+    inputs.append(GEMINI)
+    out = tmp_path / "o.parquet"
+    done = run(impl, "extract", *inputs, "--format", "openai", "-o", out, "--threads", threads)
+    assert done.returncode == 0, done.stderr
+    expected = make.OpenAIResponseParser().to_arrow(Files(inputs))
+    assert pq.read_table(out).equals(expected)
+    assert summary(done.stderr)[:3] == (
+        sum(expected_summary(make, "OpenAIResponseParser", p)[0] for p in inputs),
+        sum(expected_summary(make, "OpenAIResponseParser", p)[1] for p in inputs),
+        expected.column("error").null_count,  # a row per call, and one per failure
+    )
+
+
+def test_a_corrupt_input_among_several_exits_1_naming_it(impl: str, tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl.gz"
+    good.write_bytes(gzip.compress(OPENAI.read_bytes()))
+    cut = tmp_path / "cut.jsonl.gz"
+    data = gzip.compress(OPENAI.read_bytes() * 50)
+    cut.write_bytes(data[: len(data) // 2])
+    out = tmp_path / "o.jsonl"
+    done = run(impl, "extract", good, cut, good, "--format", "openai", "-o", out, "--threads", "2")
+    assert done.returncode == 1
+    one_error_line(done.stderr, f"cannot read {cut}: corrupt or truncated gzip data")
+    assert not out.exists()  # a failed run writes nothing
+
+
 def test_extract_record_path(impl: str, tmp_path: Path) -> None:
     out = tmp_path / "x.parquet"
     done = run(
