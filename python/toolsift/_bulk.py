@@ -245,9 +245,13 @@ def _text_array(array: Any) -> Any:
 BATCH_ROWS = 65_536
 """`arrow_batches`' rows per batch by default."""
 
-PART_BUFFER_BYTES = 32 << 20
-"""Bytes of rows a source being read holds at most before its reading thread waits for
-the consumer (so that a file ahead of the one being consumed cannot fill memory)."""
+HEAD_BUFFER_BYTES = 1 << 20
+"""Bytes of rows the source being consumed holds at most before its reading thread waits
+for the consumer (about one batch: memory stays as bounded as `parse_file`'s)."""
+
+AHEAD_BUFFER_BYTES = 32 << 20
+"""The same for a file further on (of `Files`): it is read while the files before it are
+consumed, which is what makes several files faster than one, so it may hold more."""
 
 _WAIT = 0.25  # seconds between checks of a reading thread that waits for room
 
@@ -325,12 +329,14 @@ Sink = Callable[[Any], None]
 
 class _Part:
     """One source read by the backend's push-style `arrow_batches` on a thread of its
-    own; its batches wait here (at most `PART_BUFFER_BYTES` of them) for the consumer."""
+    own; its batches wait here for the consumer (`HEAD_BUFFER_BYTES` of them at most once
+    it is the source being consumed, `AHEAD_BUFFER_BYTES` before)."""
 
-    def __init__(self, name: str | None, run: Callable[[Sink], dict[str, int]]) -> None:
+    def __init__(self, name: str | None, run: Callable[[Sink], dict[str, int]], head: bool) -> None:
         self.name = name
         self.counts: dict[str, int] | None = None
         self._run = run
+        self._head = head
         self._ready = threading.Condition()
         self._batches: collections.deque[Any] = collections.deque()
         self._bytes = 0
@@ -360,7 +366,9 @@ class _Part:
 
     def _put(self, batch: Any) -> None:
         with self._ready:
-            while self._bytes >= PART_BUFFER_BYTES and not self._cancelled:
+            while not self._cancelled and self._bytes >= (
+                HEAD_BUFFER_BYTES if self._head else AHEAD_BUFFER_BYTES
+            ):
                 if not threading.main_thread().is_alive():  # the interpreter is ending
                     self._cancelled = True
                     break
@@ -373,6 +381,7 @@ class _Part:
 
     def batches(self) -> Iterator[Any]:
         """The batches in order; then the error the reading raised, if any."""
+        self._head = True  # from now on it keeps little ahead of the consumer
         while True:
             if _forks[0] != self._forks:
                 # The reading thread stayed in the parent: waiting for it would never end.
@@ -410,7 +419,7 @@ class _Part:
 class Stream:
     """Record batches of one or more sources, in order; `counts` sums what the backend
     counted in the sources read to their end. The sources are read on threads of their
-    own, up to `in_flight` at once (memory: `PART_BUFFER_BYTES` of rows each at most).
+    own, up to `in_flight` at once (memory: see `_Part`).
     Iterate it once; closing the iterator (or dropping it) stops the reading."""
 
     def __init__(
@@ -440,7 +449,7 @@ class Stream:
         try:
             while started or waiting:
                 while waiting and len(started) < self._in_flight:
-                    started.append(_Part(*waiting.popleft()))
+                    started.append(_Part(*waiting.popleft(), head=not started))
                 part = started[0]
                 self.current = part.name
                 for batch in part.batches():

@@ -128,8 +128,9 @@ class _ResponseParser:
         read it without a copy.
 
         Reading starts at the first batch asked for, on threads of its own (the GIL is
-        not held while parsing); memory stays bounded: rows of at most 32 MiB wait per
-        file being read. Arguments and paths are checked now (a missing file raises
+        not held while parsing); memory stays bounded: the file being consumed is read
+        about a batch (1 MiB of rows) ahead of you, a file of `Files` further on at most
+        32 MiB of rows ahead. Arguments and paths are checked now (a missing file raises
         FileNotFoundError here); an error while reading (corrupt compressed data) is
         raised by the batch after the rows read before it. A reader dropped or closed
         before its end stops the reading. `progress` callbacks are called on a reading
