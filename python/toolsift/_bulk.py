@@ -412,7 +412,8 @@ class _Part:
             self._ready.notify_all()
 
     def join(self) -> None:
-        if _forks[0] == self._forks:
+        # (A reader collected by the cyclic collector on this very thread: nothing to wait.)
+        if _forks[0] == self._forks and threading.current_thread() is not self._thread:
             self._thread.join()
 
 
