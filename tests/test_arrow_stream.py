@@ -431,3 +431,14 @@ def test_gzip_files_parallel_rows_equal_serial(tmp_path: Path) -> None:
     ]
     for table in tables[1:]:
         assert table.equals(tables[0])
+
+
+def test_file_names_that_are_not_utf8(make: Any, tmp_path: Path) -> None:
+    """A name's bytes that are not UTF-8 are read (`os.fsencode`) and shown as U+FFFD."""
+    name = os.path.join(os.fsencode(tmp_path), b"caf\xe9.jsonl")
+    with open(name, "wb") as f:
+        f.write(b"\n".join(numbered_lines(3)))
+    path = os.fsdecode(name)
+    write(tmp_path / "empty.jsonl", [])
+    table = make.OpenAIResponseParser().to_arrow(Files([path, tmp_path / "empty.jsonl"]))
+    assert table.column("file").to_pylist() == [str(tmp_path / "caf\ufffd.jsonl")] * 3
