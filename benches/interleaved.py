@@ -9,7 +9,7 @@ same seeded corpora, timed as `conftest.run_on_fresh_heap` times them: an untime
 `gc.collect()` first, then the run and the young-generation collection it leaves behind.
 
     python benches/interleaved.py [--lines 20000] [--rounds 9] [--seed 0] [--slow]
-                                  [--only {parse,bulk}]
+                                  [--only {parse,bulk,files}]
 
 `--slow` adds the slow baselines (`json.loads` + walk or + russo, the python backend's
 bulk entries). Prints the median of each entry and its ratios.
@@ -122,14 +122,20 @@ def parse_groups(lines: int, seed: int, rounds: int, slow: bool) -> None:
                c.megabytes, bases)  # fmt: skip
 
 
-def bulk_groups(lines: int, seed: int, rounds: int, slow: bool, folder: Path) -> None:
+BULK_GROUPS = ("bulk-arrow", "bulk-parse_file", "bulk-files-gz")
+
+
+def bulk_groups(
+    lines: int, seed: int, rounds: int, slow: bool, folder: Path, groups: tuple[str, ...]
+) -> None:
     found = corpus_mod.corpus_lines("openai", lines, seed)
     data = b"".join(bulk.envelope(i, line) + b"\n" for i, line in enumerate(found))
     path, gz = folder / "openai_batch_output.jsonl", folder / "openai_batch_output.jsonl.gz"
     path.write_bytes(data)
     gz.write_bytes(bulk.gzip.compress(data, compresslevel=6))
-    f = bulk.BatchFile(path, gz, len(data) / 1e6, gz.stat().st_size / 1e6, len(found), 0)
-    for group in ("bulk-arrow", "bulk-parse_file"):
+    parts = bulk.write_parts(data, folder)
+    f = bulk.BatchFile(path, gz, len(data) / 1e6, gz.stat().st_size / 1e6, len(found), 0, parts)
+    for group in groups:
         entries: dict[str, Run] = {}
         for entry in bulk.ENTRIES:
             if entry.group != group or entry.key in FLOORS or (entry.key in SLOW and not slow):
@@ -147,14 +153,19 @@ def main() -> None:
     args.add_argument("--rounds", type=int, default=9)
     args.add_argument("--seed", type=int, default=0)
     args.add_argument("--slow", action="store_true", help="also the slow baselines")
-    args.add_argument("--only", choices=("parse", "bulk"), help="one of the two suites")
+    args.add_argument(
+        "--only",
+        choices=("parse", "bulk", "files"),
+        help="one of the two suites, or the bulk suite's bulk-files-gz group",
+    )
     a = args.parse_args()
     print(f"{a.rounds} rounds, entries taking turns; medians; ratios within this run")
-    if a.only != "bulk":
+    if a.only in (None, "parse"):
         parse_groups(a.lines, a.seed, a.rounds, a.slow)
     if a.only != "parse":
+        groups = ("bulk-files-gz",) if a.only == "files" else BULK_GROUPS
         with tempfile.TemporaryDirectory() as folder:
-            bulk_groups(a.lines, a.seed, a.rounds, a.slow, Path(folder))
+            bulk_groups(a.lines, a.seed, a.rounds, a.slow, Path(folder), groups)
 
 
 if __name__ == "__main__":

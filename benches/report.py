@@ -16,11 +16,12 @@ median`` from the same run:
   input, against russo's ``parse(dict)``;
 * ``vs python``: a rust entry against the python backend doing the same operation
   (parse(dict), parse(bytes), parse_many);
-* ``vs t=1``: parse_many, to_arrow or parse_file with more threads against the same
-  backend's threads=1.
+* ``vs t=1``: parse_many, to_arrow, parse_file, extract or to_arrow(Files) with more
+  threads against the same backend's threads=1.
 
 The bulk groups (``benches/test_bench_bulk.py``: ``bulk-arrow``, ``bulk-parse_file``,
-``bulk-arrow-gz``) read one OpenAI Batch API output file; their ``vs orjson`` baseline is
+``bulk-arrow-gz``, ``bulk-files-gz``) read one OpenAI Batch API output file (or its lines
+in 16 gzip files); their ``vs orjson`` baseline is
 orjson + a Python walk doing the same job (into a pyarrow table, or into AgentResponses),
 and MB/s counts the decompressed JSON text for the ``.gz`` group.
 
@@ -95,7 +96,7 @@ def rows_of(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
         is_parse = impl not in ("floor", None)
         kind = "dict" if info.get("input") == "dict" else "bytes"
         kind += ", dropped" if info.get("dropped") else ""
-        threaded = op in ("parse_many", "to_arrow", "parse_file")
+        threaded = op in ("parse_many", "to_arrow", "parse_file", "extract", "to_arrow_files")
         vs_python = None
         if impl == "rust":
             vs_python = same_op("python", op, 1 if threaded else threads)

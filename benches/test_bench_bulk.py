@@ -9,6 +9,9 @@ Groups:
 * ``bulk-parse_file``: the file to AgentResponses, iterated; the baseline builds the same
   objects with orjson and the plain walk of ``baselines.py``.
 * ``bulk-arrow-gz``: the same file gzip-compressed, to a Table.
+* ``bulk-files-gz``: the same lines cut into 16 gzip files, read as one source: the
+  multi-file CLI (``toolsift extract`` in this process, to Parquet) and
+  ``to_arrow(toolsift.Files(...))``, each with 1 and 2 threads (files read in parallel).
 
 Run with timing:  pytest benches/test_bench_bulk.py --benchmark-enable --benchmark-json=b.json
                   python benches/report.py b.json
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +45,22 @@ class BatchFile:
     gz_megabytes: float
     records: int
     calls: int
+    parts: list[Path] = field(default_factory=list)  # the lines in PARTS gzip files
+
+
+PARTS = 16
+
+
+def write_parts(data: bytes, folder: Path, count: int = PARTS) -> list[Path]:
+    """The lines of `data` cut into `count` gzip files of (about) as many lines each."""
+    lines = data.splitlines(keepends=True)
+    step = -(-len(lines) // count)
+    parts = []
+    for k in range(count):
+        part = folder / f"part-{k:02d}.jsonl.gz"
+        part.write_bytes(gzip.compress(b"".join(lines[k * step : (k + 1) * step]), 6))
+        parts.append(part)
+    return parts
 
 
 def envelope(i: int, line: bytes) -> bytes:
@@ -65,7 +84,8 @@ def batch_file(tmp_path_factory: pytest.TempPathFactory, bench_settings: Any) ->
     import json
 
     calls = sum(len(corpus.calls_of(json.loads(line))) for line in lines)
-    return BatchFile(path, gz, len(data) / 1e6, gz.stat().st_size / 1e6, len(lines), calls)
+    parts = write_parts(data, folder)
+    return BatchFile(path, gz, len(data) / 1e6, gz.stat().st_size / 1e6, len(lines), calls, parts)
 
 
 _PARSERS: dict[str, Any] = {}
@@ -175,6 +195,41 @@ def _to_arrow(impl: str, threads: int, gz: bool = False) -> Callable[[BatchFile]
     return make
 
 
+def _to_arrow_files(impl: str, threads: int) -> Callable[[BatchFile], Run]:
+    def make(f: BatchFile) -> Run:
+        from toolsift import Files
+
+        p = parser(impl)
+        return lambda: p.to_arrow(Files(f.parts), threads=threads).column("error").null_count
+
+    return make
+
+
+def _extract(threads: int) -> Callable[[BatchFile], Run]:
+    """`toolsift extract PART... -o out.parquet --threads N`, in this process (the CLI's
+    own backend: the entry skips unless it is the Rust one)."""
+
+    def make(f: BatchFile) -> Run:
+        import toolsift
+        from toolsift import cli
+
+        _backend("rust")
+        if toolsift.IMPLEMENTATION != "rust":
+            pytest.skip("the CLI runs on the python backend here")
+        out = f.parts[0].parent / f"extract-t{threads}.parquet"
+        args = ["extract", *map(str, f.parts), "--format", "openai", "-o", str(out)]
+        args += ["--quiet", "--threads", str(threads)]
+
+        def run() -> int:
+            if cli.main(args) != 0:
+                raise RuntimeError("toolsift extract failed")
+            return 0
+
+        return run
+
+    return make
+
+
 def _parse_file(impl: str, threads: int) -> Callable[[BatchFile], Run]:
     def make(f: BatchFile) -> Run:
         p = parser(impl)
@@ -210,6 +265,14 @@ ENTRIES = (
           _to_arrow("rust", 1, gz=True)),
     Entry("bulk-arrow-gz", "rust_to_arrow_t2", "rust to_arrow .gz t=2", "rust", "to_arrow", 2,
           _to_arrow("rust", 2, gz=True)),
+    Entry("bulk-files-gz", "rust_extract_t1", f"rust extract {PARTS} .gz t=1", "rust",
+          "extract", 1, _extract(1), finds_calls=False),
+    Entry("bulk-files-gz", "rust_extract_t2", f"rust extract {PARTS} .gz t=2", "rust",
+          "extract", 2, _extract(2), finds_calls=False),
+    Entry("bulk-files-gz", "rust_files_t1", f"rust to_arrow(Files) {PARTS} .gz t=1", "rust",
+          "to_arrow_files", 1, _to_arrow_files("rust", 1)),
+    Entry("bulk-files-gz", "rust_files_t2", f"rust to_arrow(Files) {PARTS} .gz t=2", "rust",
+          "to_arrow_files", 2, _to_arrow_files("rust", 2)),
 )  # fmt: skip
 
 
@@ -229,10 +292,17 @@ def test_bulk(benchmark: Any, batch_file: BatchFile, bench_settings: Any, entry:
         op=entry.op,
         input="bytes",
         threads=entry.threads,
-        corpus="openai batch output" + (" (gzip)" if gz else ""),
+        corpus="openai batch output"
+        + (f" ({PARTS} gzip files)" if entry.group == "bulk-files-gz" else " (gzip)" if gz else ""),
         # MB of JSON text (decompressed for .gz), so that MB/s compare across groups.
         MB=batch_file.megabytes,
-        file_MB=batch_file.gz_megabytes if gz else batch_file.megabytes,
+        file_MB=(
+            sum(p.stat().st_size for p in batch_file.parts) / 1e6
+            if entry.group == "bulk-files-gz"
+            else batch_file.gz_megabytes
+            if gz
+            else batch_file.megabytes
+        ),
         records=batch_file.records,
         calls=batch_file.calls,
     )
@@ -256,6 +326,12 @@ def test_bulk_entries_agree(batch_file: BatchFile) -> None:
     if len(tables) == 2:
         assert tables["rust"].equals(tables["python"])
     baseline = orjson_arrow(batch_file.path)
+    for impl, table in tables.items():  # the 16 files hold the same rows, numbered anew
+        from toolsift import Files
+
+        files = parser(impl).to_arrow(Files(batch_file.parts), threads=2)
+        assert files.column("name").to_pylist() == table.column("name").to_pylist()
+        assert files.column("custom_id").to_pylist() == table.column("custom_id").to_pylist()
     for table in tables.values():
         assert table.column("name").to_pylist() == baseline.column("name").to_pylist()
         assert table.column("id").to_pylist() == baseline.column("id").to_pylist()

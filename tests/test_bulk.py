@@ -917,7 +917,10 @@ def test_open_errors_when_called_with_one_text(make: Any, tmp_path: Path) -> Non
 def counts_of(parser: Any, source: Any, threads: int = 1) -> dict[str, int]:
     from toolsift import _bulk
 
-    return _bulk.arrow_batches(parser._core, source, None, threads, False, lambda batch: None)
+    rows = _bulk.stream(parser._core, source, None, threads, False)
+    for _ in rows:
+        pass
+    return rows.counts
 
 
 def need_text_bytes(impl: str, found: dict[str, int]) -> None:

@@ -111,6 +111,46 @@ def test_extract_to_stdout_and_several_inputs(impl: str, make: Any, tmp_path: Pa
     assert len(openai_rows) == make.OpenAIResponseParser().to_arrow(OPENAI).num_rows
 
 
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_several_inputs_in_parallel_keep_their_order(
+    impl: str, make: Any, tmp_path: Path, threads: str
+) -> None:
+    """Gzip inputs read up to --threads at once: the rows of `to_arrow(Files(...))`, in
+    the order of the inputs, the same whatever the threads; the summary counts all."""
+    import pyarrow.parquet as pq
+    from toolsift import Files
+
+    inputs = []
+    for k in range(5):
+        src = tmp_path / f"in-{k}.jsonl.gz"
+        src.write_bytes(gzip.compress(OPENAI.read_bytes() * (k + 1)))
+        inputs.append(src)
+    inputs.append(GEMINI)
+    out = tmp_path / "o.parquet"
+    done = run(impl, "extract", *inputs, "--format", "openai", "-o", out, "--threads", threads)
+    assert done.returncode == 0, done.stderr
+    expected = make.OpenAIResponseParser().to_arrow(Files(inputs))
+    assert pq.read_table(out).equals(expected)
+    assert summary(done.stderr)[:3] == (
+        sum(expected_summary(make, "OpenAIResponseParser", p)[0] for p in inputs),
+        sum(expected_summary(make, "OpenAIResponseParser", p)[1] for p in inputs),
+        expected.column("error").null_count,  # a row per call, and one per failure
+    )
+
+
+def test_a_corrupt_input_among_several_exits_1_naming_it(impl: str, tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl.gz"
+    good.write_bytes(gzip.compress(OPENAI.read_bytes()))
+    cut = tmp_path / "cut.jsonl.gz"
+    data = gzip.compress(OPENAI.read_bytes() * 50)
+    cut.write_bytes(data[: len(data) // 2])
+    out = tmp_path / "o.jsonl"
+    done = run(impl, "extract", good, cut, good, "--format", "openai", "-o", out, "--threads", "2")
+    assert done.returncode == 1
+    one_error_line(done.stderr, f"cannot read {cut}: corrupt or truncated gzip data")
+    assert not out.exists()  # a failed run writes nothing
+
+
 def test_extract_record_path(impl: str, tmp_path: Path) -> None:
     out = tmp_path / "x.parquet"
     done = run(
@@ -605,18 +645,14 @@ def test_interrupted_run_keeps_the_previous_output(
     """Ctrl-C after some rows were written: exit 130, the output from before kept."""
     from toolsift import _bulk, cli
 
-    arrow_batches = _bulk.arrow_batches
+    batches = _bulk.Stream._batches
 
-    def interrupted(core: Any, source: Any, *args: Any, **options: Any) -> dict[str, int]:
-        sink = args[-1]
-
-        def sink_then_stop(batch: Any) -> None:
-            sink(batch)
+    def interrupted(self: Any) -> Any:
+        for batch in batches(self):
+            yield batch
             raise KeyboardInterrupt
 
-        return arrow_batches(core, source, *args[:-1], sink_then_stop, **options)
-
-    monkeypatch.setattr(_bulk, "arrow_batches", interrupted)
+    monkeypatch.setattr(_bulk.Stream, "_batches", interrupted)
     for out in (in_process.name, "new.parquet"):
         assert cli.main(["extract", str(OPENAI), "--format", "openai", "-o", out]) == 130
         assert capsys.readouterr().err == "toolsift: interrupted\n"
@@ -656,9 +692,10 @@ def test_summary_of_compressed_input(impl: str, make: Any, tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     line = done.stderr.strip()
     files_mb = (src.stat().st_size + OPENAI.stat().st_size) / 1e6
-    found = _bulk.arrow_batches(
-        make.OpenAIResponseParser()._core, src, None, 1, False, lambda batch: None
-    )
+    rows = _bulk.stream(make.OpenAIResponseParser()._core, src, None, 1, False)
+    for _ in rows:
+        pass
+    found = rows.counts
     if "text_bytes" in found:
         json_mb = (len(text) + OPENAI.stat().st_size) / 1e6
         assert f"; {files_mb:.1f} MB ({json_mb:.1f} MB of JSON) in " in line

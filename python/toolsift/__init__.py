@@ -1,9 +1,17 @@
 """toolsift: LLM tool calls from every provider's shape into one, at the speed of the disk."""
 
 from toolsift._backend import IMPLEMENTATION
+from toolsift._bulk import Files
 from toolsift._errors import ParseError
 from toolsift._types import AgentResponse, ToolCall
 
 __version__ = "0.1.0"
 
-__all__ = ["IMPLEMENTATION", "AgentResponse", "ParseError", "ToolCall", "__version__"]
+__all__ = [
+    "IMPLEMENTATION",
+    "AgentResponse",
+    "Files",
+    "ParseError",
+    "ToolCall",
+    "__version__",
+]

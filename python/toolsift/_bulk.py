@@ -1,24 +1,33 @@
 """The file and table API shared by every parser class: arguments checked once, progress
-bars, the Arrow schema; the chosen backend does the reading (`parse_file`,
-`arrow_batches`). pyarrow and tqdm are imported only when used."""
+bars, the Arrow schema, Arrow streams over one source or many files; the chosen backend
+does the reading (`parse_file`, and `arrow_batches`, which pushes the record batches of
+one source to a sink). pyarrow and tqdm are imported only when used."""
 
 from __future__ import annotations
 
+import collections
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from toolsift._errors import OPENED_BEFORE_FORK
 from toolsift._types import AgentResponse
 
 __all__ = [
+    "BATCH_ROWS",
     "COLUMNS",
+    "Files",
     "ProgressArg",
+    "Stream",
     "arrow_batches",
+    "file_schema",
     "parse_file",
     "require_pyarrow",
     "schema",
+    "stream",
     "to_arrow",
 ]
 
@@ -231,32 +240,376 @@ def _text_array(array: Any) -> Any:
     )
 
 
+# ------------------------------------------------------------------ Arrow streams
+
+BATCH_ROWS = 65_536
+"""`arrow_batches`' rows per batch by default."""
+
+HEAD_BUFFER_BYTES = 1 << 20
+"""Bytes of rows the source being consumed holds at most before its reading thread waits
+for the consumer (about one batch: memory stays as bounded as `parse_file`'s)."""
+
+AHEAD_BUFFER_BYTES = 32 << 20
+"""The same for a file further on (of `Files`): it is read while the files before it are
+consumed, which is what makes several files faster than one, so it may hold more."""
+
+_WAIT = 0.25  # seconds between checks of a reading thread that waits for room
+
+
+class Files:
+    """Several JSONL files (plain, gzip or zstd), read as one source by `to_arrow` and
+    `arrow_batches`: up to `threads` files at once, each on threads of its own, rows in
+    the order of `paths`, with a `file` column first (the path as given).
+
+    A list of `str` is not taken for paths: it stays a list of records, as always.
+    `Files` holds the paths only; they are checked when a read starts (a missing one
+    raises FileNotFoundError naming it then, before any row is read)."""
+
+    __slots__ = ("paths",)
+
+    def __init__(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        if isinstance(paths, (str, bytes, os.PathLike)):
+            raise TypeError(
+                "Files takes an iterable of paths, not one path "
+                f"(Files([{paths!r}]), or the path itself without Files)"
+            )
+        items = tuple(paths)
+        for path in items:
+            if not isinstance(path, (str, os.PathLike)):
+                raise TypeError(f"a path must be a str or os.PathLike, got {type(path).__name__}")
+        self.paths: tuple[str | os.PathLike[str], ...] = items
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def __iter__(self) -> Iterator[str | os.PathLike[str]]:
+        return iter(self.paths)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Files) and other.paths == self.paths
+
+    def __hash__(self) -> int:
+        return hash(self.paths)
+
+    def __repr__(self) -> str:
+        return f"Files({list(self.paths)!r})"
+
+
+def file_schema() -> Any:
+    """The schema of rows read from `Files`: `file` (string), then `schema()`'s columns."""
+    pa = require_pyarrow()
+    return pa.schema([pa.field("file", pa.string(), nullable=False), *schema()])
+
+
+def column_name(path: str) -> str:
+    """A path as the `file` column shows it: as given; bytes of a name that are not
+    UTF-8 (kept by `os.fsdecode` as lone surrogates) become U+FFFD."""
+    if path.isascii():
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+class _Cancelled(Exception):
+    """Raised into a reading thread whose batches no one will take."""
+
+
+_forks = [0]  # fork() calls between this process and the one that imported toolsift
+
+
+def _after_fork_in_child() -> None:
+    _forks[0] += 1
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+Sink = Callable[[Any], None]
+
+
+class _Part:
+    """One source read by the backend's push-style `arrow_batches` on a thread of its
+    own; its batches wait here for the consumer (`HEAD_BUFFER_BYTES` of them at most once
+    it is the source being consumed, `AHEAD_BUFFER_BYTES` before)."""
+
+    def __init__(self, name: str | None, run: Callable[[Sink], dict[str, int]], head: bool) -> None:
+        self.name = name
+        self.counts: dict[str, int] | None = None
+        self._run = run
+        self._head = head
+        self._ready = threading.Condition()
+        self._batches: collections.deque[Any] = collections.deque()
+        self._bytes = 0
+        self._done = False
+        self._cancelled = False
+        self._error: BaseException | None = None
+        self._forks = _forks[0]
+        # Not a daemon: a daemon thread in native code when the interpreter ends could
+        # be stopped while it holds memory or locks. One waiting for room stops when
+        # the main thread ends (see `_put`), so it never holds the process at exit.
+        self._thread = threading.Thread(target=self._produce, name="toolsift-arrow")
+        self._thread.start()
+
+    def _produce(self) -> None:
+        counts = error = None
+        try:
+            counts = self._run(self._put)
+        except _Cancelled:
+            pass
+        except BaseException as exc:  # handed to the consumer, raised there
+            error = exc
+        with self._ready:
+            self.counts = counts
+            self._error = error
+            self._done = True
+            self._ready.notify_all()
+
+    def _put(self, batch: Any) -> None:
+        with self._ready:
+            while not self._cancelled and self._bytes >= (
+                HEAD_BUFFER_BYTES if self._head else AHEAD_BUFFER_BYTES
+            ):
+                if not threading.main_thread().is_alive():  # the interpreter is ending
+                    self._cancelled = True
+                    break
+                self._ready.wait(_WAIT)
+            if self._cancelled:
+                raise _Cancelled
+            self._batches.append(batch)
+            self._bytes += batch.nbytes
+            self._ready.notify_all()
+
+    def batches(self) -> Iterator[Any]:
+        """The batches in order; then the error the reading raised, if any."""
+        self._head = True  # from now on it keeps little ahead of the consumer
+        while True:
+            if _forks[0] != self._forks:
+                # The reading thread stayed in the parent: waiting for it would never end.
+                raise RuntimeError(OPENED_BEFORE_FORK)
+            with self._ready:
+                while not self._batches and not self._done:
+                    self._ready.wait()
+                if self._batches:
+                    batch = self._batches.popleft()
+                    self._bytes -= batch.nbytes
+                    self._ready.notify_all()
+                else:
+                    batch = None
+            if batch is None:
+                if self._error is not None:
+                    raise self._error
+                return
+            yield batch
+
+    def cancel(self) -> None:
+        """Drop what is buffered and stop the reading at its next batch."""
+        if _forks[0] != self._forks:
+            return  # no thread here to stop
+        with self._ready:
+            self._cancelled = True
+            self._batches.clear()
+            self._bytes = 0
+            self._ready.notify_all()
+
+    def join(self) -> None:
+        # (A reader collected by the cyclic collector on this very thread: nothing to wait.)
+        if _forks[0] == self._forks and threading.current_thread() is not self._thread:
+            self._thread.join()
+
+
+class Stream:
+    """Record batches of one or more sources, in order; `counts` sums what the backend
+    counted in the sources read to their end. The sources are read on threads of their
+    own, up to `in_flight` at once (memory: see `_Part`).
+    Iterate it once; closing the iterator (or dropping it) stops the reading."""
+
+    def __init__(
+        self,
+        parts: Sequence[tuple[str | None, Callable[[Sink], dict[str, int]]]],
+        in_flight: int,
+        schema: Any,
+        batch_rows: int | None,
+        bar: _Progress,
+    ) -> None:
+        self.schema = schema
+        self.counts: dict[str, int] = {}
+        self.current: str | None = None  # the name of the source being consumed
+        self._parts = list(parts)
+        self._in_flight = max(1, in_flight)
+        self._batch_rows = batch_rows
+        self._bar = bar
+
+    def __iter__(self) -> Iterator[Any]:
+        batches = self._batches()
+        return batches if self._batch_rows is None else _rebatched(batches, self._batch_rows)
+
+    def _batches(self) -> Iterator[Any]:
+        pa = require_pyarrow()
+        started: collections.deque[_Part] = collections.deque()
+        waiting = collections.deque(self._parts)
+        try:
+            while started or waiting:
+                while waiting and len(started) < self._in_flight:
+                    started.append(_Part(*waiting.popleft(), head=not started))
+                part = started[0]
+                self.current = part.name
+                for batch in part.batches():
+                    if part.name is not None:
+                        file = pa.repeat(pa.scalar(column_name(part.name), pa.string()), len(batch))
+                        batch = pa.RecordBatch.from_arrays(
+                            [file, *batch.columns], schema=self.schema
+                        )
+                    yield batch
+                started.popleft()
+                for key, value in (part.counts or {}).items():
+                    self.counts[key] = self.counts.get(key, 0) + value
+            self.current = None
+        finally:
+            for part in started:
+                part.cancel()
+            for part in started:
+                part.join()
+            self._bar.close()
+
+
+def _rebatched(batches: Iterator[Any], rows: int) -> Iterator[Any]:
+    """The same rows in batches of `rows` rows (the last one may have fewer)."""
+    pa = require_pyarrow()
+    pending: list[Any] = []
+    count = 0
+    try:
+        while True:
+            try:
+                batch = next(batches, None)
+            except Exception:
+                if pending:  # the rows read before a failure come out first
+                    yield _combined(pa, pending)
+                raise
+            if batch is None:
+                break
+            at = 0
+            while at < len(batch):
+                take = min(rows - count, len(batch) - at)
+                pending.append(batch.slice(at, take))
+                count += take
+                at += take
+                if count == rows:
+                    yield _combined(pa, pending)
+                    pending, count = [], 0
+        if pending:
+            yield _combined(pa, pending)
+    finally:
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()
+
+
+def _combined(pa: Any, pieces: list[Any]) -> Any:
+    if len(pieces) == 1:
+        return pieces[0]
+    return pa.Table.from_batches(pieces).combine_chunks().to_batches()[0]
+
+
+def _thread_total(threads: int | None) -> int:
+    if threads is not None:
+        return threads
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def stream(
+    core: Any,
+    source: Any,
+    record_path: object,
+    threads: int | None,
+    progress: ProgressArg,
+    max_line_bytes: int | None = None,
+    batch_rows: int | None = None,
+    names: Sequence[str] | None = None,
+) -> Stream:
+    """The rows of `source` (a path, in-memory records, or `Files`) as a `Stream` of
+    record batches (`batch_rows` each; None: as the backend cuts them). Arguments are
+    checked, and every file is looked up, now. `names`: the `file` column's values for
+    `Files` (default: the paths)."""
+    require_pyarrow()
+    keys = record_path_keys(record_path)
+    _check_threads(threads)
+    check_max_line_bytes(max_line_bytes)
+    if batch_rows is not None and (
+        isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1
+    ):
+        raise ValueError(f"batch_rows must be a positive int, got {batch_rows!r}")
+    rows_schema = schema()
+
+    def reading(records: Any, threads: int | None, callback: Any, size: int | None) -> Any:
+        def run(sink: Sink) -> dict[str, int]:
+            counts = core.arrow_batches(
+                records, keys, threads, callback, sink, rows_schema, max_line_bytes
+            )
+            if callback is not None and size is not None:
+                callback(size)  # read to its end (a file of no lines reports nothing)
+            return dict(counts)
+
+        return run
+
+    if not isinstance(source, Files):
+        records, total, unit = _records_of(source)
+        label = os.path.basename(records) if isinstance(records, str) else ""
+        bar = _Progress(progress, total, unit, label)
+        size = total if isinstance(records, str) else None
+        part = (None, reading(records, threads, bar.callback, size))
+        return Stream([part], 1, rows_schema, batch_rows, bar)
+    paths = [checked_path(path) for path in source]
+    if names is None:
+        names = paths
+    sizes = [file_size(path) for path in paths]
+    total = None if None in sizes else sum(size or 0 for size in sizes)
+    bar = _Progress(progress, total, "B", f"{len(paths)} files")
+    in_flight = max(1, min(_thread_total(threads), len(paths)))
+    each = max(1, _thread_total(threads) // in_flight)
+    callbacks = _shared_progress(bar.callback, len(paths))
+    parts = [
+        (name, reading(path, each, callback, size))
+        for name, path, callback, size in zip(names, paths, callbacks, sizes, strict=True)
+    ]
+    return Stream(parts, in_flight, file_schema(), batch_rows, bar)
+
+
+def _shared_progress(callback: Callable[[int], None] | None, count: int) -> list[Any]:
+    """A progress callback per source, each reporting the sum over all of them."""
+    if callback is None:
+        return [None] * count
+    done = [0] * count
+    lock = threading.Lock()
+
+    def of(index: int) -> Callable[[int], None]:
+        def report(value: int) -> None:
+            with lock:
+                done[index] = value
+                callback(sum(done))
+
+        return report
+
+    return [of(index) for index in range(count)]
+
+
 def arrow_batches(
     core: Any,
     source: Any,
     record_path: object,
     threads: int | None,
     progress: ProgressArg,
-    sink: Callable[[Any], None],
     max_line_bytes: int | None = None,
-) -> dict[str, int]:
-    """Rows of the calls in `source`, handed to `sink` as pyarrow RecordBatches; returns
-    the counts (records, records_with_calls, calls, undecodable_arguments, failed, and,
-    where the backend counts it, text_bytes: the bytes of decompressed text read)."""
-    require_pyarrow()
-    keys = record_path_keys(record_path)
-    _check_threads(threads)
-    check_max_line_bytes(max_line_bytes)
-    records, total, unit = _records_of(source)
-    label = os.path.basename(records) if isinstance(records, str) else ""
-    bar = _Progress(progress, total, unit, label)
-    try:
-        counts = core.arrow_batches(
-            records, keys, threads, bar.callback, sink, schema(), max_line_bytes
-        )
-        return dict(counts)
-    finally:
-        bar.close()
+    batch_rows: int = BATCH_ROWS,
+) -> Any:
+    """A `pyarrow.RecordBatchReader` over the rows of `source`."""
+    if batch_rows is None:
+        raise ValueError("batch_rows must be a positive int, got None")
+    rows = stream(core, source, record_path, threads, progress, max_line_bytes, batch_rows)
+    pa = require_pyarrow()
+    return pa.RecordBatchReader.from_batches(rows.schema, iter(rows))
 
 
 def to_arrow(
@@ -267,7 +620,5 @@ def to_arrow(
     progress: ProgressArg,
     max_line_bytes: int | None = None,
 ) -> Any:
-    pa = require_pyarrow()
-    batches: list[Any] = []
-    arrow_batches(core, source, record_path, threads, progress, batches.append, max_line_bytes)
-    return pa.Table.from_batches(batches, schema=schema())
+    reader = arrow_batches(core, source, record_path, threads, progress, max_line_bytes)
+    return reader.read_all()

@@ -9,7 +9,9 @@ FORMAT is a name of the format registry (`toolsift._pure.formats`; `--help` list
 
 The output's kind follows its extension (.parquet, .csv, .jsonl); without `-o`, JSONL goes
 to stdout. Columns are those of `to_arrow` (with `file` first when there are several
-inputs); in JSONL, `arguments` is the JSON object itself rather than its text.
+inputs, as `to_arrow(toolsift.Files(...))` gives them); in JSONL, `arguments` is the JSON
+object itself rather than its text. Several inputs are read in parallel, up to `--threads`
+files at once (each on `threads // files-at-once` threads), and written in input order.
 
 `--tool-calls-key` (a dot path, default `tool_calls`), `--name-key` (default `name`),
 `--arguments-key` (default `arguments`) and `--single` (the path holds one call object
@@ -295,54 +297,65 @@ def _extract(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     parser = cls(**options)
     _check_output_is_no_input(args.output, args.inputs)
-    columns = ("file", *_bulk.COLUMNS) if len(args.inputs) > 1 else _bulk.COLUMNS
+    opened = ["/dev/stdin" if path == STDIN else path for path in args.inputs]
+    # Several inputs are read in parallel (up to --threads files at once), in order.
+    source = _bulk.Files(opened) if len(opened) > 1 else opened[0]
+    started = time.perf_counter()
+    bar = _bar(sum(sizes.values()), args.quiet)
+    try:
+        rows = _bulk.stream(
+            parser._core,
+            source,
+            args.record_path,
+            args.threads,
+            _progress_into(bar),
+            max_line_bytes=args.max_line_bytes,
+            names=args.inputs,
+        )
+    except OSError as exc:  # an input gone since it was checked
+        if bar is not None:
+            bar.close()
+        raise UsageError(f"cannot read {exc.filename or exc}: {exc.strerror or exc}") from None
     output = None if args.output is None else _Output(args.output)
     try:
-        writer = _open_writer(kind, output, columns, _bulk.schema())
+        writer = _open_writer(kind, output, rows.schema)
     except BaseException:
         if output is not None:
             output.discard()
+        if bar is not None:
+            bar.close()
         raise
-    bar = _bar(sum(sizes.values()), args.quiet)
-    counts = dict.fromkeys(
-        ("records", "records_with_calls", "calls", "undecodable_arguments", "failed"), 0
-    )
-    text_bytes = 0
-    started = time.perf_counter()
     done = False
+    batches = iter(rows)
     try:
-        for path in args.inputs:
-            sink = writer.sink(path if len(args.inputs) > 1 else None)
-            try:
-                found = _bulk.arrow_batches(
-                    parser._core,
-                    "/dev/stdin" if path == STDIN else path,
-                    args.record_path,
-                    args.threads,
-                    _progress_into(bar),
-                    sink,
-                    max_line_bytes=args.max_line_bytes,
-                )
-            except OSError as exc:  # writing raises OutputError, never OSError
-                message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
-                print(f"toolsift: error: cannot read {path}: {message}", file=sys.stderr)
-                return 1
-            for key in counts:
-                counts[key] += found[key]
-            # The decompressed text read, where the backend counts it; else the file's size.
-            read = found.get("text_bytes")
-            text_bytes += sizes[path] if read is None else read
+        try:
+            for batch in batches:
+                writer.put(batch)
+        except OSError as exc:  # writing raises OutputError, never OSError
+            path = rows.current or args.inputs[0]
+            message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
+            print(f"toolsift: error: cannot read {path}: {message}", file=sys.stderr)
+            return 1
         writer.finish()
         if output is not None:
             output.commit()
         done = True
     finally:
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()  # stops the reading threads (after a failure)
         if bar is not None:
             bar.close()
         if not done:
             writer.abort()
             if output is not None:
                 output.discard()
+    counts = {
+        key: rows.counts.get(key, 0)
+        for key in ("records", "records_with_calls", "calls", "undecodable_arguments", "failed")
+    }
+    # The decompressed text read, where the backend counts it; else the files' size.
+    text_bytes = rows.counts.get("text_bytes", sum(sizes.values()))
     seconds = time.perf_counter() - started
     if not args.quiet:
         print(_summary(counts, sum(sizes.values()), text_bytes, seconds), file=sys.stderr)
@@ -509,7 +522,7 @@ class _Output:
 
 
 class _Writer:
-    """Writes record batches to the output, adding the `file` column when asked.
+    """Writes record batches to the output.
 
     Batches are written on a thread of their own (pyarrow releases the GIL while it
     encodes and writes), so that reading the next ones goes on meanwhile; at most a few
@@ -517,29 +530,14 @@ class _Writer:
     raised in the reading thread as an OutputError, at the next batch or at `finish`.
     """
 
-    def __init__(self, name: str, columns: Sequence[str], schema: Any) -> None:
-        import pyarrow as pa
-
+    def __init__(self, name: str, schema: Any) -> None:
         self.name = name
-        self.columns = tuple(columns)
         self.schema = schema
-        if columns[0] == "file":
-            self.schema = pa.schema([pa.field("file", pa.string()), *schema])
+        self.columns = tuple(schema.names)
         self._failed: list[BaseException] = []
         self._stopped = False
 
-    def sink(self, file: str | None) -> Callable[[Any], None]:
-        import pyarrow as pa
-
-        def write(batch: Any) -> None:
-            if file is not None:
-                column = pa.array([file] * batch.num_rows, pa.string())
-                batch = pa.RecordBatch.from_arrays([column, *batch.columns], schema=self.schema)
-            self._put(batch)
-
-        return write
-
-    def _put(self, batch: Any) -> None:
+    def put(self, batch: Any) -> None:
         if not hasattr(self, "_queue"):
             self._queue: queue.Queue[Any] = queue.Queue(maxsize=4)
             self._thread = threading.Thread(target=self._drain, name="toolsift-writer")
@@ -600,10 +598,10 @@ class _Writer:
 
 
 class _ParquetWriter(_Writer):
-    def __init__(self, name: str, path: str, columns: Sequence[str], schema: Any) -> None:
+    def __init__(self, name: str, path: str, schema: Any) -> None:
         import pyarrow.parquet as pq
 
-        super().__init__(name, columns, schema)
+        super().__init__(name, schema)
         self._writer = pq.ParquetWriter(path, self.schema)
 
     def write(self, batch: Any) -> None:
@@ -614,10 +612,10 @@ class _ParquetWriter(_Writer):
 
 
 class _CsvWriter(_Writer):
-    def __init__(self, name: str, path: str, columns: Sequence[str], schema: Any) -> None:
+    def __init__(self, name: str, path: str, schema: Any) -> None:
         import pyarrow.csv as pcsv
 
-        super().__init__(name, columns, schema)
+        super().__init__(name, schema)
         self._writer = pcsv.CSVWriter(path, self.schema)
 
     def write(self, batch: Any) -> None:
@@ -630,10 +628,8 @@ class _CsvWriter(_Writer):
 class _JsonlWriter(_Writer):
     """One JSON object per row; `arguments` is spliced in as the object it encodes."""
 
-    def __init__(
-        self, name: str, out: IO[bytes], owned: bool, columns: Sequence[str], schema: Any
-    ) -> None:
-        super().__init__(name, columns, schema)
+    def __init__(self, name: str, out: IO[bytes], owned: bool, schema: Any) -> None:
+        super().__init__(name, schema)
         self._out = out
         self._owned = owned
 
@@ -658,14 +654,14 @@ class _JsonlWriter(_Writer):
             self._out.flush()
 
 
-def _open_writer(kind: str, output: _Output | None, columns: Sequence[str], schema: Any) -> _Writer:
+def _open_writer(kind: str, output: _Output | None, schema: Any) -> _Writer:
     if output is None:
-        return _JsonlWriter(_STDOUT, sys.stdout.buffer, False, columns, schema)
+        return _JsonlWriter(_STDOUT, sys.stdout.buffer, False, schema)
     try:
         if kind == ".jsonl":
-            return _JsonlWriter(output.name, open(output.path, "wb"), True, columns, schema)
+            return _JsonlWriter(output.name, open(output.path, "wb"), True, schema)
         if kind == ".csv":
-            return _CsvWriter(output.name, output.path, columns, schema)
-        return _ParquetWriter(output.name, output.path, columns, schema)
+            return _CsvWriter(output.name, output.path, schema)
+        return _ParquetWriter(output.name, output.path, schema)
     except OSError as exc:
         raise UsageError(f"cannot write {output.name}: {exc.strerror or exc}") from None

@@ -92,12 +92,15 @@ class _ResponseParser:
         progress: _bulk.ProgressArg = False,
         max_line_bytes: int | None = None,
     ) -> Any:
-        """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`).
+        """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`): the
+        rows of `arrow_batches(source, ...)`, read to the end (`read_all()`).
 
-        `source`: a path (a JSONL file, plain, gzip or zstd), an iterable of `str` /
+        `source`: a path (a JSONL file, plain, gzip or zstd), `toolsift.Files([...])`
+        (several files, read in parallel, with a `file` column), an iterable of `str` /
         `bytes` records, or a pyarrow string/binary array. Columns: `record` (int64, the
-        0-based line number or position), `custom_id` (from a batch envelope), `call_index`
-        (int32), `id`, `name`, `arguments` (compact JSON of the decoded object, as
+        0-based line number or position; in `Files`, the line number in its own file),
+        `custom_id` (from a batch envelope), `format`, `call_index` (int32), `id`,
+        `name`, `arguments` (compact JSON of the decoded object, as
         `json.dumps(..., separators=(",", ":"), ensure_ascii=False)` writes it),
         `raw_arguments` (the text that did not decode, else null) and `error`. A record
         that could not be read gives one row with `error` set (and `custom_id` where
@@ -107,6 +110,37 @@ class _ResponseParser:
         gives one row with that error.
         """
         return _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
+
+    def arrow_batches(
+        self,
+        source: Any,
+        *,
+        record_path: str | None = None,
+        threads: int | None = None,
+        batch_rows: int = _bulk.BATCH_ROWS,
+        max_line_bytes: int | None = None,
+        progress: _bulk.ProgressArg = False,
+    ) -> Any:
+        """A `pyarrow.RecordBatchReader` over the rows `to_arrow` gives for `source`,
+        produced while the input is read, in batches of `batch_rows` rows (the last may
+        have fewer; the same batches on both backends, whatever `threads`). It has
+        `__arrow_c_stream__`, so `polars.from_arrow`, `duckdb` and `pyarrow.dataset`
+        read it without a copy.
+
+        Reading starts at the first batch asked for, on threads of its own (the GIL is
+        not held while parsing); memory stays bounded: the file being consumed is read
+        about a batch (1 MiB of rows) ahead of you, a file of `Files` further on at most
+        32 MiB of rows ahead. Arguments and paths are checked now (a missing file raises
+        FileNotFoundError here); an error while reading (corrupt compressed data) is
+        raised by the batch after the rows read before it. A reader dropped or closed
+        before its end stops the reading. `progress` callbacks are called on a reading
+        thread. `toolsift.Files([...])`: the files are read up to `threads` at once (None:
+        all cores), each with `threads // files-at-once` threads, rows in input order,
+        with a `file` column first.
+        """
+        return _bulk.arrow_batches(
+            self._core, source, record_path, threads, progress, max_line_bytes, batch_rows
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
