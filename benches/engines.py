@@ -34,7 +34,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
@@ -73,7 +72,7 @@ class Engines:
     """Ray and Spark, started once, stopped by `close`."""
 
     def __init__(self) -> None:
-        import ray
+        import ray.data
 
         os.environ["PYSPARK_PYTHON"] = sys.executable
         ray.init(
@@ -84,9 +83,8 @@ class Engines:
             configure_logging=False,
         )
         ray.data.DataContext.get_current().enable_progress_bars = False
-        from pyspark.sql import SparkSession
-
         import toolsift.spark
+        from pyspark.sql import SparkSession
 
         self.spark = (
             SparkSession.builder.master("local[2]")
@@ -100,7 +98,7 @@ class Engines:
         toolsift.spark.register(self.spark)
 
     def close(self) -> None:
-        import ray
+        import ray.data
 
         self.spark.stop()
         ray.shutdown()
