@@ -98,6 +98,24 @@ def test_read_equals_to_arrow(cluster: str, files: list[Path], tasks: int) -> No
     assert backends_seen(dataset) == {cluster}
 
 
+def test_read_tasks_group_files(cluster: str, files: list[Path]) -> None:
+    """What `override_num_blocks=2` above asks of the datasource: 2 read tasks, 2 files each."""
+    from toolsift import _ray
+
+    source = _ray.ToolCallsDatasource(
+        str(files[0].parent),
+        parser=parsers.OpenAIResponseParser(),
+        record_path=None,
+        threads=1,
+        schema=_engines.file_schema(),
+    )
+    tasks = source.get_read_tasks(2)
+    assert [len(task.metadata.input_files) for task in tasks] == [2, 2]
+    assert sorted(f for task in tasks for f in task.metadata.input_files) == [
+        str(path) for path in files
+    ]
+
+
 def test_read_a_list_of_files_with_a_parser(cluster: str, files: list[Path]) -> None:
     chosen = [str(files[1]), str(files[2])]  # gzip, gzip named without .gz
     dataset = toolsift.ray.read_tool_calls(

@@ -93,17 +93,10 @@ def file_batches(
     Errors are those of `to_arrow`: a line that cannot be read is a row with `error`;
     corrupt compressed data raises OSError.
     """
-    # The one place that reads a file. To switch to the streaming reader:
-    # `reader = parser.arrow_batches(local, record_path=..., threads=threads)` and
-    # `for batch in reader:` in place of `to_arrow(...).to_batches()`.
     pa = _bulk.require_pyarrow()
     if isinstance(path_or_file, (str, os.PathLike)):
         label = os.fsdecode(os.fspath(path_or_file)) if name is None else name
-        yield from _with_file(
-            parser.to_arrow(path_or_file, record_path=record_path, threads=threads).to_batches(),
-            label,
-            pa,
-        )
+        yield from _with_file(_read(parser, path_or_file, record_path, threads), label, pa)
         return
     if not hasattr(path_or_file, "read"):
         raise TypeError(
@@ -114,11 +107,22 @@ def file_batches(
     with tempfile.NamedTemporaryFile(prefix="toolsift-", suffix=".part") as local:
         shutil.copyfileobj(path_or_file, local, _COPY_CHUNK)
         local.flush()
-        table = parser.to_arrow(local.name, record_path=record_path, threads=threads)
-    yield from _with_file(table.to_batches(), label, pa)
+        yield from _with_file(_read(parser, local.name, record_path, threads), label, pa)
 
 
-def _with_file(batches: list[Any], label: str, pa: Any) -> Iterator[Any]:
+def _read(
+    parser: Any, path: str | os.PathLike[str], record_path: str | None, threads: int | None
+) -> Iterator[Any]:
+    """The record batches of `to_arrow` over one local file: the one place that reads.
+
+    When `parser.arrow_batches` (a streaming `pyarrow.RecordBatchReader`, same columns)
+    is there, this becomes
+    `yield from parser.arrow_batches(path, record_path=record_path, threads=threads)`:
+    batches then leave while the file is read, rather than after the whole table."""
+    yield from parser.to_arrow(path, record_path=record_path, threads=threads).to_batches()
+
+
+def _with_file(batches: Iterator[Any], label: str, pa: Any) -> Iterator[Any]:
     schema = file_schema()
     for batch in batches:
         column = pa.array([label] * batch.num_rows, pa.string())
