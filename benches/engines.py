@@ -12,7 +12,8 @@ Entries:
 * `cli all files, t=2`: one `toolsift extract FILE... --threads 2 -o OUT.parquet` (the
   files one after another, two parsing threads each).
 * `ray read_tool_calls`: a local Ray cluster (`num_cpus=2`), one read task per file.
-* `spark data source`: a local Spark session (`local[2]`), one partition per file.
+* `spark data source`: a local Spark session (`local[2]`), one partition per file; and
+  `spark data source, 8 files/task` with `filesPerPartition` 8 (two partitions).
 
 MB/s are of the JSON text (decompressed). The ratios are each engine's MB/s over each CLI
 entry's. Prints medians; `--json` writes them too. Engine start-up is not timed (a
@@ -130,11 +131,12 @@ def ray_read(paths: list[Path], out: Path) -> None:
     dataset.write_parquet(str(out))
 
 
-def spark_read(engines: Engines) -> Callable[[list[Path], Path], None]:
+def spark_read(engines: Engines, per_partition: int) -> Callable[[list[Path], Path], None]:
     def run(paths: list[Path], out: Path) -> None:
         df = (
             engines.spark.read.format("toolsift")
             .option("format", FORMAT)
+            .option("filesPerPartition", str(per_partition))
             .load([str(path) for path in paths])
         )
         df.write.mode("overwrite").parquet(str(out))
@@ -147,7 +149,8 @@ def entries(engines: Engines) -> dict[str, Callable[[list[Path], Path], None]]:
         "cli per file, t=1, 2 at a time": cli_per_file,
         "cli all files, t=2": cli_all_files,
         "ray read_tool_calls": ray_read,
-        "spark data source": spark_read(engines),
+        "spark data source": spark_read(engines, 1),
+        "spark data source, 8 files/task": spark_read(engines, 8),
     }
 
 
@@ -166,8 +169,8 @@ def measure(
     seconds: dict[str, list[float]] = {name: [] for name in runs}
     rows: dict[str, int] = {}
     for round_ in range(rounds + 1):
-        for name, run in runs.items():
-            out = work / f"out-{len(name)}-{round_}"
+        for index, (name, run) in enumerate(runs.items()):
+            out = work / f"out-{index}-{round_}"
             out.mkdir(parents=True)
             started = time.perf_counter()
             run(paths, out)
@@ -211,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  {name:32} median {median:6.2f} s ({spread})  {speeds[name]:6.1f} MB/s  "
             f"{rows[name]} rows"
         )
-    for engine in ("ray read_tool_calls", "spark data source"):
+    for engine in ("ray read_tool_calls", "spark data source", "spark data source, 8 files/task"):
         for cli in ("cli per file, t=1, 2 at a time", "cli all files, t=2"):
             print(f"  {engine} / {cli}: {speeds[engine] / speeds[cli]:.2f}")
     if len(set(rows.values())) != 1:
