@@ -91,6 +91,7 @@ class Engines:
             SparkSession.builder.master("local[2]")
             .appName("toolsift-bench")
             .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
             .config("spark.driver.memory", "1g")
             .config("spark.sql.shuffle.partitions", "2")
             .getOrCreate()

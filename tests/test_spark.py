@@ -37,6 +37,7 @@ def spark(request: pytest.FixtureRequest) -> Iterator[Any]:
         SparkSession.builder.master("local[2]")
         .appName("toolsift-tests")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.memory", "1g")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.executorEnv.TOOLSIFT_IMPLEMENTATION", impl)
