@@ -62,6 +62,7 @@ class _Reader(DataSourceReader):  # type: ignore[misc]
         return [_Files(self.files[at : at + step]) for at in range(0, len(self.files), step)]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
+        assert isinstance(partition, _Files)
         for uri in partition.files:
             filesystem, path = _filesystem(uri)
             if isinstance(filesystem, pyarrow.fs.LocalFileSystem):
