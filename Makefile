@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(VIRTUAL_ENV)/bin:$(PATH)
 
-.PHONY: build sample test test-rust test-python lint bench fuzz
+.PHONY: build java sample test test-rust test-python lint bench fuzz
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -14,9 +14,18 @@ $(PY):
 
 # The release build of the extension, installed in editable mode with the test extras.
 # russo (the package toolsift replaces) declares Python >= 3.12 but runs on 3.11.
-build: $(PY)
-	$(VENV)/bin/maturin develop --release --quiet --extras test,arrow,cli,zstd,dev,fuzz
+build: $(PY) java
+	$(VENV)/bin/maturin develop --release --quiet --extras test,arrow,cli,zstd,dev,fuzz,ray,spark
 	$(PY) -m pip install --quiet --no-deps --ignore-requires-python "russo==0.3.3"
+
+# Spark (the `spark` extra, tested by `make test`) needs a Java runtime: installed from
+# Debian's packages when `java` is missing (as root, or through sudo).
+JAVA_PACKAGE := openjdk-17-jre-headless
+java:
+	@command -v java >/dev/null 2>&1 || { \
+		sudo=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $(JAVA_PACKAGE); }
 
 sample: build
 	$(PY) -m toolsift extract python/toolsift/samples/openai_batch_output.jsonl --format openai -o sample_calls.csv

@@ -144,3 +144,16 @@ def fuzz_targets() -> types.ModuleType:
     from fuzz import targets
 
     return targets
+
+
+def require_engine(module: str, extra: str) -> types.ModuleType:
+    """`module` (an engine: ray, pyspark), imported. Without it the engine's tests skip,
+    except under CI (CI set), which installs every extra: there its absence fails."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"{module} is not installed (pip install 'toolsift[{extra}]')")

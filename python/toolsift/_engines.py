@@ -1,0 +1,182 @@
+"""The engine-independent part of the Ray Data and Spark integrations (`toolsift.ray`,
+`toolsift.spark`): what one engine task does with one file, or with one batch of texts.
+The engine modules call only this, so that how a file is read changes in one place.
+
+* `file_batches(parser, path_or_file)`: the `to_arrow` rows of one JSONL file (plain,
+  gzip or zstd, told apart by content), as Arrow record batches, with a `file` column
+  first. Reads on `threads=1` by default: an engine runs one task per core already.
+* `extract_table(parser, table, column)`: the call rows of a column of response texts,
+  each row carrying the columns of the record it came from.
+
+pyarrow is imported when used; neither Ray nor Spark is imported here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+from toolsift import _bulk
+
+__all__ = [
+    "CALL_COLUMNS",
+    "FILE_COLUMN",
+    "extract_schema",
+    "extract_table",
+    "file_batches",
+    "file_schema",
+    "parser_for",
+]
+
+FILE_COLUMN = "file"
+"""The column naming the file each row came from (as the engine named it)."""
+
+CALL_COLUMNS = tuple(name for name in _bulk.COLUMNS if name != "record")
+"""The columns `extract_table` adds after the carried ones: those of `to_arrow` without
+`record`, which would be the row's position in whatever batch the engine handed over
+(the carried columns say which record a call came from)."""
+
+_COPY_CHUNK = 1 << 20
+
+
+def parser_for(format: Any, **options: Any) -> Any:
+    """A parser from a format name of the registry (`"openai"`, `"gemini"`, `"auto"`,
+    ...; `options` go to its class, e.g. `JsonResponseParser`'s keys), or the parser
+    instance itself (then `options` must be empty). It pickles as its class and options,
+    so each engine worker builds its own with that worker's backend."""
+    from toolsift import parsers
+
+    if isinstance(format, parsers._ResponseParser):
+        if options:
+            raise TypeError(
+                "parser options go with a format name, not with a parser instance: "
+                f"got {sorted(options)}"
+            )
+        return format
+    if not isinstance(format, str):
+        raise TypeError(
+            f"format must be a format name or a toolsift parser, got {type(format).__name__}"
+        )
+    from toolsift._pure.formats import AUTO, REGISTRY
+
+    classes = {**{spec.name: spec.parser_class for spec in REGISTRY}, AUTO: "AutoResponseParser"}
+    if format not in classes:
+        raise ValueError(f"unknown format {format!r}; expected one of: {', '.join(classes)}")
+    return getattr(parsers, classes[format])(**options)
+
+
+def file_schema() -> Any:
+    """`file` (string), then the columns of `to_arrow`."""
+    pa = _bulk.require_pyarrow()
+    return pa.schema([pa.field(FILE_COLUMN, pa.string()), *_bulk.schema()])
+
+
+def file_batches(
+    parser: Any,
+    path_or_file: str | os.PathLike[str] | IO[bytes],
+    *,
+    record_path: str | None = None,
+    threads: int | None = 1,
+    name: str | None = None,
+) -> Iterator[Any]:
+    """The rows of `parser.to_arrow(path)` as `pyarrow.RecordBatch`es of `file_schema()`:
+    `file` (`name`, by default the path as given), then the `to_arrow` columns, `record`
+    counting the file's lines from 0.
+
+    `path_or_file`: a local path, or a binary file object opened on the file's raw bytes
+    (e.g. from a pyarrow filesystem with `compression=None`: gzip and zstd are told apart
+    by content here, as everywhere in toolsift). A file object is copied into a temporary
+    local file first (toolsift's readers take a path), which is removed at the end.
+    Errors are those of `to_arrow`: a line that cannot be read is a row with `error`;
+    corrupt compressed data raises OSError.
+    """
+    pa = _bulk.require_pyarrow()
+    if isinstance(path_or_file, (str, os.PathLike)):
+        label = os.fsdecode(os.fspath(path_or_file)) if name is None else name
+        yield from _with_file(_read(parser, path_or_file, record_path, threads), label, pa)
+        return
+    if not hasattr(path_or_file, "read"):
+        raise TypeError(
+            "path_or_file must be a path or a binary file object, "
+            f"got {type(path_or_file).__name__}"
+        )
+    label = name if name is not None else str(getattr(path_or_file, "name", ""))
+    with tempfile.NamedTemporaryFile(prefix="toolsift-", suffix=".part") as local:
+        shutil.copyfileobj(path_or_file, local, _COPY_CHUNK)
+        local.flush()
+        yield from _with_file(_read(parser, local.name, record_path, threads), label, pa)
+
+
+def _read(
+    parser: Any, path: str | os.PathLike[str], record_path: str | None, threads: int | None
+) -> Iterator[Any]:
+    """The record batches of `to_arrow` over one local file: the one place that reads.
+
+    When `parser.arrow_batches` (a streaming `pyarrow.RecordBatchReader`, same columns)
+    is there, this becomes
+    `yield from parser.arrow_batches(path, record_path=record_path, threads=threads)`:
+    batches then leave while the file is read, rather than after the whole table."""
+    yield from parser.to_arrow(path, record_path=record_path, threads=threads).to_batches()
+
+
+def _with_file(batches: Iterator[Any], label: str, pa: Any) -> Iterator[Any]:
+    schema = file_schema()
+    for batch in batches:
+        column = pa.array([label] * batch.num_rows, pa.string())
+        yield pa.RecordBatch.from_arrays([column, *batch.columns], schema=schema)
+
+
+def extract_schema(input_schema: Any, column: str) -> Any:
+    """The schema of `extract_table`'s result for input of `input_schema`: every input
+    column but `column`, in order, then `CALL_COLUMNS`. Raises KeyError for a missing
+    `column`, TypeError for one that is not text, and ValueError when a carried column
+    has the name of a call column (rename it first)."""
+    pa = _bulk.require_pyarrow()
+    names = list(input_schema.names)
+    if column not in names:
+        raise KeyError(f"no column {column!r} (columns: {', '.join(names)})")
+    if names.count(column) > 1:
+        raise ValueError(f"the column name {column!r} appears more than once")
+    kind = input_schema.field(column).type
+    texts = (pa.string(), pa.large_string(), pa.binary(), pa.large_binary())
+    if kind not in texts and str(kind) not in ("string_view", "binary_view"):
+        raise TypeError(
+            f"column {column!r} must hold response texts (string or binary), not {kind}"
+        )
+    calls = _bulk.schema()
+    carried = [field for field in input_schema if field.name != column]
+    clash = [field.name for field in carried if field.name in CALL_COLUMNS]
+    if clash:
+        raise ValueError(
+            f"the input's column(s) {', '.join(clash)} would clash with the call columns "
+            f"({', '.join(CALL_COLUMNS)}): rename them first"
+        )
+    return pa.schema([*carried, *(calls.field(name) for name in CALL_COLUMNS)])
+
+
+def extract_table(
+    parser: Any,
+    table: Any,
+    column: str,
+    *,
+    record_path: str | None = None,
+    threads: int | None = 1,
+) -> Any:
+    """The tool calls in `table[column]` (a text column: one response per row, e.g. the
+    output of an LLM batch-inference stage) as a `pyarrow.Table` of
+    `extract_schema(table.schema, column)`: one row per call, in order, carrying the other
+    columns of the row it came from (the text column itself is left out: the calls came
+    out of it). As in `to_arrow`: a row whose text cannot be read (not JSON, null, a
+    provider-reported failure) gives one row with `error` set; a row without calls gives
+    no row. `table` may also be a `pyarrow.RecordBatch`."""
+    pa = _bulk.require_pyarrow()
+    if isinstance(table, pa.RecordBatch):
+        table = pa.Table.from_batches([table])
+    schema = extract_schema(table.schema, column)
+    calls = parser.to_arrow(table.column(column), record_path=record_path, threads=threads)
+    carried = table.drop_columns([column]).take(calls.column("record"))
+    arrays = [*carried.columns, *(calls.column(name) for name in CALL_COLUMNS)]
+    return pa.Table.from_arrays(arrays, schema=schema)

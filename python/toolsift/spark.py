@@ -1,0 +1,86 @@
+"""toolsift on Spark 4 (`pip install 'toolsift[spark]'`).
+
+* `register(spark)`, then `spark.read.format("toolsift").option("format", "openai")
+  .load("s3a://bucket/logs/*.jsonl.gz")`: one row per tool call of JSONL files (plain,
+  gzip or zstd), a partition per file, read as Arrow batches by a Python Data Source.
+* `extract(df, column, format=...)`: the tool calls in a DataFrame's column of response
+  texts, through `mapInArrow`.
+
+`import toolsift.spark` does not import PySpark; the functions raise ImportError naming
+the extra when it is not installed. The executors' Python must have toolsift installed
+(the same one as the driver's: `spark.pyspark.python`). Inside a task toolsift reads on
+one thread unless told otherwise (`threads`): Spark already runs one task per core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsift import _engines
+
+__all__ = ["data_source", "extract", "register"]
+
+
+def _require_pyspark() -> Any:
+    try:
+        import pyspark.sql.datasource
+    except ImportError as exc:
+        raise ImportError(
+            "toolsift.spark needs PySpark 4 or later: pip install 'toolsift[spark]'"
+        ) from exc
+    import pyspark
+
+    return pyspark
+
+
+def data_source() -> type:
+    """The Python Data Source class (`pyspark.sql.datasource.DataSource`), named
+    `toolsift`. Options: `format` (required), `recordPath`, `threads` (default 1),
+    `filesPerPartition` (default 1), and with format `json` the keys of
+    `JsonResponseParser` (`tool_calls_key`, `name_key`, `arguments_key`, `single`).
+    Columns: `file` (the path as given, or the file found under a directory or glob),
+    then those of `to_arrow`. Compression is told by content. Local paths are read by
+    path; a file on another filesystem (`s3a://`, `gs://`, `hdfs://`: pyarrow's
+    filesystems) is copied to a local temporary file by its task first."""
+    _require_pyspark()
+    from toolsift._spark import ToolsiftDataSource
+
+    return ToolsiftDataSource
+
+
+def register(spark: Any) -> None:
+    """Register the `toolsift` data source with a SparkSession (once per session)."""
+    source = data_source()
+    spark.dataSource.register(source)
+
+
+def extract(
+    df: Any,
+    column: str,
+    *,
+    format: Any,
+    record_path: str | None = None,
+    threads: int | None = 1,
+) -> Any:
+    """A DataFrame with one row per tool call in the response texts of `df[column]`
+    (string or binary): the other columns of the call's row, then `custom_id`, `format`,
+    `call_index`, `id`, `name`, `arguments`, `raw_arguments`, `error` (`to_arrow`'s
+    columns without `record`, a position in an arbitrary Arrow batch). A row whose text
+    cannot be read gives one row with `error`; a row without calls gives none. A carried
+    column named like a call column is an error (rename it first).
+
+    `format`: a format name or a toolsift parser; `record_path` as for `to_arrow`;
+    `threads`: toolsift's threads per task (default 1)."""
+    _require_pyspark()
+    from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
+
+    parser = _engines.parser_for(format)
+    schema = _engines.extract_schema(to_arrow_schema(df.schema), column)
+
+    def calls(batches: Any) -> Any:
+        for batch in batches:
+            yield from _engines.extract_table(
+                parser, batch, column, record_path=record_path, threads=threads
+            ).to_batches()
+
+    return df.mapInArrow(calls, from_arrow_schema(schema))
