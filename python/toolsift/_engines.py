@@ -2,7 +2,7 @@
 `toolsift.spark`): what one engine task does with one file, or with one batch of texts.
 The engine modules call only this, so that how a file is read changes in one place.
 
-* `file_batches(parser, path_or_file)`: the `to_arrow` rows of one JSONL file (plain,
+* `file_batches(parser, path_or_file)`: the `to_arrow` rows of one JSONL file, streamed (plain,
   gzip or zstd, told apart by content), as Arrow record batches, with a `file` column
   first. Reads on `threads=1` by default: an engine runs one task per core already.
 * `extract_table(parser, table, column)`: the call rows of a column of response texts,
@@ -113,13 +113,9 @@ def file_batches(
 def _read(
     parser: Any, path: str | os.PathLike[str], record_path: str | None, threads: int | None
 ) -> Iterator[Any]:
-    """The record batches of `to_arrow` over one local file: the one place that reads.
-
-    When `parser.arrow_batches` (a streaming `pyarrow.RecordBatchReader`, same columns)
-    is there, this becomes
-    `yield from parser.arrow_batches(path, record_path=record_path, threads=threads)`:
-    batches then leave while the file is read, rather than after the whole table."""
-    yield from parser.to_arrow(path, record_path=record_path, threads=threads).to_batches()
+    """The record batches of `to_arrow` over one local file, as the file is read (a
+    `RecordBatchReader`, memory bounded as `parse_file`'s): the one place that reads."""
+    yield from parser.arrow_batches(path, record_path=record_path, threads=threads)
 
 
 def _with_file(batches: Iterator[Any], label: str, pa: Any) -> Iterator[Any]:
