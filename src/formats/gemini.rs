@@ -4,6 +4,7 @@
 use super::{elements_of, field_of, items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
+use crate::stream::Accumulator;
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -52,6 +53,23 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
                 call.field("args")?,
             ));
         }
+    }
+    Ok(())
+}
+
+// The stream reader: chunks holding whole calls.
+
+/// A `GenerateContentResponse` chunk: a `candidates` list.
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    Ok(event.field("candidates")?.is_some_and(|c| c.is_array()))
+}
+
+/// Every call of the chunk, whole.
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    let mut calls = Vec::new();
+    walk(event, &mut calls)?;
+    for call in calls {
+        acc.whole_call(call.name, call.id, call.arguments, call.verbatim)?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@
 
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
+use crate::stream::Accumulator;
 
 pub mod anthropic;
 pub mod bedrock;
@@ -44,7 +45,8 @@ impl<N> RawCall<N> {
 }
 
 /// The formats read by walking one response document, in registry order: the variant,
-/// its module (`walk`, `keep`, `detect`) and its `--format` name. The two formats with
+/// its module (`walk`, `keep`, `detect`, `KEY`, and its stream reader `stream_detect`,
+/// `stream_event`) and its `--format` name. The two formats with
 /// more to them, `json` (options) and `litert` (text), follow in [`Format`]. Adding a
 /// provider is a module and one line here.
 macro_rules! formats {
@@ -81,6 +83,25 @@ macro_rules! formats {
             pub fn detect(self, doc: &TapeNode<'_, '_>) -> bool {
                 match self {
                     $(Walked::$variant => $module::detect(doc),)*
+                }
+            }
+
+            /// Whether `event` is one of this format's stream events (`AutoResponseParser`'s
+            /// stream reads the first event some format recognizes with the format's reader).
+            pub fn stream_detect<N: Node>(self, event: &N) -> Result<bool, N::Error> {
+                match self {
+                    $(Walked::$variant => $module::stream_detect(event),)*
+                }
+            }
+
+            /// One stream event: what it adds to the calls of the stream.
+            pub fn stream_event<N: Node>(
+                self,
+                event: &N,
+                acc: &mut Accumulator,
+            ) -> Result<(), N::Error> {
+                match self {
+                    $(Walked::$variant => $module::stream_event(event, acc),)*
                 }
             }
 

@@ -224,7 +224,7 @@ impl<'py> Builder<'py> {
         PyDict::new(self.py).into_any()
     }
 
-    fn tool_call(
+    pub(super) fn tool_call(
         &self,
         name: Bound<'py, PyAny>,
         arguments: Bound<'py, PyAny>,
@@ -373,27 +373,41 @@ pub fn calls_from_record<'py>(
             Some(id) => PyString::new(py, id).into_any(),
             None => py.None().into_bound(py),
         };
-        let (arguments, raw_arguments) = match &call.arguments {
-            Arguments::Missing => (b.empty_dict(), py.None().into_bound(py)),
-            Arguments::Object(idx) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
-            Arguments::Decoded(args) => (b.object(args, 0)?.0, py.None().into_bound(py)),
-            Arguments::Undecodable(text) => (b.empty_dict(), PyString::new(py, text).into_any()),
-            Arguments::Other(idx) => {
-                let value = b.value(tape, *idx)?.0;
-                b.kept_as_text(&value)?
-            }
-            Arguments::Value(value) => {
-                let value = b.value(value, 0)?.0;
-                b.kept_as_text(&value)?
-            }
-            Arguments::Encoded(text) => match object_of_text(b, text)? {
-                Some(args) => (args.into_any(), py.None().into_bound(py)),
-                None => (b.empty_dict(), PyString::new(py, text).into_any()),
-            },
-        };
+        let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
     }
     Ok(calls)
+}
+
+/// `(arguments, raw_arguments)` of a call's arguments; `tape` is the response's, which
+/// `Object` and `Other` point into (arguments of a stream have none).
+pub fn arguments_pair<'py>(
+    b: &mut Builder<'py>,
+    tape: Option<&Tape<'_>>,
+    arguments: &Arguments<'_>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let py = b.py;
+    Ok(match (arguments, tape) {
+        (Arguments::Missing, _) => (b.empty_dict(), py.None().into_bound(py)),
+        (Arguments::Object(idx), Some(tape)) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
+        (Arguments::Decoded(args), _) => (b.object(args, 0)?.0, py.None().into_bound(py)),
+        (Arguments::Undecodable(text), _) => (b.empty_dict(), PyString::new(py, text).into_any()),
+        (Arguments::Other(idx), Some(tape)) => {
+            let value = b.value(tape, *idx)?.0;
+            b.kept_as_text(&value)?
+        }
+        (Arguments::Value(value), _) => {
+            let value = b.value(value, 0)?.0;
+            b.kept_as_text(&value)?
+        }
+        (Arguments::Encoded(text), _) => match object_of_text(b, text)? {
+            Some(args) => (args.into_any(), py.None().into_bound(py)),
+            None => (b.empty_dict(), PyString::new(py, text).into_any()),
+        },
+        (Arguments::Object(_) | Arguments::Other(_), None) => {
+            (b.empty_dict(), py.None().into_bound(py))
+        }
+    })
 }
 
 /// The AgentResponse for the caller's own dicts and SDK objects.

@@ -19,6 +19,7 @@ from toolsift._pure import bulk, formats
 from toolsift._pure.calls import decoded_tool_call, harvest
 from toolsift._pure.formats import litert
 from toolsift._pure.nodes import TEXT_TYPES
+from toolsift._pure.stream import Stream
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser", "gc_paused"]
@@ -51,6 +52,12 @@ class Parser:
         single: bool = False,
     ) -> None:
         self._format = format
+        self._options = {
+            "tool_calls_key": tool_calls_key,
+            "name_key": name_key,
+            "arguments_key": arguments_key,
+            "single": single,
+        }
         self._auto = format == formats.AUTO
         spec = None if self._auto else formats.by_name(format)
         self._litert = spec is not None and spec.reads_text
@@ -80,6 +87,12 @@ class Parser:
         if calls is None:
             calls = self.calls_in(loads(text))
         return AgentResponse(calls, raw)
+
+    def stream(self) -> Stream:
+        """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
+        if self._auto:
+            return Stream(None, formats.stream_detect)
+        return Stream(formats.by_name(self._format).stream_handler(**self._options))
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)

@@ -8,6 +8,7 @@ from typing import Any
 
 from toolsift._pure.calls import RawCall
 from toolsift._pure.nodes import elements, field
+from toolsift._pure.stream import Accumulator
 
 NAME = "gemini"
 PARSER_CLASS = "GeminiResponseParser"
@@ -30,3 +31,19 @@ def calls(doc: Any) -> Iterator[RawCall]:
             if call is None:
                 continue
             yield field(call, "name"), field(call, "id"), field(call, "args")
+
+
+# The stream reader: `streamGenerateContent` chunks.
+
+STREAM_WHERE = "each chunk's `function_call` parts, whole calls (complete as they come)"
+
+
+def stream_detect(event: Any) -> bool:
+    """A `GenerateContentResponse` chunk: a `candidates` list."""
+    return isinstance(field(event, "candidates"), (list, tuple))
+
+
+def stream_event(event: Any, acc: Accumulator) -> None:
+    """Every call of the chunk, whole."""
+    for name, id, arguments in calls(event):
+        acc.whole_call(name, id, arguments)
