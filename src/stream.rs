@@ -6,9 +6,9 @@
 //! buffer, so feeding costs linear time) and [`Stream`]. How a format's events map onto
 //! the accumulator is its module's `stream_event`, reached through the registry.
 
-use crate::calls::{decode_object, Arguments};
-use crate::formats::{JsonOptions, Walked};
-use crate::json::{self, JsonError};
+use crate::calls::{decode_object, Arguments, Call, Record};
+use crate::formats::{Format, JsonOptions, Walked};
+use crate::json::{self, JsonError, Tape, Token};
 use crate::node::{Node, TapeNode};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -35,6 +35,28 @@ pub struct Slot {
     pub whole: Option<Whole>,
     pub verbatim: bool,
     pub done: bool,
+    /// Arguments streamed as values at JSON paths (Gemini 3 `partial_args`), in order.
+    pub paths: Vec<PathValue>,
+}
+
+/// A value at a JSON path, and whether (a string) it goes on in the next one.
+#[derive(Clone, Debug)]
+pub struct PathValue {
+    pub path: String,
+    pub value: Tree,
+    pub continuing: bool,
+}
+
+/// A JSON value built from values at paths.
+#[derive(Clone, Debug)]
+pub enum Tree {
+    /// `null`, or nothing there yet (a container is made in its place where needed).
+    Null,
+    Str(String),
+    /// A number or a boolean, as JSON text.
+    Json(String),
+    Obj(Vec<(String, Tree)>),
+    Arr(Vec<Tree>),
 }
 
 impl Slot {
@@ -48,7 +70,27 @@ impl Slot {
             whole: None,
             verbatim: false,
             done: false,
+            paths: Vec::new(),
         }
+    }
+
+    /// A value at a JSON path; a string continues the one before at the same path where
+    /// that one said it would go on.
+    pub fn add_path_value(&mut self, path: String, value: Tree, continuing: bool) {
+        if let (Some(last), Tree::Str(more)) = (self.paths.last_mut(), &value) {
+            if last.path == path && last.continuing {
+                if let Tree::Str(text) = &mut last.value {
+                    text.push_str(more);
+                    last.continuing = continuing;
+                    return;
+                }
+            }
+        }
+        self.paths.push(PathValue {
+            path,
+            value,
+            continuing,
+        });
     }
 
     /// Set once: the first non-empty string.
@@ -91,22 +133,51 @@ impl Slot {
         Ok(())
     }
 
+    /// The call as assembled, owning its strings (for a record's calls).
+    pub fn owned_call(&self) -> Call<'static> {
+        let call = self.call();
+        let arguments = match call.arguments {
+            Arguments::Missing => Arguments::Missing,
+            Arguments::Undecodable(text) => Arguments::Undecodable(Cow::Owned(text.into_owned())),
+            // Decoded again from an owned copy of its text.
+            _ => decode_object(Cow::Owned(
+                self.arguments_text()
+                    .0
+                    .map(Cow::into_owned)
+                    .unwrap_or_default(),
+            )),
+        };
+        Call {
+            name: call.name.map(|name| Cow::Owned(name.to_owned())),
+            id: call.id.map(|id| Cow::Owned(id.to_owned())),
+            arguments,
+        }
+    }
+
+    /// The arguments as found: the fragments, else the whole value; and whether it is
+    /// text (rather than the JSON text of some other value).
+    fn arguments_text(&self) -> (Option<Cow<'_, str>>, bool) {
+        if !self.text.is_empty() {
+            return (Some(Cow::Borrowed(&self.text)), true);
+        }
+        if !self.paths.is_empty() {
+            return (Some(Cow::Owned(object_at_paths(&self.paths))), false);
+        }
+        match &self.whole {
+            Some(Whole::Text(text)) => (Some(Cow::Borrowed(text)), true),
+            Some(Whole::Json(json)) => (Some(Cow::Borrowed(json)), false),
+            None => (None, false),
+        }
+    }
+
     /// The call as assembled so far (arguments decoded as `parse` decodes them).
     pub fn call(&self) -> StreamCall<'_> {
-        let (text, is_text) = if !self.text.is_empty() {
-            (Some(self.text.as_str()), true)
-        } else {
-            match &self.whole {
-                Some(Whole::Text(text)) => (Some(text.as_str()), true),
-                Some(Whole::Json(json)) => (Some(json.as_str()), false),
-                None => (None, false),
-            }
-        };
+        let (text, is_text) = self.arguments_text();
         let arguments = match text {
             None => Arguments::Missing,
-            Some(text) if self.verbatim && is_text => Arguments::Undecodable(Cow::Borrowed(text)),
-            Some("") => Arguments::Missing, // a tool with no arguments
-            Some(text) => decode_object(Cow::Borrowed(text)),
+            Some(text) if self.verbatim && is_text => Arguments::Undecodable(text),
+            Some(text) if text.is_empty() => Arguments::Missing, // a tool with no arguments
+            Some(text) => decode_object(text),
         };
         StreamCall {
             name: self.name.as_deref(),
@@ -122,8 +193,7 @@ impl Slot {
         let Arguments::Undecodable(Cow::Borrowed(text)) = call.arguments else {
             return call;
         };
-        let is_text = !self.text.is_empty() || matches!(self.whole, Some(Whole::Text(_)));
-        if self.done || self.verbatim || !is_text {
+        if self.done || self.verbatim || !self.arguments_text().1 {
             return call;
         }
         let mut closed = partial_json(text);
@@ -158,7 +228,7 @@ pub struct Accumulator {
     by_key: HashMap<Key, usize>,
     /// The calls completed by the event being read, in order.
     pub done_now: Vec<usize>,
-    serial: i64,
+    pub serial: i64,
     /// For formats to find calls by their own rules: a key to the call it now means,
     /// and the latest call of each group.
     pub routes: HashMap<Key, usize>,
@@ -253,6 +323,157 @@ impl Accumulator {
         let mut order: Vec<usize> = (0..self.slots.len()).collect();
         order.sort_by_key(|&at| self.slots[at].key);
         order
+    }
+}
+
+/// A JSON path of more steps is ignored (it sets nothing).
+pub const MAX_PATH_STEPS: usize = 64;
+/// A JSON path with a larger array index is ignored (it sets nothing).
+pub const MAX_PATH_INDEX: usize = 10_000;
+
+/// One step of a JSON path.
+#[derive(Debug, PartialEq)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// `$.a.b[0]['c d']` as its steps; None for what is not such a path (see `path_steps`
+/// in the Python twin).
+pub fn path_steps(path: &str) -> Option<Vec<Step>> {
+    let rest = path.strip_prefix('$')?;
+    let mut steps = Vec::new();
+    let mut rest = rest;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            if end == 0 {
+                return None;
+            }
+            steps.push(Step::Key(after[..end].to_owned()));
+            rest = &after[end..];
+        } else if rest.starts_with("['") || rest.starts_with("[\"") {
+            let quote = &rest[1..2];
+            let close = format!("{quote}]");
+            let end = rest[2..].find(&close)? + 2;
+            steps.push(Step::Key(rest[2..end].to_owned()));
+            rest = &rest[end + 2..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            let digits = &after[..end];
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let index = digits
+                .parse::<usize>()
+                .ok()
+                .filter(|&i| i <= MAX_PATH_INDEX)?;
+            steps.push(Step::Index(index));
+            rest = &after[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    (!steps.is_empty() && steps.len() <= MAX_PATH_STEPS).then_some(steps)
+}
+
+/// The JSON text of the object the values at their paths make, in order (see
+/// `object_at_paths` in the Python twin).
+pub fn object_at_paths(paths: &[PathValue]) -> String {
+    let mut root = Tree::Obj(Vec::new());
+    for value in paths {
+        match path_steps(&value.path) {
+            Some(steps) if matches!(steps[0], Step::Key(_)) => {
+                set_path(&mut root, &steps, &value.value);
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    render(&root, &mut out);
+    out
+}
+
+fn set_path(node: &mut Tree, steps: &[Step], value: &Tree) {
+    let Some((step, rest)) = steps.split_first() else {
+        return;
+    };
+    let Some(following) = rest.first() else {
+        if let Some(slot) = child_slot(node, step) {
+            *slot = value.clone();
+        }
+        return;
+    };
+    let Some(slot) = child_slot(node, step) else {
+        return;
+    };
+    let wants_object = matches!(following, Step::Key(_));
+    if matches!(slot, Tree::Null) {
+        *slot = if wants_object {
+            Tree::Obj(Vec::new())
+        } else {
+            Tree::Arr(Vec::new())
+        };
+    }
+    if matches!(
+        (wants_object, &*slot),
+        (true, Tree::Obj(_)) | (false, Tree::Arr(_))
+    ) {
+        set_path(slot, rest, value);
+    }
+}
+
+/// The place of `step` in `node` (made, null, where missing); None where `node` is not
+/// the container the step needs.
+fn child_slot<'t>(node: &'t mut Tree, step: &Step) -> Option<&'t mut Tree> {
+    match (step, node) {
+        (Step::Key(key), Tree::Obj(members)) => {
+            let at = match members.iter().position(|(k, _)| k == key) {
+                Some(at) => at,
+                None => {
+                    members.push((key.clone(), Tree::Null));
+                    members.len() - 1
+                }
+            };
+            Some(&mut members[at].1)
+        }
+        (Step::Index(index), Tree::Arr(items)) => {
+            if items.len() <= *index {
+                items.resize(index + 1, Tree::Null);
+            }
+            Some(&mut items[*index])
+        }
+        _ => None,
+    }
+}
+
+fn render(tree: &Tree, out: &mut String) {
+    match tree {
+        Tree::Null => out.push_str("null"),
+        Tree::Str(text) => out.push_str(&serde_json::to_string(text).unwrap_or_default()),
+        Tree::Json(json) => out.push_str(json),
+        Tree::Obj(members) => {
+            out.push('{');
+            for (n, (key, value)) in members.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push(':');
+                render(value, out);
+            }
+            out.push('}');
+        }
+        Tree::Arr(items) => {
+            out.push('[');
+            for (n, item) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                render(item, out);
+            }
+            out.push(']');
+        }
     }
 }
 
@@ -518,6 +739,62 @@ pub enum Reader {
     Auto,
 }
 
+impl Reader {
+    /// The reader of records that hold a whole stream (a list of events, or SSE text):
+    /// the walked formats' and auto's; `json` reads lists its own way, `litert` text.
+    pub fn for_records(format: &Format) -> Option<Reader> {
+        match format {
+            Format::Walked(walked) => Some(Reader::Walked(*walked)),
+            Format::Auto => Some(Reader::Auto),
+            Format::Json(_) | Format::LiteRt => None,
+        }
+    }
+}
+
+/// The error of a record holding a stream with an event that is not JSON text.
+pub const NOT_JSON: &str = "a stream event is not JSON";
+
+/// Whether the value at `root` holds a whole stream: a list, or SSE text.
+pub fn holds_stream(tape: &Tape<'_>, root: usize) -> bool {
+    match &tape.tokens[root] {
+        Token::Array { .. } => true,
+        Token::Str(_) => tape
+            .str_at(root)
+            .is_some_and(|text| starts_sse(text.as_bytes())),
+        _ => false,
+    }
+}
+
+/// A record that holds a whole stream, assembled: its calls (owning their strings),
+/// and the format that read them (auto: the error where no event is of any format).
+pub fn record<'a>(reader: Reader, tape: Tape<'a>, root: usize) -> Record<'a> {
+    let mut stream = Stream::new(reader);
+    let read = match tape.str_at(root) {
+        Some(text) => stream
+            .feed_text(text.as_bytes())
+            .map_err(|_| NOT_JSON.to_owned()),
+        None => {
+            let Ok(()) = stream.decoded(&TapeNode {
+                tape: &tape,
+                idx: root,
+            });
+            Ok(())
+        }
+    };
+    stream.finish();
+    let format = read.and_then(|()| {
+        stream
+            .format_name()
+            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))
+    });
+    let calls = stream.owned_calls();
+    Record {
+        tape,
+        calls,
+        format,
+    }
+}
+
 /// `parser.stream()`'s state: feed events, read the calls so far, finish.
 #[derive(Debug)]
 pub struct Stream {
@@ -570,18 +847,21 @@ impl Stream {
         Ok(())
     }
 
-    /// A decoded JSON event: an object, or a list of them; other values are no event.
+    /// A decoded JSON event: an object, or a list of them; other values (a number, a
+    /// string, a list in the list) are no event of any provider.
     fn decoded<N: Node>(&mut self, event: &N) -> Result<(), N::Error> {
-        if event.is_array() {
-            for item in event.elements() {
-                self.decoded(&item)?;
-            }
-            Ok(())
-        } else if event.is_object() {
-            self.feed_node(event)
-        } else {
-            Ok(())
+        if !event.is_array() {
+            return match event.is_object() {
+                true => self.feed_node(event),
+                false => Ok(()),
+            };
         }
+        for item in event.elements() {
+            if item.is_object() {
+                self.feed_node(&item)?;
+            }
+        }
+        Ok(())
     }
 
     /// An event object (a dict, an SDK object, or a decoded JSON object).
@@ -620,6 +900,24 @@ impl Stream {
                 let _ = self.json_event(&event);
             }
         }
+    }
+
+    /// The format whose reader reads the events (auto: once an event was recognized).
+    pub fn format_name(&self) -> Option<&'static str> {
+        match &self.reader {
+            Reader::Walked(walked) => Some(walked.name()),
+            Reader::Json(_) => Some(crate::formats::json_path::NAME),
+            Reader::Auto => None,
+        }
+    }
+
+    /// Every call, in the provider's order, owning its strings.
+    pub fn owned_calls(&self) -> Vec<Call<'static>> {
+        let order = self.acc.ordered();
+        order
+            .iter()
+            .map(|&at| self.acc.slots[at].owned_call())
+            .collect()
     }
 
     /// Every call, in the provider's order.

@@ -436,3 +436,76 @@ def test_random_fragments_parity(
     assert final["name"] == "tool" and final["id"] == "call_1"
     assert same(final["arguments"], json.loads(text))
     assert final["raw_arguments"] is None
+
+
+# --- Logged streams: a record holding a whole stream ------------------------------------
+
+WHOLE = [c for c in CASES if all(isinstance(e, dict) and "$hex" not in e for e in c["events"])]
+
+
+@pytest.mark.parametrize("case", WHOLE, ids=[c["name"] for c in WHOLE])
+def test_a_record_holding_a_stream(make: Any, case: dict[str, Any], tmp_path: Any) -> None:
+    """A JSON array of the events, or their SSE transcript as a JSON string, is one
+    response to `parse`, `parse_many`, `parse_file` and `to_arrow` (named and auto)."""
+    events = case["events"]
+    transcript = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
+    records = [json.dumps(events), json.dumps(transcript)]
+    for parser in (parser_for(make, case["parser"]), make.AutoResponseParser()):
+        assert same(calls_as_dicts(parser.parse(events)), case["calls"])
+        for response in parser.parse_many(records):
+            assert response.error is None
+            assert same(calls_as_dicts(response), case["calls"])
+        path = tmp_path / "streams.jsonl"
+        path.write_text("\n".join(records) + "\n", "utf-8")
+        for response in parser.parse_file(str(path)):
+            assert same(calls_as_dicts(response), case["calls"])
+        rows = parser.to_arrow(str(path)).to_pylist()
+        assert len(rows) == 2 * len(case["calls"])
+        assert [r["name"] for r in rows] == [c["name"] for c in case["calls"]] * 2
+        assert {r["format"] for r in rows} <= {case["parser"]}
+
+
+def test_records_that_are_no_stream(make: Any) -> None:
+    auto = make.AutoResponseParser()
+    with pytest.raises(ParseError, match=r"unrecognized response shape \(an array\)"):
+        auto.parse("[1, [2], {}]")
+    assert make.OpenAIResponseParser().parse("[1, [2], {}]").tool_calls == []
+    (response,) = auto.parse_many(['"data: {not json\\n\\n"'])
+    assert response.error == "a stream event is not JSON"
+    with pytest.raises(ParseError, match="unrecognized response shape \\(a string\\)"):
+        auto.parse('"data: [DONE]\\n\\n"')
+    with pytest.raises(ParseError):  # SSE text itself is no JSON text: feed it to a stream
+        auto.parse("data: [DONE]\n\n")
+
+
+def test_gemini_partial_args_paths(make: Any) -> None:
+    """Values at JSON paths make the arguments; a path that is not one, goes through a
+    value of another kind, or indexes past 10,000 sets nothing."""
+    args = [
+        {"jsonPath": "$.a.b", "numberValue": 1},
+        {"jsonPath": "$.a.b.c", "stringValue": "conflict: a.b is a number"},
+        {"jsonPath": "$.list[2][0]", "boolValue": False},
+        {"jsonPath": "$.list.x", "stringValue": "conflict: list is an array"},
+        {"jsonPath": "$[0]", "stringValue": "the root is an object"},
+        {"jsonPath": "a.b", "stringValue": "no $"},
+        {"jsonPath": "$.big[10001]", "stringValue": "too far"},
+        {"jsonPath": "$..x", "stringValue": "empty step"},
+        {"jsonPath": '$["q"]', "stringValue": "quoted"},
+        {"jsonPath": "$.s", "stringValue": "one", "willContinue": True},
+        {"jsonPath": "$.s", "stringValue": " two"},
+        {"jsonPath": "$.s", "stringValue": "replaced"},
+        {"jsonPath": "$.n"},
+    ]
+    event = {
+        "candidates": [
+            {"content": {"parts": [{"functionCall": {"name": "f", "partialArgs": args}}]}}
+        ]
+    }
+    stream = make.GeminiResponseParser().stream()
+    (call,) = stream.feed(event)
+    assert call.arguments == {
+        "a": {"b": 1},
+        "list": [None, None, [False]],
+        "q": "quoted",
+        "s": "replaced",
+    }

@@ -98,11 +98,15 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         let number = index_of(choice.field("index")?).unwrap_or(position as i64);
         let delta = choice.field("delta")?;
         for call in elements_of(field_of(&delta, "tool_calls")?) {
-            let at = call_slot(acc, number, &call)?;
+            let id = call.field("id")?.and_then(|id| id.text());
+            let id = id.filter(|id| !id.is_empty());
+            let at = call_slot(acc, number, &call, id.as_deref())?;
             let function = call.field("function")?;
             let slot = &mut acc.slots[at];
             slot.set_name(field_of(&function, "name")?);
-            slot.set_id(call.field("id")?);
+            if slot.id.is_none() {
+                slot.id = id;
+            }
             slot.append(field_of(&function, "arguments")?);
         }
         if let Some(function) = field_of(&delta, "function_call")? {
@@ -120,17 +124,20 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
 
 /// The call a `delta.tool_calls[]` fragment belongs to (see `_call_slot` in the Python
 /// twin): by its `index`, or, without one, by its id, else the latest call.
-fn call_slot<N: Node>(acc: &mut Accumulator, choice: i64, call: &N) -> Result<usize, N::Error> {
+fn call_slot<N: Node>(
+    acc: &mut Accumulator,
+    choice: i64,
+    call: &N,
+    id: Option<&str>,
+) -> Result<usize, N::Error> {
     let index = index_of(call.field("index")?);
-    let id = call.field("id")?.and_then(|id| id.text());
-    let id = id.filter(|id| !id.is_empty());
     let new_slot = |acc: &mut Accumulator| {
         let key = acc.new_key(choice);
         acc.slot(key, None)
     };
     let at = match index {
         None => {
-            let found = match &id {
+            let found = match id {
                 Some(id) => acc.by_id(choice, id),
                 None => acc.latest.get(&choice).copied(),
             };
@@ -144,7 +151,7 @@ fn call_slot<N: Node>(acc: &mut Accumulator, choice: i64, call: &N) -> Result<us
                 Some(&at) => at,
                 None => acc.slot((choice, index), None),
             };
-            if let Some(id) = &id {
+            if let Some(id) = id {
                 if acc.slots[at].id.as_deref().is_some_and(|own| own != id) {
                     at = match acc.by_id(choice, id) {
                         Some(at) => at,

@@ -5,9 +5,10 @@ use super::objects::PyNode;
 use crate::calls::{Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{JsonError, Tape, Token};
+use crate::stream::Reader;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 use std::sync::Mutex;
 
@@ -422,6 +423,16 @@ pub fn response_from_node<'py>(
         // specification itself (not the hot path; it keeps every corner identical).
         let calls = super::litert::parse_sdk(py)?.call1((raw,))?;
         return b.hooks.agent_response.bind(py).call1((calls, raw));
+    }
+    if raw.is_instance_of::<PyList>() || raw.is_instance_of::<PyTuple>() {
+        if let Some(reader) = Reader::for_records(format) {
+            // A list of events: a whole stream.
+            let calls = super::stream::assemble(b, reader, raw)?;
+            return match calls {
+                Some(calls) => b.response(calls, raw),
+                None => Err(b.unrecognized_object(raw)),
+            };
+        }
     }
     let mut calls = Vec::new();
     let detected = |node: &PyNode<'py>| b.detected(&node.0);

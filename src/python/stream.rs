@@ -26,31 +26,37 @@ impl Stream {
         }
     }
 
-    fn read(&mut self, b: &Builder<'_>, event: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn read(&mut self, event: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = event.py();
         if event.is_instance_of::<PyList>() || event.is_instance_of::<PyTuple>() {
             for item in event.try_iter()? {
-                self.read(b, &item?)?;
+                let item = item?;
+                if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
+                    return Err(PyTypeError::new_err(
+                        "a stream event is a dict, an SDK object or text, not a list",
+                    ));
+                }
+                self.read(&item)?;
             }
             return Ok(());
         }
         if let Ok(text) = event.cast::<PyString>() {
             return match text.to_str() {
-                Ok(text) => self.text(b, text.as_bytes()),
+                Ok(text) => self.text(py, text.as_bytes()),
                 // Lone surrogates: as the pure backend encodes them (not UTF-8, so not JSON).
                 Err(_) => {
                     let encoded =
                         text.call_method1(intern!(py, "encode"), ("utf-8", "surrogatepass"))?;
-                    self.text(b, encoded.cast::<PyBytes>()?.as_bytes())
+                    self.text(py, encoded.cast::<PyBytes>()?.as_bytes())
                 }
             };
         }
         if let Ok(bytes) = event.cast::<PyBytes>() {
-            return self.text(b, bytes.as_bytes());
+            return self.text(py, bytes.as_bytes());
         }
         if event.is_instance_of::<PyByteArray>() || event.is_instance_of::<PyMemoryView>() {
             let copy = py.get_type::<PyBytes>().call1((event,))?;
-            return self.text(b, copy.cast::<PyBytes>()?.as_bytes());
+            return self.text(py, copy.cast::<PyBytes>()?.as_bytes());
         }
         if event.is_none()
             || event.is_instance_of::<PyBool>()
@@ -65,12 +71,12 @@ impl Stream {
         self.core.feed_node(&PyNode(event.clone()))
     }
 
-    fn text(&mut self, b: &Builder<'_>, data: &[u8]) -> PyResult<()> {
+    fn text(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
         match self.core.feed_text(data) {
             Ok(()) => Ok(()),
             Err((err, text)) => {
-                let raw = PyBytes::new(b.py, &text).into_any();
-                Err(b.parse_error(&raw, Some(&err))?)
+                let raw = PyBytes::new(py, &text).into_any();
+                Err(Builder::new(py)?.parse_error(&raw, Some(&err))?)
             }
         }
     }
@@ -97,6 +103,24 @@ fn build<'py>(
     Ok(out)
 }
 
+/// A list of events given as one response: the calls of the stream they make, or None
+/// (auto) where no event is of any format's stream.
+pub fn assemble<'py>(
+    b: &mut Builder<'py>,
+    reader: Reader,
+    events: &Bound<'py, PyAny>,
+) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
+    let mut core = Core::new(reader);
+    for event in events.try_iter()? {
+        core.feed_node(&PyNode(event?))?;
+    }
+    core.finish();
+    if core.format_name().is_none() {
+        return Ok(None);
+    }
+    build(b, core.calls()).map(Some)
+}
+
 #[pymethods]
 impl Stream {
     /// Read one event (or chunk of SSE text); the calls it completed, in order.
@@ -108,11 +132,14 @@ impl Stream {
             ));
         }
         self.events.push(event.clone().unbind());
-        let mut b = Builder::new(py)?;
         self.core.begin();
-        let read = self.read(&b, event);
+        let read = self.read(event);
         let done = std::mem::take(&mut self.core.acc.done_now);
         read?;
+        if done.is_empty() {
+            return Ok(PyList::empty(py)); // most events: nothing to build
+        }
+        let mut b = Builder::new(py)?;
         let slots = &self.core.acc.slots;
         let calls = build(&mut b, done.iter().map(|&at| slots[at].call()).collect())?;
         PyList::new(py, calls)

@@ -912,6 +912,64 @@ gemini = [
         ],
     },
 ]
+
+
+def fc(**fields):
+    return gemini_chunk([{"functionCall": fields}])
+
+
+streamed_args = [
+    fc(name="get_weather", id="fc_1", willContinue=True),
+    fc(
+        partialArgs=[{"jsonPath": "$.location", "stringValue": "Bos", "willContinue": True}],
+        willContinue=True,
+    ),
+    fc(partialArgs=[{"jsonPath": "$.location", "stringValue": "ton, MA"}], willContinue=True),
+    fc(
+        partialArgs=[
+            {"jsonPath": "$.days", "numberValue": 2.5},
+            {"jsonPath": "$.units[1]", "stringValue": "celsius"},
+            {"jsonPath": "$.detail.hourly", "boolValue": True},
+            {"jsonPath": "$['note']", "nullValue": "NULL_VALUE"},
+        ],
+        willContinue=True,
+    ),
+    {**fc(), "usageMetadata": {"promptTokenCount": 40}},
+]
+weather_args = {
+    "location": "Boston, MA",
+    "days": 2.5,
+    "units": [None, "celsius"],
+    "detail": {"hourly": True},
+    "note": None,
+}
+gemini += [
+    {
+        "name": "gemini 3 streamed arguments (partial_args, will_continue)",
+        "parser": "gemini",
+        "events": streamed_args,
+        "done": [0, 0, 0, 0, 1],
+        "calls": [call("get_weather", weather_args, "fc_1")],
+        "partial": [1, [call("get_weather", {"location": "Bos"}, "fc_1")]],
+    },
+    {
+        "name": "gemini 3 streamed arguments, then a whole call: the first completes",
+        "parser": "gemini",
+        "events": [*streamed_args[:3], fc(name="get_time", args=TIME_ARGS)],
+        "done": [0, 0, 0, 2],
+        "calls": [
+            call("get_weather", {"location": "Boston, MA"}, "fc_1"),
+            call("get_time", TIME_ARGS),
+        ],
+    },
+    {
+        "name": "gemini 3 stream cut while its arguments go on: the call is kept",
+        "parser": "gemini",
+        "events": streamed_args[:2],
+        "done": [0, 0],
+        "calls": [call("get_weather", {"location": "Bos"}, "fc_1")],
+    },
+]
 files["gemini"] = gemini
 
 # --- Ollama NDJSON chunks -------------------------------------------------------------

@@ -12,12 +12,13 @@ Rules, the same in both backends:
 * An event is a dict, an SDK object (read by attribute), `str` / `bytes` of one JSON
   event, a chunk of SSE text (once text starting with an SSE field, `data:`, `event:`,
   `id:`, `retry:` or a `:` comment, or with the start of one, is fed, all later text is
-  SSE), or a list / tuple of events (fed in turn). `[DONE]` data is skipped; blank text
-  outside SSE is no event. Other values raise TypeError; text that is not JSON raises
-  ParseError.
+  SSE), or a list / tuple of events (fed in turn; a list in it is no event). `[DONE]`
+  data is skipped; blank text outside SSE is no event. Other values raise TypeError;
+  text that is not JSON raises ParseError.
 * A call's name and id are the first non-empty strings given; later ones are ignored.
   Its arguments are the argument fragments appended in order; where none came, the
-  whole value given (an object, or a string); where neither, `{}`.
+  object made of the values given at JSON paths (Gemini 3 `partial_args`), else the
+  whole value given (an object, or a string); where none of these, `{}`.
 * `finish()` gives every started call, in the provider's order (by the key the format
   gives, then by arrival); arguments that do not decode are kept in `raw_arguments`.
 """
@@ -25,6 +26,7 @@ Rules, the same in both backends:
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 from toolsift._errors import ParseError
@@ -187,7 +189,7 @@ def starts_sse(data: bytes) -> bool:
 class Slot:
     """One call being assembled."""
 
-    __slots__ = ("done", "id", "item", "key", "name", "parts", "verbatim", "whole")
+    __slots__ = ("done", "id", "item", "key", "name", "parts", "paths", "verbatim", "whole")
 
     def __init__(self, key: tuple[int, int], item: str | None) -> None:
         self.key = key
@@ -198,13 +200,19 @@ class Slot:
         self.whole: Any = None
         self.verbatim = False
         self.done = False
+        # Arguments streamed as values at JSON paths (Gemini 3 `partial_args`):
+        # [path, value, continuing] in order.
+        self.paths: list[list[Any]] = []
 
     def arguments(self) -> Any:
-        """The arguments value as found: the fragments joined, else the whole value."""
+        """The arguments value as found: the fragments joined, else the object the
+        values at paths make, else the whole value."""
         text = "".join(self.parts)
         if text:
             self.parts = [text]
             return text
+        if self.paths:
+            return object_at_paths(self.paths)
         return self.whole
 
 
@@ -316,6 +324,103 @@ def set_text(slot: Slot, text: Any) -> None:
         slot.parts = [text]
 
 
+MAX_PATH_STEPS = 64
+"""A JSON path of more steps is ignored (it sets nothing)."""
+MAX_PATH_INDEX = 10_000
+"""A JSON path with a larger array index is ignored (it sets nothing)."""
+
+
+def add_path_value(slot: Slot, path: str, value: Any, continuing: bool) -> None:
+    """A value at a JSON path; a string continues the one before at the same path
+    where that one said it would go on."""
+    last = slot.paths[-1] if slot.paths else None
+    if last is not None and last[0] == path and last[2] and isinstance(value, str):
+        if isinstance(last[1], str):
+            last[1] += value
+            last[2] = continuing
+            return
+    slot.paths.append([path, value, continuing])
+
+
+def path_steps(path: str) -> list[str | int] | None:
+    """`$.a.b[0]['c d']` as `["a", "b", 0, "c d"]`; None for what is not such a path
+    (or has more than `MAX_PATH_STEPS` steps, or none)."""
+    if not path.startswith("$"):
+        return None
+    steps: list[str | int] = []
+    i, n = 1, len(path)
+    while i < n:
+        if path[i] == ".":
+            j = i + 1
+            while j < n and path[j] not in ".[":
+                j += 1
+            if j == i + 1:
+                return None
+            steps.append(path[i + 1 : j])
+            i = j
+        elif path.startswith("['", i) or path.startswith('["', i):
+            end = path.find(path[i + 1] + "]", i + 2)
+            if end < 0:
+                return None
+            steps.append(path[i + 2 : end])
+            i = end + 2
+        elif path[i] == "[":
+            end = path.find("]", i)
+            digits = path[i + 1 : end] if end > 0 else ""
+            if not (digits.isascii() and digits.isdigit()) or int(digits) > MAX_PATH_INDEX:
+                return None
+            steps.append(int(digits))
+            i = end + 1
+        else:
+            return None
+    return steps if 0 < len(steps) <= MAX_PATH_STEPS else None
+
+
+def object_at_paths(paths: list[list[Any]]) -> dict[str, Any]:
+    """The object the values at their paths make, in order (a later value at a path
+    replaces an earlier one); a path through a value that is not the container it needs
+    sets nothing."""
+    root: dict[str, Any] = {}
+    for path, value, _ in paths:
+        steps = path_steps(path)
+        if steps is None or not isinstance(steps[0], str):
+            continue
+        node: Any = root
+        for step, following in pairwise(steps):
+            node = _child(node, step, following)
+            if node is None:
+                break
+        else:
+            _set(node, steps[-1], value)
+    return root
+
+
+def _child(node: Any, step: str | int, following: str | int) -> Any:
+    """The container at `step` of `node` (made where missing), or None on a conflict."""
+    empty: Any = {} if isinstance(following, str) else []
+    if isinstance(step, str) and isinstance(node, dict):
+        child = node.get(step)
+        if child is None:
+            child = node[step] = empty
+    elif isinstance(step, int) and isinstance(node, list):
+        node.extend([None] * (step + 1 - len(node)))
+        child = node[step]
+        if child is None:
+            child = node[step] = empty
+    else:
+        return None
+    wanted = dict if isinstance(following, str) else list
+    return child if isinstance(child, wanted) else None
+
+
+def _set(node: Any, step: str | int, value: Any) -> None:
+    if isinstance(step, str) and isinstance(node, dict):
+        node[step] = value
+    elif isinstance(step, int) and isinstance(node, list):
+        node.extend([None] * (step + 1 - len(node)))
+        node[step] = value
+
+
 def index_of(value: Any) -> int | None:
     """An index: an int (not a bool)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -390,19 +495,25 @@ class Sse:
 EventHandler = Callable[[Any, Accumulator], None]
 
 
+NOT_JSON = "a stream event is not JSON"
+"""The error of a record holding a stream with an event that is not JSON text."""
+
+
 class Stream:
     """`parser.stream()`: feed events, read the calls in progress, finish.
 
-    `handler(spec)` gives the format's `stream_event`; `detect` (auto) picks a format
-    from the first event one recognizes (events before it have no calls)."""
+    `handler` is the format's `stream_event`; `detect` (auto) picks a format from the
+    first event one recognizes (events before it have no calls)."""
 
     def __init__(
         self,
         handler: EventHandler | None,
-        detect: Callable[[Any], EventHandler | None] | None = None,
+        detect: Callable[[Any], tuple[str, EventHandler] | None] | None = None,
+        format: str | None = None,
     ) -> None:
         self._handler = handler
         self._detect = detect
+        self.format = format  # the format whose reader reads the events (auto: once known)
         self._acc = Accumulator()
         self._sse: Sse | None = None
         self._events: list[Any] = []
@@ -418,6 +529,16 @@ class Stream:
         done = self._acc.done_now
         self._acc.done_now = []
         return [tool_call(slot) for slot in done]
+
+    def feed_record(self, record: Any) -> None:
+        """A record holding a whole stream: SSE text, or a list whose items are its events
+        (an item that is no event, such as a number or a list, has no calls)."""
+        self._events.append(record)
+        if isinstance(record, (list, tuple)):
+            for item in record:
+                self._event(item)
+        else:
+            self._read(record)
 
     def partial(self) -> list[ToolCall]:
         """Every call started so far, in the provider's order; arguments still arriving
@@ -441,6 +562,8 @@ class Stream:
     def _read(self, event: Any) -> None:
         if isinstance(event, (list, tuple)):
             for item in event:
+                if isinstance(item, (list, tuple)):
+                    raise TypeError("a stream event is a dict, an SDK object or text, not a list")
                 self._read(item)
             return
         if isinstance(event, (str, bytes, bytearray, memoryview)):
@@ -465,15 +588,16 @@ class Stream:
         self._read_decoded(loads(data))
 
     def _read_decoded(self, event: Any) -> None:
-        if isinstance(event, list):
-            for item in event:
-                self._read_decoded(item)
-        elif isinstance(event, dict):
-            self._event(event)
-        # Other JSON values (a number, a string) are no event of any provider.
+        # An object, or a list of them; other JSON values (a number, a string, a list in
+        # the list) are no event of any provider.
+        for item in event if isinstance(event, list) else (event,):
+            if isinstance(item, dict):
+                self._event(item)
 
     def _event(self, event: Any) -> None:
         if self._handler is None and self._detect is not None:
-            self._handler = self._detect(event)
+            detected = self._detect(event)
+            if detected is not None:
+                self.format, self._handler = detected
         if self._handler is not None:
             self._handler(event, self._acc)

@@ -141,13 +141,13 @@ def detect(doc: Any) -> Format:
     return format
 
 
-def stream_detect(event: Any) -> Callable[[Any, Any], None] | None:
-    """For `AutoResponseParser.stream()`: the stream reader of the first walked format
-    (in registry order) whose `stream_detect` recognizes `event`, if any."""
+def stream_detect(event: Any) -> tuple[str, Callable[[Any, Any], None]] | None:
+    """For `AutoResponseParser.stream()`: the name and stream reader of the first walked
+    format (in registry order) whose `stream_detect` recognizes `event`, if any."""
     for format in WALKED:
         detect = getattr(format.module, "stream_detect", None)
         if detect is not None and detect(event):
-            return format.stream_handler()
+            return format.name, format.stream_handler()
     return None
 
 
