@@ -10,6 +10,7 @@ Quote the medians of one run: `pytest benches/test_bench_stream.py --benchmark-e
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -41,21 +42,25 @@ def chunk(tool_calls: Any = None, finish: str | None = None) -> dict[str, Any]:
     return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [choice]}
 
 
+def pieces(text: Any, count: int) -> list[Any]:
+    """`text` cut into `count` pieces of (nearly) equal length."""
+    cuts = [len(text) * i // count for i in range(count + 1)]
+    return [text[a:b] for a, b in itertools.pairwise(cuts)]
+
+
 ARGUMENTS = arguments_text()
-SIZE = -(-len(ARGUMENTS) // DELTAS)
 START = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": ""}}
 EVENTS = [
     chunk([START]),
     *[
-        chunk([{"index": 0, "function": {"arguments": ARGUMENTS[i : i + SIZE]}}])
-        for i in range(0, len(ARGUMENTS), SIZE)
+        chunk([{"index": 0, "function": {"arguments": piece}}])
+        for piece in pieces(ARGUMENTS, DELTAS)
     ],
     chunk(finish="tool_calls"),
 ]
 LINES = [json.dumps(event) for event in EVENTS]
 TRANSCRIPT = "".join(f"data: {line}\n\n" for line in LINES).encode() + b"data: [DONE]\n\n"
-PIECE = -(-len(TRANSCRIPT) // DELTAS)
-SSE = [TRANSCRIPT[i : i + PIECE] for i in range(0, len(TRANSCRIPT), PIECE)]
+SSE = pieces(TRANSCRIPT, DELTAS)
 FINAL = json.dumps(
     {
         "id": "chatcmpl-1",
@@ -113,5 +118,5 @@ def test_stream(benchmark: Any, bench_settings: Any, impl: str, entry: str) -> N
         KB=len(ARGUMENTS) / 1e3,
     )
     response = run_on_fresh_heap(benchmark, run, bench_settings)
-    assert len(ARGUMENTS) >= 100_000 and len(EVENTS) >= DELTAS
+    assert len(ARGUMENTS) >= 100_000 and len(EVENTS) == DELTAS + 2 and len(SSE) == DELTAS
     assert response.tool_calls == p.parse(FINAL).tool_calls
