@@ -509,3 +509,37 @@ def test_gemini_partial_args_paths(make: Any) -> None:
         "q": "quoted",
         "s": "replaced",
     }
+
+
+def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
+    """`toolsift extract --stream-lines`: one event a line, two OpenAI streams interleaved
+    line by line (grouped by their `id`), then a line that is not JSON (its own record)."""
+    import subprocess
+    import sys
+
+    first = CASES[0]["events"]  # "call_Ab12"
+    second = [dict(e, id="chatcmpl-other") for e in CASES[6]["events"]]  # "call_Z1", "call_Z2"
+    lines = [json.dumps(e) for pair in zip(first, second, strict=False) for e in pair]
+    lines += [json.dumps(e) for e in first[len(second) :]] + [
+        json.dumps(e) for e in second[len(first) :]
+    ]
+    path = tmp_path / "lines.jsonl"
+    path.write_text("\n".join([*lines, "not json"]) + "\n", "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolsift", "extract", str(path), "--stream-lines", "--quiet"],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["record"], r["id"], r["format"]) for r in rows[:3]] == [
+        (0, "call_Ab12", "openai"),
+        (1, "call_Z1", "openai"),
+        (1, "call_Z2", "openai"),
+    ]
+    assert rows[0]["arguments"] == {"location": "Paris, France", "unit": "celsius"}
+    assert rows[3]["record"] == 2 and rows[3]["error"]
+    assert len(rows) == 4

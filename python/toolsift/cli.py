@@ -152,6 +152,13 @@ def _arguments() -> argparse.ArgumentParser:
         metavar="N",
         help="a longer line is one failed record (default: 1 GiB)",
     )
+    extract.add_argument(
+        "--stream-lines",
+        action="store_true",
+        help="each line is one event of a stream: lines are grouped by their stream's id "
+        "(README: Streaming) and each stream is one record (numbered in the order of its "
+        "first line)",
+    )
     extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     return parser
 
@@ -280,6 +287,10 @@ def _check_output_is_no_input(output: str | None, inputs: Sequence[str]) -> None
 
 def _extract(args: argparse.Namespace) -> int:
     options = _parser_options(args)
+    if args.stream_lines and args.format in ("json", "litert"):
+        raise UsageError(
+            f"--stream-lines reads the streams of a provider format, not {args.format}"
+        )
     sizes = _check_inputs(args.inputs)
     cls = _parser_class(args.format)
     kind = _output_kind(args.output)
@@ -313,10 +324,13 @@ def _extract(args: argparse.Namespace) -> int:
     try:
         for path in args.inputs:
             sink = writer.sink(path if len(args.inputs) > 1 else None)
+            source: Any = "/dev/stdin" if path == STDIN else path
             try:
+                if args.stream_lines:
+                    source = _stream_records(source, args.format, args.max_line_bytes)
                 found = _bulk.arrow_batches(
                     parser._core,
-                    "/dev/stdin" if path == STDIN else path,
+                    source,
                     args.record_path,
                     args.threads,
                     _progress_into(bar),
@@ -350,6 +364,46 @@ def _extract(args: argparse.Namespace) -> int:
     if note is not None:  # finding nothing is said, even with --quiet
         print(f"toolsift: warning: {note}", file=sys.stderr)
     return 0
+
+
+def _stream_records(path: str, format: str, max_line_bytes: int | None) -> list[bytes]:
+    """`--stream-lines`: the file's lines grouped into streams, each stream one record
+    (the JSON array of its events); a line that is no event of the format stays a
+    record of its own (in the order of the streams' first lines)."""
+    from toolsift._pure import bulk, formats
+    from toolsift._pure.stream import group_lines
+
+    walked = formats.WALKED if format == formats.AUTO else (formats.by_name(format),)
+
+    def module_of(event: Any) -> Any:
+        for spec in walked:
+            if spec.module.stream_detect(event):
+                return spec.module
+        return None
+
+    limit = bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    lines = [
+        line if isinstance(line, bytes) else b""
+        for _, line in bulk.open_records(path, max_line_bytes=limit)
+    ]
+    records = []
+    for group in group_lines(lines, module_of):
+        if len(group) == 1 and not _is_json(group[0]):
+            records.append(group[0])  # kept as it is: its record's error says why
+        else:
+            records.append(b"[" + b",".join(group) + b"]")
+    return records
+
+
+def _is_json(line: bytes) -> bool:
+    from toolsift._errors import ParseError
+    from toolsift._jsontext import loads
+
+    try:
+        loads(line)
+    except ParseError:
+        return False
+    return True
 
 
 SAMPLE_RECORDS = 1000

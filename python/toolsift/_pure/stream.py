@@ -25,7 +25,7 @@ Rules, the same in both backends:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import pairwise
 from typing import Any
 
@@ -493,6 +493,39 @@ class Sse:
 
 
 EventHandler = Callable[[Any, Accumulator], None]
+
+
+def group_lines(lines: Iterable[bytes], module_of: Callable[[Any], Any]) -> list[list[bytes]]:
+    """`--stream-lines`: the lines of a file, each one event, grouped into streams, in
+    the order of each stream's first line. `module_of(event)` is the format module
+    whose `stream_id(event, current, items)` says which stream an event belongs to: an
+    id (events with the same id are one stream, wherever they are in the file), True (a
+    new stream without an id), or None (the stream of the line before). A format whose
+    events carry the id only on the first (Anthropic, Cohere, Bedrock) can only be
+    grouped when each stream's lines are contiguous: an event without an id belongs to
+    the latest stream started. A line that is not a JSON object is a stream of its own
+    (its record is an error)."""
+    groups: dict[Any, list[bytes]] = {}
+    items: dict[str, str] = {}
+    current: Any = None
+    for number, line in enumerate(lines):
+        try:
+            event = loads(line)
+        except ParseError:
+            event = None
+        module = module_of(event) if isinstance(event, dict) else None
+        if module is None:
+            groups[("line", number)] = [line]
+            continue
+        key: Any = module.stream_id(event, current, items)
+        if key is True or (key is None and current is None):
+            key = ("line", number)
+        elif key is None:
+            key = current
+        groups.setdefault(key, []).append(line)
+        ends = getattr(module, "ends_stream", None)
+        current = None if ends is not None and ends(event) else key
+    return list(groups.values())
 
 
 NOT_JSON = "a stream event is not JSON"

@@ -156,3 +156,11 @@ def stream_event(event: Any, acc: Accumulator) -> None:
 def _block(acc: Accumulator, index: int | None) -> Slot | None:
     """The tool_use block at `index` (without one: the latest), if one was started."""
     return acc.latest.get(0) if index is None else acc.existing((0, index))
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: `message_start`'s `message.id`; later events carry none."""
+    if is_str(field(event, "type"), "message_start"):
+        id = field(field(event, "message"), "id")
+        return id if isinstance(id, str) and id else True
+    return None

@@ -130,3 +130,8 @@ def stream_event(event: Any, acc: Accumulator) -> None:
 def _block(acc: Accumulator, index: int | None) -> Slot | None:
     """The toolUse block at `index` (without one: the latest), if one was started."""
     return acc.latest.get(0) if index is None else acc.existing((0, index))
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: events carry no id; `messageStart` starts a stream."""
+    return True if field(event, "messageStart") is not None else None

@@ -101,3 +101,11 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     append(slot, field(function, "arguments"))
     if is_str(kind, "tool-call-end"):
         acc.complete(slot)
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: `message-start`'s `id`; later events carry none."""
+    if is_str(field(event, "type"), "message-start"):
+        id = field(event, "id")
+        return id if isinstance(id, str) and id else True
+    return None

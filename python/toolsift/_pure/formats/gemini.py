@@ -122,3 +122,9 @@ def _partial_arg(slot: Slot, arg: Any) -> None:
         value = None
     continuing = _either(arg, "will_continue", "willContinue") is True
     add_path_value(slot, path, value, continuing)
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: a chunk's `responseId` (REST) or `response_id` (SDK)."""
+    id = _either(event, "response_id", "responseId")
+    return id if isinstance(id, str) and id else None

@@ -54,3 +54,13 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     """Every call of the chunk, whole."""
     for name, id, arguments in calls(event):
         acc.whole_call(name, id, arguments)
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: chunks carry no id; one ends its stream with `done: true`, so
+    the chunk after it starts the next (the grouping asks `ends_stream`)."""
+    return None
+
+
+def ends_stream(event: Any) -> bool:
+    return field(event, "done") is True

@@ -106,3 +106,9 @@ def _call_slot(acc: Accumulator, choice: int, call: Any) -> Slot:
         acc.routes[(choice, index)] = slot
     acc.latest[choice] = slot
     return slot
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: a chunk's stream is its `id`."""
+    id = field(event, "id")
+    return id if isinstance(id, str) and id else None

@@ -138,3 +138,19 @@ def _slot(acc: Accumulator, event: Any, item_id: Any) -> Slot:
     output_index = index_of(field(event, "output_index"))
     key = acc.new_key(0) if output_index is None else (0, output_index)
     return acc.slot(key, item_id if isinstance(item_id, str) else None)
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: `response.id` (`response.created` and the end events); an
+    event about an item, the stream that item was added in (`item_id`, `item.id`)."""
+    id = field(field(event, "response"), "id")
+    if isinstance(id, str) and id:
+        return id
+    item = field(event, "item_id")
+    if not isinstance(item, str):
+        item = field(field(event, "item"), "id")
+    if not isinstance(item, str):
+        return None
+    if item not in items and current is not None:
+        items[item] = current
+    return items.get(item)
