@@ -543,3 +543,38 @@ def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
     assert rows[0]["arguments"] == {"location": "Paris, France", "unit": "celsius"}
     assert rows[3]["record"] == 2 and rows[3]["error"]
     assert len(rows) == 4
+
+
+def test_extract_stream(impl: str, tmp_path: Any) -> None:
+    """`toolsift extract --stream`: each line one whole stream. A Gemini 3 chunk holding
+    only `partialArgs` is a stream of one event (a call with no name), not a response; a
+    line holding a list of events is assembled; without the flag the lone chunk is read
+    as a response."""
+    import os
+    import subprocess
+    import sys
+
+    gemini = json.loads((VECTORS / "gemini.stream.json").read_text("utf-8"))
+    streamed = next(c for c in gemini if c["name"].startswith("gemini 3 streamed arguments ("))
+    lone = streamed["events"][1]  # partialArgs only
+    path = tmp_path / "streams.jsonl"
+    path.write_text(json.dumps(streamed["events"]) + "\n" + json.dumps(lone) + "\n", "utf-8")
+
+    def rows(*flags: str) -> list[dict[str, Any]]:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolsift", "extract", str(path), "--format", "gemini", *flags],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return [json.loads(line) for line in done.stdout.splitlines()]
+
+    got = rows("--stream", "--quiet")
+    assert [(r["record"], r["name"], r["arguments"]) for r in got] == [
+        (0, "get_weather", streamed["calls"][0]["arguments"]),
+        (1, "", {"location": "Bos"}),
+    ]
+    assert [r["record"] for r in rows("--quiet")] == [0, 1]  # the lone chunk: a response

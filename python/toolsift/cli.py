@@ -153,6 +153,12 @@ def _arguments() -> argparse.ArgumentParser:
         help="a longer line is one failed record (default: 1 GiB)",
     )
     extract.add_argument(
+        "--stream",
+        action="store_true",
+        help="each line holds one whole stream: a JSON array of its events, its SSE "
+        "transcript as a JSON string, or one event object (a stream of one event)",
+    )
+    extract.add_argument(
         "--stream-lines",
         action="store_true",
         help="each line is one event of a stream: lines are grouped by their stream's id "
@@ -287,10 +293,11 @@ def _check_output_is_no_input(output: str | None, inputs: Sequence[str]) -> None
 
 def _extract(args: argparse.Namespace) -> int:
     options = _parser_options(args)
-    if args.stream_lines and args.format in ("json", "litert"):
-        raise UsageError(
-            f"--stream-lines reads the streams of a provider format, not {args.format}"
-        )
+    for flag, given in (("--stream", args.stream), ("--stream-lines", args.stream_lines)):
+        if given and args.format in ("json", "litert"):
+            raise UsageError(f"{flag} reads the streams of a provider format, not {args.format}")
+    if args.stream and args.stream_lines:
+        raise UsageError("--stream and --stream-lines cannot be used together")
     sizes = _check_inputs(args.inputs)
     cls = _parser_class(args.format)
     kind = _output_kind(args.output)
@@ -328,6 +335,8 @@ def _extract(args: argparse.Namespace) -> int:
             try:
                 if args.stream_lines:
                     source = _stream_records(source, args.format, args.max_line_bytes)
+                elif args.stream:
+                    source = _whole_streams(source, args.max_line_bytes)
                 found = _bulk.arrow_batches(
                     parser._core,
                     source,
@@ -392,6 +401,20 @@ def _stream_records(path: str, format: str, max_line_bytes: int | None) -> list[
             records.append(group[0])  # kept as it is: its record's error says why
         else:
             records.append(b"[" + b",".join(group) + b"]")
+    return records
+
+
+def _whole_streams(path: str, max_line_bytes: int | None) -> list[bytes]:
+    """`--stream`: each line one whole stream; a line holding one event object is read
+    as a stream of that one event (a list and an SSE string are streams already)."""
+    from toolsift._pure import bulk
+
+    limit = bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    records = []
+    for _, line in bulk.open_records(path, max_line_bytes=limit):
+        if not isinstance(line, bytes):
+            line = b""  # longer than the limit: not kept
+        records.append(b"[" + line + b"]" if line.lstrip().startswith(b"{") else line)
     return records
 
 
