@@ -280,7 +280,7 @@ impl Accumulator {
             .filter(|k| k.0 == major)
             .map(|k| k.1)
             .max();
-        (major, last.map_or(0, |last| last + 1))
+        (major, last.map_or(0, |last| last.saturating_add(1)))
     }
 
     /// A call that arrived whole (Gemini, Ollama): started and completed at once.

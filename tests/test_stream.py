@@ -578,3 +578,49 @@ def test_extract_stream(impl: str, tmp_path: Any) -> None:
         (1, "", {"location": "Bos"}),
     ]
     assert [r["record"] for r in rows("--quiet")] == [0, 1]  # the lone chunk: a response
+
+
+paths = st.lists(
+    st.one_of(st.text("ab", min_size=1, max_size=2), st.integers(0, 3)), min_size=1, max_size=3
+)
+partial_values = st.one_of(
+    st.tuples(st.just("stringValue"), st.text(max_size=4)),
+    st.tuples(st.just("numberValue"), st.integers(-5, 5) | st.floats(-10, 10)),
+    st.tuples(st.just("boolValue"), st.booleans()),
+    st.tuples(st.just("nullValue"), st.just("NULL_VALUE")),
+)
+
+
+def json_path(steps: list[Any]) -> str:
+    return "$" + "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in steps)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(paths, partial_values, st.booleans()), max_size=8), st.integers(1, 3))
+def test_gemini_partial_args_parity(args: list[Any], chunks: int) -> None:
+    """Random values at random paths, over a few chunks: both backends agree, chunk by
+    chunk (`feed`, `partial`) and at `finish`."""
+    partial = [
+        {"jsonPath": json_path(steps), kind: value, "willContinue": more}
+        for steps, (kind, value), more in args
+    ]
+    events = [
+        {
+            "candidates": [
+                {"content": {"parts": [{"functionCall": {"name": "f", "willContinue": True}}]}}
+            ]
+        }
+    ]
+    for n in range(chunks):
+        part = {"partialArgs": partial[n::chunks], "willContinue": n < chunks - 1}
+        events.append({"candidates": [{"content": {"parts": [{"functionCall": part}]}}]})
+    results = []
+    for backend in both_backends():
+        stream = bind(parsers.GeminiResponseParser, backend)().stream()
+        seen = []
+        for event in events:
+            seen.append([c.model_dump() for c in stream.feed(event)])
+            seen.append([c.model_dump() for c in stream.partial()])
+        results.append((seen, calls_as_dicts(stream.finish())))
+    assert same(results[0], results[1])
+    assert len(results[0][1]) == 1
