@@ -624,3 +624,18 @@ def test_gemini_partial_args_parity(args: list[Any], chunks: int) -> None:
         results.append((seen, calls_as_dicts(stream.finish())))
     assert same(results[0], results[1])
     assert len(results[0][1]) == 1
+
+
+@pytest.mark.parametrize("case", WHOLE[:3] + [c for c in WHOLE if c["parser"] == "anthropic"][:1])
+def test_a_stream_at_a_record_path(make: Any, case: dict[str, Any]) -> None:
+    """A stream inside each record, at `record_path`: read whole (never pruned)."""
+    events = case["events"]
+    transcript = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
+    records = [json.dumps({"log": {"events": events}}), json.dumps({"log": {"events": transcript}})]
+    parser = parser_for(make, case["parser"])
+    rows = parser.to_arrow(records, record_path="log.events").to_pylist()
+    assert [(r["record"], r["name"]) for r in rows] == [
+        (n, c["name"]) for n in (0, 1) for c in case["calls"]
+    ]
+    for response in parser.parse_many(records):
+        assert response.error is None

@@ -214,15 +214,18 @@ impl Format {
     /// it needs the whole document.
     pub fn keep(&self) -> Option<Keep> {
         match self {
-            Format::Walked(walked) => Some(walked.keep()),
+            Format::Walked(walked) => Some(with_streams(walked.keep())),
             Format::Json(options) => Some(json_path::keep(options)),
             // LiteRT-LM responses are read as text (`litert::parse_record`).
             Format::LiteRt => None,
             // What any walked format reads (each keeps what its `detect` reads too).
-            Format::Auto => Some(Walked::ALL.iter().fold(Keep::default(), |mut all, w| {
-                all.merge(&w.keep());
-                all
-            })),
+            Format::Auto => Some(with_streams(Walked::ALL.iter().fold(
+                Keep::default(),
+                |mut all, w| {
+                    all.merge(&w.keep());
+                    all
+                },
+            ))),
         }
     }
 
@@ -255,6 +258,13 @@ impl Format {
         };
         Ok(Walk::Calls(name, calls))
     }
+}
+
+/// `keep`, and the whole of every item where the response is a list: a record holding a
+/// whole stream (its events), read by `crate::stream::record`.
+fn with_streams(mut keep: Keep) -> Keep {
+    keep.merge(&items(Keep::all()));
+    keep
 }
 
 /// Keep `inner` at the end of a path of object keys.
