@@ -10,6 +10,7 @@ pub mod formats;
 pub mod json;
 pub mod node;
 pub mod record;
+pub mod stream;
 
 #[cfg(feature = "python")]
 mod python;

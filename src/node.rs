@@ -21,6 +21,13 @@ pub trait Node: Sized {
     fn is_nonempty_str(&self) -> bool;
     /// A string equal to `text` (a block's `type`, say).
     fn is_str(&self, text: &str) -> bool;
+    /// A string's text (stream fragments, names and ids are kept past the event).
+    fn text(&self) -> Option<String>;
+    fn is_bool(&self) -> bool;
+    /// An integer that fits in 64 bits (not a bool): an index.
+    fn int(&self) -> Option<i64>;
+    /// The value as compact JSON text (a whole arguments value kept past the event).
+    fn to_json(&self) -> Result<String, Self::Error>;
 }
 
 /// A value on a tape.
@@ -118,5 +125,25 @@ impl Node for TapeNode<'_, '_> {
 
     fn is_str(&self, text: &str) -> bool {
         self.as_str() == Some(text)
+    }
+
+    fn text(&self) -> Option<String> {
+        self.as_str().map(str::to_owned)
+    }
+
+    fn is_bool(&self) -> bool {
+        matches!(self.token(), Token::Bool(_))
+    }
+
+    fn int(&self) -> Option<i64> {
+        match *self.token() {
+            Token::Int(i) => Some(i),
+            Token::UInt(u) => i64::try_from(u).ok(),
+            _ => None,
+        }
+    }
+
+    fn to_json(&self) -> Result<String, Infallible> {
+        Ok(crate::bulk::compact::to_json(self.tape, self.idx))
     }
 }

@@ -5,6 +5,7 @@ use crate::calls::{decode_object, string_at, Arguments, Call, Record};
 use crate::formats::{Format, Walk, Walked};
 use crate::json::{self, JsonError, Tape, Text, Token};
 use crate::node::TapeNode;
+use crate::stream::{self, holds_stream, Reader};
 use std::borrow::Cow;
 
 /// Parse one response and find its calls.
@@ -40,6 +41,9 @@ pub fn record_at_with<'a>(
     root: usize,
     decode: bool,
 ) -> Record<'a> {
+    if let Some(reader) = Reader::for_records(format).filter(|_| holds_stream(&tape, root)) {
+        return stream::record(reader, tape, root);
+    }
     let node = TapeNode {
         tape: &tape,
         idx: root,

@@ -12,6 +12,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "FileResponses",
     "Parser",
+    "Stream",
     "clean_raw_for_history",
     "extract_tool_calls",
 ]
@@ -32,6 +33,7 @@ class Parser:
         single: object = None,
     ) -> Parser: ...
     def parse(self, raw: Any) -> AgentResponse: ...
+    def stream(self) -> Stream: ...
     def parse_many(
         self, raws: Iterable[Any], threads: int | None = None
     ) -> list[AgentResponse]: ...
@@ -53,6 +55,14 @@ class Parser:
         schema: Any = None,
         max_line_bytes: int | None = None,
     ) -> dict[str, int]: ...
+
+@final
+class Stream:
+    """The accumulator `Parser.stream` returns (`toolsift._pure.stream.Stream`'s twin)."""
+
+    def feed(self, event: Any) -> list[ToolCall]: ...
+    def partial(self) -> list[ToolCall]: ...
+    def finish(self) -> AgentResponse: ...
 
 @final
 class FileResponses(Iterator[AgentResponse]):

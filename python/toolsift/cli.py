@@ -154,6 +154,19 @@ def _arguments() -> argparse.ArgumentParser:
         metavar="N",
         help="a longer line is one failed record (default: 1 GiB)",
     )
+    extract.add_argument(
+        "--stream",
+        action="store_true",
+        help="each line holds one whole stream: a JSON array of its events, its SSE "
+        "transcript as a JSON string, or one event object (a stream of one event)",
+    )
+    extract.add_argument(
+        "--stream-lines",
+        action="store_true",
+        help="each line is one event of a stream: lines are grouped by their stream's id "
+        "(README: Streaming) and each stream is one record (numbered in the order of its "
+        "first line)",
+    )
     extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     return parser
 
@@ -282,6 +295,11 @@ def _check_output_is_no_input(output: str | None, inputs: Sequence[str]) -> None
 
 def _extract(args: argparse.Namespace) -> int:
     options = _parser_options(args)
+    for flag, given in (("--stream", args.stream), ("--stream-lines", args.stream_lines)):
+        if given and args.format in ("json", "litert"):
+            raise UsageError(f"{flag} reads the streams of a provider format, not {args.format}")
+    if args.stream and args.stream_lines:
+        raise UsageError("--stream and --stream-lines cannot be used together")
     sizes = _check_inputs(args.inputs)
     cls = _parser_class(args.format)
     kind = _output_kind(args.output)
@@ -298,8 +316,23 @@ def _extract(args: argparse.Namespace) -> int:
     parser = cls(**options)
     _check_output_is_no_input(args.output, args.inputs)
     opened = ["/dev/stdin" if path == STDIN else path for path in args.inputs]
-    # Several inputs are read in parallel (up to --threads files at once), in order.
-    source = _bulk.Files(opened) if len(opened) > 1 else opened[0]
+    source: Any
+    if args.stream or args.stream_lines:
+        if len(opened) > 1:
+            flag = "--stream" if args.stream else "--stream-lines"
+            raise UsageError(f"{flag} reads one input at a time (run it once per file)")
+        try:  # the input's lines, grouped into whole streams
+            if args.stream_lines:
+                source = _stream_records(opened[0], args.format, args.max_line_bytes)
+            else:
+                source = _whole_streams(opened[0], args.max_line_bytes)
+        except OSError as exc:
+            message = str(exc).removeprefix(f"{opened[0]}: ")  # it may name the file already
+            print(f"toolsift: error: cannot read {args.inputs[0]}: {message}", file=sys.stderr)
+            return 1
+    else:
+        # Several inputs are read in parallel (up to --threads files at once), in order.
+        source = _bulk.Files(opened) if len(opened) > 1 else opened[0]
     started = time.perf_counter()
     bar = _bar(sum(sizes.values()), args.quiet)
     try:
@@ -363,6 +396,60 @@ def _extract(args: argparse.Namespace) -> int:
     if note is not None:  # finding nothing is said, even with --quiet
         print(f"toolsift: warning: {note}", file=sys.stderr)
     return 0
+
+
+def _stream_records(path: str, format: str, max_line_bytes: int | None) -> list[bytes]:
+    """`--stream-lines`: the file's lines grouped into streams, each stream one record
+    (the JSON array of its events); a line that is no event of the format stays a
+    record of its own (in the order of the streams' first lines)."""
+    from toolsift._pure import bulk, formats
+    from toolsift._pure.stream import group_lines
+
+    walked = formats.WALKED if format == formats.AUTO else (formats.by_name(format),)
+
+    def module_of(event: Any) -> Any:
+        for spec in walked:
+            if spec.module.stream_detect(event):
+                return spec.module
+        return None
+
+    limit = bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    lines = [
+        line if isinstance(line, bytes) else b""
+        for _, line in bulk.open_records(path, max_line_bytes=limit)
+    ]
+    records = []
+    for group in group_lines(lines, module_of):
+        if len(group) == 1 and not _is_json(group[0]):
+            records.append(group[0])  # kept as it is: its record's error says why
+        else:
+            records.append(b"[" + b",".join(group) + b"]")
+    return records
+
+
+def _whole_streams(path: str, max_line_bytes: int | None) -> list[bytes]:
+    """`--stream`: each line one whole stream; a line holding one event object is read
+    as a stream of that one event (a list and an SSE string are streams already)."""
+    from toolsift._pure import bulk
+
+    limit = bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    records = []
+    for _, line in bulk.open_records(path, max_line_bytes=limit):
+        if not isinstance(line, bytes):
+            line = b""  # longer than the limit: not kept
+        records.append(b"[" + line + b"]" if line.lstrip().startswith(b"{") else line)
+    return records
+
+
+def _is_json(line: bytes) -> bool:
+    from toolsift._errors import ParseError
+    from toolsift._jsontext import loads
+
+    try:
+        loads(line)
+    except ParseError:
+        return False
+    return True
 
 
 SAMPLE_RECORDS = 1000

@@ -232,6 +232,10 @@ impl Reader {
 /// skipping accepts escaped lone surrogates and does not count nesting, so text with
 /// an escaped surrogate, or with more brackets than the nesting limit, is read in full.
 fn prunable(text: &[u8]) -> bool {
+    // A record that is not an object may hold a whole stream, read in full.
+    if text.trim_ascii_start().first() != Some(&b'{') {
+        return false;
+    }
     let surrogate = memchr::memmem::find_iter(text, b"\\u").any(|at| {
         matches!(
             text.get(at + 2..at + 4),

@@ -4,12 +4,13 @@
 //! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/anthropic.py`
 //! line by line.
 
-use super::{items, members, path, RawCall};
+use super::{field_of, items, members, path, RawCall};
 use crate::bulk::compact;
 use crate::bulk::envelope::{has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape, Token};
 use crate::node::{Node, TapeNode};
+use crate::stream::{index_of, Accumulator};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -113,5 +114,73 @@ fn describe(tape: &Tape<'_>, error: Option<usize>) -> String {
     match tape.str_at(error) {
         Some(text) => text.to_owned(),
         None => compact::to_string(tape, error),
+    }
+}
+
+// The stream reader: Messages streaming events.
+
+/// The `type`s of Messages streaming events.
+pub const STREAM_TYPES: &[&str] = &[
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "ping",
+];
+
+/// A Messages streaming event: its `type` is one of [`STREAM_TYPES`].
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    let kind = event.field("type")?.and_then(|k| k.text());
+    Ok(kind.is_some_and(|k| STREAM_TYPES.contains(&k.as_str())))
+}
+
+/// `tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands where
+/// no fragment comes), `input_json_delta.partial_json` appended, completed by
+/// `content_block_stop`; `message_stop` completes every call.
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    let kind = event
+        .field("type")?
+        .and_then(|k| k.text())
+        .unwrap_or_default();
+    let index = index_of(event.field("index")?);
+    match kind.as_str() {
+        "content_block_start" => {
+            let block = event.field("content_block")?;
+            if field_of(&block, "type")?.is_some_and(|t| t.is_str("tool_use")) {
+                let key = index.map_or_else(|| acc.new_key(0), |index| (0, index));
+                let at = acc.slot(key, None);
+                acc.latest.insert(0, at);
+                let slot = &mut acc.slots[at];
+                slot.set_name(field_of(&block, "name")?);
+                slot.set_id(field_of(&block, "id")?);
+                slot.set_whole(field_of(&block, "input")?)?;
+            }
+        }
+        "content_block_delta" => {
+            let delta = event.field("delta")?;
+            if let Some(at) = stream_block(acc, index) {
+                if field_of(&delta, "type")?.is_some_and(|t| t.is_str("input_json_delta")) {
+                    acc.slots[at].append(field_of(&delta, "partial_json")?);
+                }
+            }
+        }
+        "content_block_stop" => {
+            if let Some(at) = stream_block(acc, index) {
+                acc.complete(at);
+            }
+        }
+        "message_stop" => acc.complete_all(None),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The tool_use block at `index` (without one: the latest), if one was started.
+fn stream_block(acc: &Accumulator, index: Option<i64>) -> Option<usize> {
+    match index {
+        None => acc.latest.get(&0).copied(),
+        Some(index) => acc.existing((0, index)),
     }
 }

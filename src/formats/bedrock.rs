@@ -4,11 +4,12 @@
 //! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/bedrock.py`
 //! line by line.
 
-use super::{items, members, path, RawCall};
+use super::{field_of, items, members, path, RawCall};
 use crate::bulk::envelope::{describe_with, has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape};
 use crate::node::{Node, TapeNode};
+use crate::stream::{index_of, Accumulator};
 
 /// `output.message.content[].toolUse.{toolUseId, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -95,4 +96,67 @@ pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
         response,
         custom_id,
     })
+}
+
+// The stream reader: ConverseStream events.
+
+/// The members of ConverseStream events.
+pub const STREAM_KEYS: &[&str] = &[
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+    "metadata",
+];
+
+/// A ConverseStream event: an object with one of [`STREAM_KEYS`].
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    for key in STREAM_KEYS {
+        if event.field(key)?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// `toolUse` blocks: started by `contentBlockStart`, `input` text appended by
+/// `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes all.
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    if let Some(start) = event.field("contentBlockStart")? {
+        let use_ = field_of(&start.field("start")?, "toolUse")?;
+        if let Some(use_) = use_ {
+            let index = index_of(start.field("contentBlockIndex")?);
+            let key = index.map_or_else(|| acc.new_key(0), |index| (0, index));
+            let at = acc.slot(key, None);
+            acc.latest.insert(0, at);
+            let slot = &mut acc.slots[at];
+            slot.set_name(use_.field("name")?);
+            slot.set_id(use_.field("toolUseId")?);
+        }
+    }
+    if let Some(delta) = event.field("contentBlockDelta")? {
+        let use_ = field_of(&delta.field("delta")?, "toolUse")?;
+        let block = stream_block(acc, index_of(delta.field("contentBlockIndex")?));
+        if let (Some(use_), Some(at)) = (use_, block) {
+            acc.slots[at].append(use_.field("input")?);
+        }
+    }
+    if let Some(stop) = event.field("contentBlockStop")? {
+        if let Some(at) = stream_block(acc, index_of(stop.field("contentBlockIndex")?)) {
+            acc.complete(at);
+        }
+    }
+    if event.field("messageStop")?.is_some() {
+        acc.complete_all(None);
+    }
+    Ok(())
+}
+
+/// The toolUse block at `index` (without one: the latest), if one was started.
+fn stream_block(acc: &Accumulator, index: Option<i64>) -> Option<usize> {
+    match index {
+        None => acc.latest.get(&0).copied(),
+        Some(index) => acc.existing((0, index)),
+    }
 }

@@ -2,9 +2,10 @@
 //! "function", function: {name, arguments}}`, `arguments` a JSON string); the id is the
 //! call's `id`. Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
 
-use super::{members, openai, RawCall};
+use super::{field_of, members, openai, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
+use crate::stream::{index_of, Accumulator};
 
 /// `ChatFinishReason` of the v2 API.
 pub const FINISH_REASONS: [&str; 6] = [
@@ -51,4 +52,71 @@ pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
         && reason
             .and_then(|r| r.as_str())
             .is_some_and(|r| FINISH_REASONS.contains(&r))
+}
+
+// The stream reader: v2 chat stream events.
+
+/// The `type`s of v2 chat stream events.
+pub const STREAM_TYPES: &[&str] = &[
+    "message-start",
+    "content-start",
+    "content-delta",
+    "content-end",
+    "tool-plan-delta",
+    "tool-call-start",
+    "tool-call-delta",
+    "tool-call-end",
+    "citation-start",
+    "citation-end",
+    "message-end",
+];
+
+/// A v2 chat stream event: its `type` is one of [`STREAM_TYPES`].
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    let kind = event.field("type")?.and_then(|k| k.text());
+    Ok(kind.is_some_and(|k| STREAM_TYPES.contains(&k.as_str())))
+}
+
+/// `tool-call-start` starts a call (name, id, any first arguments), `tool-call-delta`
+/// appends `arguments`, `tool-call-end` completes it; `message-end` completes all.
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    let kind = event
+        .field("type")?
+        .and_then(|k| k.text())
+        .unwrap_or_default();
+    let index = index_of(event.field("index")?);
+    let at = match kind.as_str() {
+        "tool-call-start" => {
+            let key = index.map_or_else(|| acc.new_key(0), |index| (0, index));
+            let at = acc.slot(key, None);
+            acc.latest.insert(0, at);
+            at
+        }
+        "tool-call-delta" | "tool-call-end" => {
+            let found = match index {
+                None => acc.latest.get(&0).copied(),
+                Some(index) => acc.existing((0, index)),
+            };
+            let Some(at) = found else {
+                return Ok(());
+            };
+            at
+        }
+        "message-end" => {
+            acc.complete_all(None);
+            return Ok(());
+        }
+        _ => return Ok(()),
+    };
+    let message = field_of(&event.field("delta")?, "message")?;
+    let call = field_of(&message, "tool_calls")?;
+    let function = field_of(&call, "function")?;
+    let slot = &mut acc.slots[at];
+    slot.set_name(field_of(&function, "name")?);
+    slot.set_id(field_of(&call, "id")?);
+    slot.append(field_of(&function, "arguments")?);
+    if kind == "tool-call-end" {
+        acc.complete(at);
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use super::{elements_of, field_of, items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
+use crate::stream::{index_of, Accumulator, Slot, Tree};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -53,5 +54,108 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
             ));
         }
     }
+    Ok(())
+}
+
+// The stream reader: `streamGenerateContent` chunks (see the Python twin).
+
+/// The route key (candidate, STREAMING) of a candidate's call whose arguments go on.
+pub const STREAMING: i64 = -1;
+
+const VALUES: [(&str, &str); 4] = [
+    ("string_value", "stringValue"),
+    ("number_value", "numberValue"),
+    ("bool_value", "boolValue"),
+    ("null_value", "nullValue"),
+];
+
+/// A `GenerateContentResponse` chunk: a `candidates` list.
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    Ok(event.field("candidates")?.is_some_and(|c| c.is_array()))
+}
+
+/// Every call part of the chunk: a whole call, or the start or next part of a call
+/// whose arguments are streamed (`partial_args`).
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    for (position, candidate) in elements_of(event.field("candidates")?).iter().enumerate() {
+        let number = index_of(candidate.field("index")?).unwrap_or(position as i64);
+        let content = candidate.field("content")?;
+        for part in elements_of(field_of(&content, "parts")?) {
+            if let Some(call) = either(&part, "function_call", "functionCall")? {
+                call_part(acc, number, &call)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The SDK's snake_case field, else the REST camelCase one.
+fn either<N: Node>(node: &N, snake: &str, camel: &str) -> Result<Option<N>, N::Error> {
+    match node.field(snake)? {
+        Some(value) => Ok(Some(value)),
+        None => node.field(camel),
+    }
+}
+
+fn is_true<N: Node>(value: Option<N>) -> Result<bool, N::Error> {
+    match value {
+        Some(value) if value.is_bool() => Ok(value.to_json()? == "true"),
+        _ => Ok(false),
+    }
+}
+
+fn call_part<N: Node>(acc: &mut Accumulator, candidate: i64, call: &N) -> Result<(), N::Error> {
+    let name = call.field("name")?;
+    let named = name.as_ref().is_some_and(|n| n.is_nonempty_str());
+    let streaming = acc.routes.get(&(candidate, STREAMING)).copied();
+    let at = match streaming {
+        Some(at) if !named => at, // the next part of the call being streamed
+        _ => {
+            if let Some(at) = streaming {
+                acc.complete(at); // a new call ends the one before
+            }
+            let at = acc.slot((-1, acc.serial), None);
+            acc.serial += 1;
+            acc.slots[at].set_whole(call.field("args")?)?;
+            at
+        }
+    };
+    let slot = &mut acc.slots[at];
+    slot.set_name(name);
+    slot.set_id(call.field("id")?);
+    for arg in elements_of(either(call, "partial_args", "partialArgs")?) {
+        partial_arg(slot, &arg)?;
+    }
+    if is_true(either(call, "will_continue", "willContinue")?)? {
+        acc.routes.insert((candidate, STREAMING), at);
+    } else {
+        acc.routes.remove(&(candidate, STREAMING));
+        acc.complete(at);
+    }
+    Ok(())
+}
+
+/// One `PartialArg`: its value at its path (a string continued: appended to).
+fn partial_arg<N: Node>(slot: &mut Slot, arg: &N) -> Result<(), N::Error> {
+    let Some(path) = either(arg, "json_path", "jsonPath")?.and_then(|p| p.text()) else {
+        return Ok(());
+    };
+    let mut found = None;
+    for (snake, camel) in VALUES {
+        if let Some(value) = either(arg, snake, camel)? {
+            found = Some((snake, value));
+            break;
+        }
+    }
+    let Some((kind, value)) = found else {
+        return Ok(()); // no value
+    };
+    let value = match (kind, value.text()) {
+        ("null_value", _) => Tree::Null,
+        (_, Some(text)) => Tree::Str(text),
+        (_, None) => Tree::Json(value.to_json()?),
+    };
+    let continuing = is_true(either(arg, "will_continue", "willContinue")?)?;
+    slot.add_path_value(path, value, continuing);
     Ok(())
 }

@@ -8,6 +8,7 @@
 
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
+use crate::stream::Accumulator;
 
 pub mod anthropic;
 pub mod bedrock;
@@ -44,7 +45,8 @@ impl<N> RawCall<N> {
 }
 
 /// The formats read by walking one response document, in registry order: the variant,
-/// its module (`walk`, `keep`, `detect`) and its `--format` name. The two formats with
+/// its module (`walk`, `keep`, `detect`, `KEY`, and its stream reader `stream_detect`,
+/// `stream_event`) and its `--format` name. The two formats with
 /// more to them, `json` (options) and `litert` (text), follow in [`Format`]. Adding a
 /// provider is a module and one line here.
 macro_rules! formats {
@@ -81,6 +83,25 @@ macro_rules! formats {
             pub fn detect(self, doc: &TapeNode<'_, '_>) -> bool {
                 match self {
                     $(Walked::$variant => $module::detect(doc),)*
+                }
+            }
+
+            /// Whether `event` is one of this format's stream events (`AutoResponseParser`'s
+            /// stream reads the first event some format recognizes with the format's reader).
+            pub fn stream_detect<N: Node>(self, event: &N) -> Result<bool, N::Error> {
+                match self {
+                    $(Walked::$variant => $module::stream_detect(event),)*
+                }
+            }
+
+            /// One stream event: what it adds to the calls of the stream.
+            pub fn stream_event<N: Node>(
+                self,
+                event: &N,
+                acc: &mut Accumulator,
+            ) -> Result<(), N::Error> {
+                match self {
+                    $(Walked::$variant => $module::stream_event(event, acc),)*
                 }
             }
 
@@ -193,15 +214,18 @@ impl Format {
     /// it needs the whole document.
     pub fn keep(&self) -> Option<Keep> {
         match self {
-            Format::Walked(walked) => Some(walked.keep()),
+            Format::Walked(walked) => Some(with_streams(walked.keep())),
             Format::Json(options) => Some(json_path::keep(options)),
             // LiteRT-LM responses are read as text (`litert::parse_record`).
             Format::LiteRt => None,
             // What any walked format reads (each keeps what its `detect` reads too).
-            Format::Auto => Some(Walked::ALL.iter().fold(Keep::default(), |mut all, w| {
-                all.merge(&w.keep());
-                all
-            })),
+            Format::Auto => Some(with_streams(Walked::ALL.iter().fold(
+                Keep::default(),
+                |mut all, w| {
+                    all.merge(&w.keep());
+                    all
+                },
+            ))),
         }
     }
 
@@ -235,6 +259,13 @@ impl Format {
         };
         Ok(Walk::Calls(name, calls))
     }
+}
+
+/// `keep`, and the whole of every item where the response is a list: a record holding a
+/// whole stream (its events), read by `crate::stream::record`.
+fn with_streams(mut keep: Keep) -> Keep {
+    keep.merge(&items(Keep::all()));
+    keep
 }
 
 /// Keep `inner` at the end of a path of object keys.

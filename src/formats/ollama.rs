@@ -5,6 +5,7 @@
 use super::{members, openai, RawCall};
 use crate::json::{Keep, Token};
 use crate::node::{Node, TapeNode};
+use crate::stream::Accumulator;
 
 /// `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI chat
 /// message's calls.
@@ -32,4 +33,22 @@ pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     message.is_some_and(|m| m.is_object())
         && model.is_some_and(|m| m.as_str().is_some())
         && done.is_some_and(|d| matches!(d.token(), Token::Bool(_)))
+}
+
+// The stream reader: chunks holding whole calls.
+
+/// A chat chunk: a `message` and a `done` flag.
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    let done = event.field("done")?.is_some_and(|d| d.is_bool());
+    Ok(event.field("message")?.is_some() && done)
+}
+
+/// Every call of the chunk, whole.
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    let mut calls = Vec::new();
+    walk(event, &mut calls)?;
+    for call in calls {
+        acc.whole_call(call.name, call.id, call.arguments, call.verbatim)?;
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use super::{elements_of, field_of, items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
+use crate::stream::{index_of, Accumulator};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -78,4 +79,90 @@ pub fn message_calls<N: Node>(
         ));
     }
     Ok(())
+}
+
+// The stream reader: chat completion chunks (`chat.completion.chunk`).
+
+/// The call index of a legacy `delta.function_call` (after the choice's tool calls).
+pub const LEGACY: i64 = 1 << 31;
+
+/// A chat completion chunk: a `choices` list.
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    Ok(event.field("choices")?.is_some_and(|c| c.is_array()))
+}
+
+/// `choices[].delta.tool_calls[]` fragments: name and id set once, `arguments`
+/// appended; the calls of a choice complete when its `finish_reason` is set.
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    for (position, choice) in elements_of(event.field("choices")?).iter().enumerate() {
+        let number = index_of(choice.field("index")?).unwrap_or(position as i64);
+        let delta = choice.field("delta")?;
+        for call in elements_of(field_of(&delta, "tool_calls")?) {
+            let id = call.field("id")?.and_then(|id| id.text());
+            let id = id.filter(|id| !id.is_empty());
+            let at = call_slot(acc, number, &call, id.as_deref())?;
+            let function = call.field("function")?;
+            let slot = &mut acc.slots[at];
+            slot.set_name(field_of(&function, "name")?);
+            if slot.id.is_none() {
+                slot.id = id;
+            }
+            slot.append(field_of(&function, "arguments")?);
+        }
+        if let Some(function) = field_of(&delta, "function_call")? {
+            let at = acc.slot((number, LEGACY), None);
+            let slot = &mut acc.slots[at];
+            slot.set_name(function.field("name")?);
+            slot.append(function.field("arguments")?);
+        }
+        if choice.field("finish_reason")?.is_some() {
+            acc.complete_all(Some(number));
+        }
+    }
+    Ok(())
+}
+
+/// The call a `delta.tool_calls[]` fragment belongs to (see `_call_slot` in the Python
+/// twin): by its `index`, or, without one, by its id, else the latest call.
+fn call_slot<N: Node>(
+    acc: &mut Accumulator,
+    choice: i64,
+    call: &N,
+    id: Option<&str>,
+) -> Result<usize, N::Error> {
+    let index = index_of(call.field("index")?);
+    let new_slot = |acc: &mut Accumulator| {
+        let key = acc.new_key(choice);
+        acc.slot(key, None)
+    };
+    let at = match index {
+        None => {
+            let found = match id {
+                Some(id) => acc.by_id(choice, id),
+                None => acc.latest.get(&choice).copied(),
+            };
+            match found {
+                Some(at) => at,
+                None => new_slot(acc),
+            }
+        }
+        Some(index) => {
+            let mut at = match acc.routes.get(&(choice, index)) {
+                Some(&at) => at,
+                None => acc.slot((choice, index), None),
+            };
+            if let Some(id) = id {
+                if acc.slots[at].id.as_deref().is_some_and(|own| own != id) {
+                    at = match acc.by_id(choice, id) {
+                        Some(at) => at,
+                        None => new_slot(acc),
+                    };
+                }
+            }
+            acc.routes.insert((choice, index), at);
+            at
+        }
+    };
+    acc.latest.insert(choice, at);
+    Ok(at)
 }

@@ -6,6 +6,7 @@
 use super::{items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
+use crate::stream::{index_of, Accumulator};
 
 /// `output[]` items `function_call` and `custom_tool_call`, by `call_id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -56,4 +57,120 @@ pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(object) = doc.member("object");
     let Ok(output) = doc.member("output");
     object.is_some_and(|o| o.is_str("response")) && output.is_some_and(|o| o.is_array())
+}
+
+// The stream reader: Responses API streaming events.
+
+const ITEM_EVENTS: [&str; 2] = ["response.output_item.added", "response.output_item.done"];
+const DELTAS: [&str; 2] = [
+    "response.function_call_arguments.delta",
+    "response.custom_tool_call_input.delta",
+];
+const DONES: [&str; 2] = [
+    "response.function_call_arguments.done",
+    "response.custom_tool_call_input.done",
+];
+const ENDS: [&str; 3] = [
+    "response.completed",
+    "response.incomplete",
+    "response.failed",
+];
+
+/// A Responses streaming event: its `type` starts with `response.`.
+pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
+    let kind = event.field("type")?.and_then(|k| k.text());
+    Ok(kind.is_some_and(|k| k.starts_with("response.")))
+}
+
+/// Items started by `output_item.added`, argument (or custom input) deltas appended,
+/// the whole text of `.done` and `output_item.done` kept; `response.completed` (and
+/// `.incomplete`, `.failed`) holds the response itself: its items complete every call.
+pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    let Some(kind) = event.field("type")?.and_then(|k| k.text()) else {
+        return Ok(());
+    };
+    let kind = kind.as_str();
+    if ITEM_EVENTS.contains(&kind) {
+        let output_index = index_of(event.field("output_index")?);
+        stream_item(
+            acc,
+            event.field("item")?,
+            output_index,
+            kind.ends_with("done"),
+        )?;
+    } else if DELTAS.contains(&kind) {
+        let at = stream_slot(acc, event, event.field("item_id")?)?;
+        let slot = &mut acc.slots[at];
+        slot.verbatim = slot.verbatim || kind == DELTAS[1];
+        slot.append(event.field("delta")?);
+    } else if DONES.contains(&kind) {
+        let at = stream_slot(acc, event, event.field("item_id")?)?;
+        let custom = kind == DONES[1];
+        let slot = &mut acc.slots[at];
+        slot.verbatim = slot.verbatim || custom;
+        slot.set_name(event.field("name")?);
+        slot.set_text(event.field(if custom { "input" } else { "arguments" })?);
+        acc.complete(at);
+    } else if ENDS.contains(&kind) {
+        let response = event.field("response")?;
+        let output = super::field_of(&response, "output")?;
+        for (position, item) in super::elements_of(output).into_iter().enumerate() {
+            stream_item(acc, Some(item), Some(position as i64), true)?;
+        }
+        acc.complete_all(None);
+    }
+    Ok(())
+}
+
+/// A `function_call` or `custom_tool_call` item: its name, `call_id`, and its arguments
+/// (or input): the whole text where the item is done.
+fn stream_item<N: Node>(
+    acc: &mut Accumulator,
+    item: Option<N>,
+    output_index: Option<i64>,
+    done: bool,
+) -> Result<(), N::Error> {
+    let Some(item) = item else {
+        return Ok(());
+    };
+    let kind = item.field("type")?;
+    let custom = kind.as_ref().is_some_and(|k| k.is_str("custom_tool_call"));
+    if !(custom || kind.is_some_and(|k| k.is_str("function_call"))) {
+        return Ok(());
+    }
+    let item_id = item.field("id")?.and_then(|id| id.text());
+    let at = match item_id.as_deref().and_then(|id| acc.by_item(id)) {
+        Some(at) => at,
+        None => {
+            let key = output_index.map_or_else(|| acc.new_key(0), |index| (0, index));
+            acc.slot(key, item_id)
+        }
+    };
+    let slot = &mut acc.slots[at];
+    slot.verbatim = custom;
+    slot.set_name(item.field("name")?);
+    slot.set_id(item.field("call_id")?);
+    let arguments = item.field(if custom { "input" } else { "arguments" })?;
+    if done {
+        slot.set_text(arguments);
+        acc.complete(at);
+    } else {
+        slot.set_whole(arguments)?;
+    }
+    Ok(())
+}
+
+/// The call an argument event is about: by its `item_id`, else its `output_index`.
+fn stream_slot<N: Node>(
+    acc: &mut Accumulator,
+    event: &N,
+    item_id: Option<N>,
+) -> Result<usize, N::Error> {
+    let item_id = item_id.and_then(|id| id.text());
+    if let Some(at) = item_id.as_deref().and_then(|id| acc.by_item(id)) {
+        return Ok(at);
+    }
+    let output_index = index_of(event.field("output_index")?);
+    let key = output_index.map_or_else(|| acc.new_key(0), |index| (0, index));
+    Ok(acc.slot(key, item_id))
 }

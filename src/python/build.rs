@@ -5,9 +5,10 @@ use super::objects::PyNode;
 use crate::calls::{Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{JsonError, Tape, Token};
+use crate::stream::Reader;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 use std::sync::Mutex;
 
@@ -414,36 +415,40 @@ pub fn calls_from_record<'py>(
             Some(id) => PyString::new(py, id).into_any(),
             None => py.None().into_bound(py),
         };
-        let (arguments, raw_arguments) = arguments_pair(b, tape, &call.arguments)?;
+        let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
     }
     Ok(calls)
 }
 
-/// `(arguments, raw_arguments)` of a call's arguments as found (indices into `tape`).
-pub(super) fn arguments_pair<'py>(
+/// `(arguments, raw_arguments)` of a call's arguments; `tape` is the response's, which
+/// `Object` and `Other` point into (arguments of a stream have none).
+pub fn arguments_pair<'py>(
     b: &mut Builder<'py>,
-    tape: &Tape<'_>,
+    tape: Option<&Tape<'_>>,
     arguments: &Arguments<'_>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let py = b.py;
-    Ok(match arguments {
-        Arguments::Missing => (b.empty_dict(), py.None().into_bound(py)),
-        Arguments::Object(idx) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
-        Arguments::Decoded(args) => (b.object(args, 0)?.0, py.None().into_bound(py)),
-        Arguments::Undecodable(text) => (b.empty_dict(), PyString::new(py, text).into_any()),
-        Arguments::Other(idx) => {
+    Ok(match (arguments, tape) {
+        (Arguments::Missing, _) => (b.empty_dict(), py.None().into_bound(py)),
+        (Arguments::Object(idx), Some(tape)) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
+        (Arguments::Decoded(args), _) => (b.object(args, 0)?.0, py.None().into_bound(py)),
+        (Arguments::Undecodable(text), _) => (b.empty_dict(), PyString::new(py, text).into_any()),
+        (Arguments::Other(idx), Some(tape)) => {
             let value = b.value(tape, *idx)?.0;
             b.kept_as_text(&value)?
         }
-        Arguments::Value(value) => {
+        (Arguments::Value(value), _) => {
             let value = b.value(value, 0)?.0;
             b.kept_as_text(&value)?
         }
-        Arguments::Encoded(text) => match object_of_text(b, text)? {
+        (Arguments::Encoded(text), _) => match object_of_text(b, text)? {
             Some(args) => (args.into_any(), py.None().into_bound(py)),
             None => (b.empty_dict(), PyString::new(py, text).into_any()),
         },
+        (Arguments::Object(_) | Arguments::Other(_), None) => {
+            (b.empty_dict(), py.None().into_bound(py))
+        }
     })
 }
 
@@ -458,6 +463,16 @@ pub fn response_from_node<'py>(
         // Not text: the caller's dicts and lists.
         let calls = super::litert::calls_of_object(b, raw)?;
         return b.response(calls, raw);
+    }
+    if raw.is_instance_of::<PyList>() || raw.is_instance_of::<PyTuple>() {
+        if let Some(reader) = Reader::for_records(format) {
+            // A list of events: a whole stream.
+            let calls = super::stream::assemble(b, reader, raw)?;
+            return match calls {
+                Some(calls) => b.response(calls, raw),
+                None => Err(b.unrecognized_object(raw)),
+            };
+        }
     }
     let mut calls = Vec::new();
     let detected = |node: &PyNode<'py>| b.detected(&node.0);

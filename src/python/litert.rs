@@ -7,7 +7,7 @@ use super::build::{arguments_pair, calls_from_record, Builder};
 use super::objects::Input;
 use crate::calls::{Arguments, Record};
 use crate::formats::litert;
-use crate::json::{Tape, MAX_DEPTH};
+use crate::json::MAX_DEPTH;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -140,7 +140,7 @@ fn arguments_of<'py>(
             return Ok((b.empty_dict(), value)); // lone surrogates: not JSON text
         };
         return match litert::string_arguments(Cow::Borrowed(text)) {
-            arguments @ Arguments::Decoded(_) => arguments_pair(b, &Tape::default(), &arguments),
+            arguments @ Arguments::Decoded(_) => arguments_pair(b, None, &arguments),
             _ => Ok((b.empty_dict(), value)),
         };
     }

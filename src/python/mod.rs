@@ -6,10 +6,12 @@ mod bulk;
 mod decode;
 mod litert;
 mod objects;
+mod stream;
 
 use crate::bulk::source::MAX_LINE_BYTES;
 use crate::formats::Format;
 use crate::record::parse_record_with;
+use crate::stream::Reader;
 use build::{response_from_node, response_from_record, Builder};
 use objects::Input;
 use pyo3::exceptions::PyValueError;
@@ -55,6 +57,21 @@ impl Parser {
             // A str with lone surrogates cannot be UTF-8, so it is not JSON text.
             (None, _) => Err(builder.parse_error(raw, None)?),
         }
+    }
+
+    /// An accumulator of this format's stream events (`toolsift._pure.stream`).
+    fn stream(&self) -> PyResult<stream::Stream> {
+        let reader = match &self.format {
+            Format::Walked(walked) => Reader::Walked(*walked),
+            Format::Json(options) => Reader::Json(options.clone()),
+            Format::Auto => Reader::Auto,
+            Format::LiteRt => {
+                return Err(PyValueError::new_err(
+                    "the 'litert' format has no stream reader",
+                ))
+            }
+        };
+        Ok(stream::Stream::new(reader))
     }
 
     /// `parse` over many responses, in order; text is parsed on worker threads with the
@@ -148,6 +165,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
     m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
     m.add_class::<bulk::FileResponses>()?;
+    m.add_class::<stream::Stream>()?;
     // Thread pools and open iterators must know when they are in a child made by fork().
     let hook = wrap_pyfunction!(batch::after_fork_in_child, m)?;
     let os = m.py().import("os")?;

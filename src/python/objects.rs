@@ -6,7 +6,7 @@ use pyo3::exceptions::PyAttributeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
 
 /// A Python value inside a response.
@@ -102,6 +102,30 @@ impl<'py> Node for PyNode<'py> {
         self.0
             .cast::<PyString>()
             .is_ok_and(|s| s.to_str().is_ok_and(|s| s == text))
+    }
+
+    fn text(&self) -> Option<String> {
+        let text = self.0.cast::<PyString>().ok()?;
+        Some(text.to_string_lossy().into_owned())
+    }
+
+    fn is_bool(&self) -> bool {
+        self.0.is_instance_of::<PyBool>()
+    }
+
+    fn int(&self) -> Option<i64> {
+        if self.0.is_instance_of::<PyBool>() || !self.0.is_instance_of::<PyInt>() {
+            return None;
+        }
+        self.0.extract().ok()
+    }
+
+    fn to_json(&self) -> PyResult<String> {
+        let py = self.0.py();
+        let dumps = py
+            .import(intern!(py, "toolsift._jsontext"))?
+            .getattr(intern!(py, "dumps_compact"))?;
+        dumps.call1((&self.0,))?.extract()
     }
 }
 

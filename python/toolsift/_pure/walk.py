@@ -13,12 +13,19 @@ from typing import Any
 
 import orjson
 
-from toolsift._errors import check_threads, record_error
+from toolsift._errors import (
+    ParseError,
+    UnrecognizedShape,
+    _unrecognized,
+    check_threads,
+    record_error,
+)
 from toolsift._jsontext import loads, may_hold_big_integer
 from toolsift._pure import bulk, formats
 from toolsift._pure.calls import decoded_tool_call, harvest
 from toolsift._pure.formats import litert
 from toolsift._pure.nodes import TEXT_TYPES
+from toolsift._pure.stream import NOT_JSON, Stream, starts_sse
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser", "gc_paused"]
@@ -39,6 +46,13 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def holds_stream(doc: Any) -> bool:
+    """A record that holds a whole stream: a list (of events), or a string of SSE text."""
+    if isinstance(doc, (list, tuple)):
+        return True
+    return isinstance(doc, str) and starts_sse(doc.encode("utf-8", "surrogatepass"))
+
+
 class Parser:
     """One configured walker; the public parser classes delegate to it."""
 
@@ -51,9 +65,18 @@ class Parser:
         single: bool = False,
     ) -> None:
         self._format = format
+        self._options = {
+            "tool_calls_key": tool_calls_key,
+            "name_key": name_key,
+            "arguments_key": arguments_key,
+            "single": single,
+        }
         self._auto = format == formats.AUTO
         spec = None if self._auto else formats.by_name(format)
         self._litert = spec is not None and spec.reads_text
+        # A record that is a list (of events) or a string (an SSE transcript) holds a
+        # whole stream, for the walked formats and auto (`json` reads lists its own way).
+        self._streams = self._auto or spec in formats.WALKED
         if spec is not None and not self._litert:
             self._walk, self._decoded_walk = spec.walkers(
                 tool_calls_key=tool_calls_key,
@@ -81,6 +104,27 @@ class Parser:
             calls = self.calls_in(loads(text))
         return AgentResponse(calls, raw)
 
+    def stream(self) -> Stream:
+        """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
+        if self._auto:
+            return Stream(None, formats.stream_detect)
+        handler = formats.by_name(self._format).stream_handler(**self._options)
+        return Stream(handler, format=self._format)
+
+    def assembled(self, doc: Any) -> tuple[list[ToolCall], str]:
+        """A record holding a whole stream (a list of events, or SSE text): its calls,
+        and the format that read them. UnrecognizedShape where an event is not JSON, or
+        (auto) no event is of any format's stream."""
+        stream = self.stream()
+        try:
+            stream.feed_record(doc)
+        except ParseError:
+            raise _unrecognized(NOT_JSON) from None
+        calls = stream.finish().tool_calls
+        if stream.format is None:
+            raise UnrecognizedShape(doc)
+        return calls, stream.format
+
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
         with gc_paused():
@@ -92,6 +136,8 @@ class Parser:
         `UnrecognizedShape`."""
         if self._litert:
             return litert.parse_sdk(doc)
+        if self._streams and holds_stream(doc):
+            return self.assembled(doc)[0]
         if self._auto:
             return harvest(formats.detect(doc).module.calls(doc))
         return harvest(self._walk(doc))
@@ -102,8 +148,8 @@ class Parser:
         rounded an integer in arguments given inline and `text` has a run of 19 digits
         (then decode `text` with `loads` and use `calls_in`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
-        if self._litert:
-            return None
+        if self._litert or (self._streams and holds_stream(doc)):
+            return None  # a stream: decoded exactly, by `calls_in`
         if self._auto:
             spec = formats.detect_or_none(doc)
             if spec is None:
@@ -123,6 +169,11 @@ class Parser:
 
     def format_of(self, doc: Any) -> str | None:
         """The format a response is read as (the `format` column)."""
+        if self._auto and holds_stream(doc):
+            try:
+                return self.assembled(doc)[1]
+            except ParseError:
+                return None
         if self._auto:
             spec = formats.detect_or_none(doc)
             return None if spec is None else spec.name

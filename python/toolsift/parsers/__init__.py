@@ -57,6 +57,14 @@ class _ResponseParser:
         its AgentResponse has no calls and `error` set."""
         return self._core.parse_many(raws, threads)
 
+    def stream(self) -> Any:
+        """An accumulator of this provider's stream events (README: Streaming):
+        `feed(event)` returns the ToolCalls that event completed, `partial()` the calls
+        so far with arguments decoded as far as they arrived, `finish()` the
+        AgentResponse of every call. An event is a dict, an SDK event object, `str` /
+        `bytes` of one JSON event, or a chunk of SSE text."""
+        return self._core.stream()
+
     def parse_file(
         self,
         path: Any,

@@ -82,6 +82,24 @@ class Format:
         calls = self.module.calls
         return calls, DECODED_WALKERS.get(self.name) or (lambda doc: list(calls(doc)))
 
+    def stream_handler(self, **options: Any) -> Callable[[Any, Any], None]:
+        """How this format's stream events add to an `Accumulator`: the module's
+        `stream_event`; for a format whose events are whole responses (`json`), each
+        event's calls, complete at once. ValueError for a format with no stream reader."""
+        handler = getattr(self.module, "stream_event", None)
+        if handler is not None:
+            return handler  # type: ignore[no-any-return]
+        make = getattr(self.module, "walker", None)
+        if make is None:
+            raise ValueError(f"the {self.name!r} format has no stream reader")
+        walk = make(**options)
+
+        def whole_calls(event: Any, acc: Any) -> None:
+            for name, id, arguments in walk(event):
+                acc.whole_call(name, id, arguments)
+
+        return whole_calls
+
 
 WALKED: tuple[Format, ...] = tuple(
     Format(module)
@@ -142,6 +160,16 @@ def detect(doc: Any) -> Format:
     if format is None:
         raise UnrecognizedShape(doc)
     return format
+
+
+def stream_detect(event: Any) -> tuple[str, Callable[[Any, Any], None]] | None:
+    """For `AutoResponseParser.stream()`: the name and stream reader of the first walked
+    format (in registry order) whose `stream_detect` recognizes `event`, if any."""
+    for format in WALKED:
+        detect = getattr(format.module, "stream_detect", None)
+        if detect is not None and detect(event):
+            return format.name, format.stream_handler()
+    return None
 
 
 def markdown_table() -> str:

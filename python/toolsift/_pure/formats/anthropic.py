@@ -15,6 +15,15 @@ from typing import Any
 
 from toolsift._jsontext import dumps_compact
 from toolsift._pure.nodes import elements, field, is_str
+from toolsift._pure.stream import (
+    Accumulator,
+    Slot,
+    append,
+    index_of,
+    set_id,
+    set_name,
+    set_whole,
+)
 
 NAME = "anthropic"
 PARSER_CLASS = "AnthropicResponseParser"
@@ -88,3 +97,70 @@ def _describe(error: Any) -> str:
     if isinstance(error, str):
         return error
     return dumps_compact(error)
+
+
+# The stream reader: Messages streaming events.
+
+STREAM_WHERE = (
+    "`content_block_start` `tool_use` blocks (`id`, `name`), `content_block_delta` "
+    "`input_json_delta.partial_json`, keyed by the block's `index`; a call completes at "
+    "its `content_block_stop`"
+)
+
+STREAM_TYPES = frozenset(
+    (
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+    )
+)
+
+
+def stream_detect(event: Any) -> bool:
+    """A Messages streaming event: its `type` is one of `STREAM_TYPES`."""
+    kind = field(event, "type")
+    return isinstance(kind, str) and kind in STREAM_TYPES
+
+
+def stream_event(event: Any, acc: Accumulator) -> None:
+    """`tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands
+    where no fragment comes), `input_json_delta.partial_json` appended, completed by
+    `content_block_stop`; `message_stop` completes every call."""
+    kind = field(event, "type")
+    index = index_of(field(event, "index"))
+    if is_str(kind, "content_block_start"):
+        block = field(event, "content_block")
+        if is_str(field(block, "type"), "tool_use"):
+            slot = acc.slot(acc.new_key(0) if index is None else (0, index))
+            acc.latest[0] = slot
+            set_name(slot, field(block, "name"))
+            set_id(slot, field(block, "id"))
+            set_whole(slot, field(block, "input"))
+    elif is_str(kind, "content_block_delta"):
+        delta = field(event, "delta")
+        slot = _block(acc, index)
+        if slot is not None and is_str(field(delta, "type"), "input_json_delta"):
+            append(slot, field(delta, "partial_json"))
+    elif is_str(kind, "content_block_stop"):
+        slot = _block(acc, index)
+        if slot is not None:
+            acc.complete(slot)
+    elif is_str(kind, "message_stop"):
+        acc.complete_all()
+
+
+def _block(acc: Accumulator, index: int | None) -> Slot | None:
+    """The tool_use block at `index` (without one: the latest), if one was started."""
+    return acc.latest.get(0) if index is None else acc.existing((0, index))
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: `message_start`'s `message.id`; later events carry none."""
+    if is_str(field(event, "type"), "message_start"):
+        id = field(field(event, "message"), "id")
+        return id if isinstance(id, str) and id else True
+    return None

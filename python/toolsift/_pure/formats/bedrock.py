@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.nodes import elements, field, is_str
+from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_id, set_name
 
 NAME = "bedrock"
 PARSER_CLASS = "BedrockConverseParser"
@@ -75,3 +76,62 @@ def describe_error(error: Any) -> str:
     from toolsift._pure.bulk import describe  # bulk reads this module's envelope
 
     return describe(error, message_key="errorMessage", code_key="errorCode")
+
+
+# The stream reader: ConverseStream events.
+
+STREAM_WHERE = (
+    "`contentBlockStart.start.toolUse {toolUseId, name}`, `contentBlockDelta.delta.toolUse"
+    ".input` text, keyed by `contentBlockIndex`; a call completes at its `contentBlockStop`"
+)
+
+STREAM_KEYS = (
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+    "metadata",
+)
+
+
+def stream_detect(event: Any) -> bool:
+    """A ConverseStream event: an object with one of `STREAM_KEYS`."""
+    return any(field(event, key) is not None for key in STREAM_KEYS)
+
+
+def stream_event(event: Any, acc: Accumulator) -> None:
+    """`toolUse` blocks: started by `contentBlockStart`, `input` text appended by
+    `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes all."""
+    start = field(event, "contentBlockStart")
+    if start is not None:
+        use = field(field(start, "start"), "toolUse")
+        if use is not None:
+            index = index_of(field(start, "contentBlockIndex"))
+            slot = acc.slot(acc.new_key(0) if index is None else (0, index))
+            acc.latest[0] = slot
+            set_name(slot, field(use, "name"))
+            set_id(slot, field(use, "toolUseId"))
+    delta = field(event, "contentBlockDelta")
+    if delta is not None:
+        use = field(field(delta, "delta"), "toolUse")
+        slot = _block(acc, index_of(field(delta, "contentBlockIndex")))
+        if use is not None and slot is not None:
+            append(slot, field(use, "input"))
+    stop = field(event, "contentBlockStop")
+    if stop is not None:
+        slot = _block(acc, index_of(field(stop, "contentBlockIndex")))
+        if slot is not None:
+            acc.complete(slot)
+    if field(event, "messageStop") is not None:
+        acc.complete_all()
+
+
+def _block(acc: Accumulator, index: int | None) -> Slot | None:
+    """The toolUse block at `index` (without one: the latest), if one was started."""
+    return acc.latest.get(0) if index is None else acc.existing((0, index))
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: events carry no id; `messageStart` starts a stream."""
+    return True if field(event, "messageStart") is not None else None

@@ -8,6 +8,15 @@ from typing import Any
 
 from toolsift._pure.calls import RawCall
 from toolsift._pure.nodes import elements, field
+from toolsift._pure.stream import (
+    Accumulator,
+    Slot,
+    add_path_value,
+    index_of,
+    set_id,
+    set_name,
+    set_whole,
+)
 
 NAME = "gemini"
 PARSER_CLASS = "GeminiResponseParser"
@@ -30,3 +39,92 @@ def calls(doc: Any) -> Iterator[RawCall]:
             if call is None:
                 continue
             yield field(call, "name"), field(call, "id"), field(call, "args")
+
+
+# The stream reader: `streamGenerateContent` chunks.
+
+STREAM_WHERE = (
+    "each chunk's `function_call` parts, whole calls (complete as they come); Gemini 3 "
+    "streamed arguments: a call with `will_continue` goes on in the next parts without a "
+    "name, each `partial_args[] {json_path, string_value | number_value | bool_value | "
+    "null_value, will_continue}` setting (or, for a string continued, extending) the "
+    "value at its path; the call completes at a part without `will_continue`"
+)
+
+STREAMING = -1
+"""The route key (candidate, STREAMING) of a candidate's call whose arguments go on."""
+
+_VALUES = (
+    ("string_value", "stringValue"),
+    ("number_value", "numberValue"),
+    ("bool_value", "boolValue"),
+    ("null_value", "nullValue"),
+)
+
+
+def stream_detect(event: Any) -> bool:
+    """A `GenerateContentResponse` chunk: a `candidates` list."""
+    return isinstance(field(event, "candidates"), (list, tuple))
+
+
+def stream_event(event: Any, acc: Accumulator) -> None:
+    """Every call part of the chunk: a whole call, or the start or next part of a call
+    whose arguments are streamed (`partial_args`)."""
+    for position, candidate in enumerate(elements(field(event, "candidates"))):
+        number = index_of(field(candidate, "index"))
+        number = position if number is None else number
+        for part in elements(field(field(candidate, "content"), "parts")):
+            call = _either(part, "function_call", "functionCall")
+            if call is not None:
+                _call_part(acc, number, call)
+
+
+def _either(obj: Any, snake: str, camel: str) -> Any:
+    """The SDK's snake_case field, else the REST camelCase one."""
+    value = field(obj, snake)
+    return field(obj, camel) if value is None else value
+
+
+def _call_part(acc: Accumulator, candidate: int, call: Any) -> None:
+    name = field(call, "name")
+    streaming = acc.routes.get((candidate, STREAMING))
+    if streaming is not None and not (isinstance(name, str) and name):
+        slot = streaming  # the next part of the call being streamed
+    else:
+        if streaming is not None:
+            acc.complete(streaming)  # a new call ends the one before
+        slot = acc.slot((-1, acc.serial))
+        acc.serial += 1
+        set_whole(slot, field(call, "args"))
+    set_name(slot, name)
+    set_id(slot, field(call, "id"))
+    for arg in elements(_either(call, "partial_args", "partialArgs")):
+        _partial_arg(slot, arg)
+    if _either(call, "will_continue", "willContinue") is True:
+        acc.routes[(candidate, STREAMING)] = slot
+    else:
+        acc.routes.pop((candidate, STREAMING), None)
+        acc.complete(slot)
+
+
+def _partial_arg(slot: Slot, arg: Any) -> None:
+    """One `PartialArg`: its value at its path (a string continued: appended to)."""
+    path = _either(arg, "json_path", "jsonPath")
+    if not isinstance(path, str):
+        return
+    for snake, camel in _VALUES:
+        value = _either(arg, snake, camel)
+        if value is not None:
+            break
+    else:
+        return  # no value
+    if snake == "null_value":
+        value = None
+    continuing = _either(arg, "will_continue", "willContinue") is True
+    add_path_value(slot, path, value, continuing)
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: a chunk's `responseId` (REST) or `response_id` (SDK)."""
+    id = _either(event, "response_id", "responseId")
+    return id if isinstance(id, str) and id else None

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import field
+from toolsift._pure.stream import Accumulator
 
 NAME = "ollama"
 PARSER_CLASS = "OllamaResponseParser"
@@ -37,3 +38,29 @@ def detect(doc: Any) -> bool:
         and isinstance(doc.get("model"), str)
         and isinstance(doc.get("done"), bool)
     )
+
+
+# The stream reader: NDJSON chunks of `/api/chat` with `stream: true`.
+
+STREAM_WHERE = "each chunk's `message.tool_calls[]`, whole calls (complete as they come)"
+
+
+def stream_detect(event: Any) -> bool:
+    """A chat chunk: a `message` and a `done` flag."""
+    return field(event, "message") is not None and isinstance(field(event, "done"), bool)
+
+
+def stream_event(event: Any, acc: Accumulator) -> None:
+    """Every call of the chunk, whole."""
+    for name, id, arguments in calls(event):
+        acc.whole_call(name, id, arguments)
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: chunks carry no id; one ends its stream with `done: true`, so
+    the chunk after it starts the next (the grouping asks `ends_stream`)."""
+    return None
+
+
+def ends_stream(event: Any) -> bool:
+    return field(event, "done") is True

@@ -8,6 +8,7 @@ from typing import Any
 
 from toolsift._pure.calls import RawCall, Verbatim
 from toolsift._pure.nodes import elements, field
+from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_id, set_name
 
 NAME = "openai"
 PARSER_CLASS = "OpenAIResponseParser"
@@ -46,3 +47,68 @@ def message_calls(message: Any) -> Iterator[RawCall]:
     function = field(message, "function_call")
     if function is not None:
         yield field(function, "name"), None, field(function, "arguments")
+
+
+# The stream reader: chat completion chunks (`chat.completion.chunk`).
+
+STREAM_WHERE = (
+    "chunks' `choices[].delta.tool_calls[] {index, id, function{name, arguments}}`, keyed "
+    "by (choice `index`, call `index`); a choice's calls complete at its `finish_reason`"
+)
+
+LEGACY = 1 << 31
+"""The call index of a legacy `delta.function_call` (after the choice's tool calls)."""
+
+
+def stream_detect(event: Any) -> bool:
+    """A chat completion chunk: a `choices` list."""
+    return isinstance(field(event, "choices"), (list, tuple))
+
+
+def stream_event(event: Any, acc: Accumulator) -> None:
+    """`choices[].delta.tool_calls[]` fragments: name and id set once, `arguments`
+    appended; the calls of a choice complete when its `finish_reason` is set."""
+    for position, choice in enumerate(elements(field(event, "choices"))):
+        number = index_of(field(choice, "index"))
+        number = position if number is None else number
+        delta = field(choice, "delta")
+        for call in elements(field(delta, "tool_calls")):
+            slot = _call_slot(acc, number, call)
+            function = field(call, "function")
+            set_name(slot, field(function, "name"))
+            set_id(slot, field(call, "id"))
+            append(slot, field(function, "arguments"))
+        function = field(delta, "function_call")
+        if function is not None:
+            slot = acc.slot((number, LEGACY))
+            set_name(slot, field(function, "name"))
+            append(slot, field(function, "arguments"))
+        if field(choice, "finish_reason") is not None:
+            acc.complete_all(number)
+
+
+def _call_slot(acc: Accumulator, choice: int, call: Any) -> Slot:
+    """The call a `delta.tool_calls[]` fragment belongs to. By its `index`; where a new
+    id comes at an index whose call has another id (servers that give every call index
+    0), a new call after the others, which later fragments at that index go on. Without
+    an index: the call with its id, a new call for a new id, else the latest call."""
+    index = index_of(field(call, "index"))
+    id = field(call, "id")
+    new_id = isinstance(id, str) and id != ""
+    if index is None:
+        slot = acc.by_id(choice, id) if new_id else acc.latest.get(choice)
+        if slot is None:
+            slot = acc.slot(acc.new_key(choice))
+    else:
+        slot = acc.routes.get((choice, index)) or acc.slot((choice, index))
+        if new_id and slot.id is not None and slot.id != id:
+            slot = acc.by_id(choice, id) or acc.slot(acc.new_key(choice))
+        acc.routes[(choice, index)] = slot
+    acc.latest[choice] = slot
+    return slot
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: a chunk's stream is its `id`."""
+    id = field(event, "id")
+    return id if isinstance(id, str) and id else None

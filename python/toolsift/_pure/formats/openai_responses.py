@@ -17,6 +17,16 @@ from typing import Any
 
 from toolsift._pure.calls import Verbatim
 from toolsift._pure.nodes import elements, field, is_str
+from toolsift._pure.stream import (
+    Accumulator,
+    Slot,
+    append,
+    index_of,
+    set_id,
+    set_name,
+    set_text,
+    set_whole,
+)
 
 NAME = "openai-responses"
 PARSER_CLASS = "OpenAIResponsesParser"
@@ -45,3 +55,102 @@ def detect(doc: Any) -> bool:
         and is_str(doc.get("object"), "response")
         and isinstance(doc.get("output"), list)
     )
+
+
+# The stream reader: Responses API streaming events.
+
+STREAM_WHERE = (
+    "`response.output_item.added` `function_call` / `custom_tool_call` items, "
+    "`response.function_call_arguments.delta` and `response.custom_tool_call_input.delta`, "
+    "keyed by `output_index` (or `item_id`); a call completes at its `.done` event, "
+    "`response.output_item.done`, or `response.completed`, which holds the whole response"
+)
+
+_ITEM_EVENTS = ("response.output_item.added", "response.output_item.done")
+_DELTAS = ("response.function_call_arguments.delta", "response.custom_tool_call_input.delta")
+_DONES = ("response.function_call_arguments.done", "response.custom_tool_call_input.done")
+_ENDS = ("response.completed", "response.incomplete", "response.failed")
+
+
+def stream_detect(event: Any) -> bool:
+    """A Responses streaming event: its `type` starts with `response.`."""
+    kind = field(event, "type")
+    return isinstance(kind, str) and kind.startswith("response.")
+
+
+def stream_event(event: Any, acc: Accumulator) -> None:
+    """Items started by `output_item.added`, argument (or custom input) deltas appended,
+    the whole text of `.done` and `output_item.done` kept; `response.completed` (and
+    `.incomplete`, `.failed`) holds the response itself: its items complete every call."""
+    kind = field(event, "type")
+    if not isinstance(kind, str):
+        return
+    if kind in _ITEM_EVENTS:
+        _item(
+            acc, field(event, "item"), index_of(field(event, "output_index")), kind.endswith("done")
+        )
+    elif kind in _DELTAS:
+        slot = _slot(acc, event, field(event, "item_id"))
+        slot.verbatim = slot.verbatim or kind == _DELTAS[1]
+        append(slot, field(event, "delta"))
+    elif kind in _DONES:
+        slot = _slot(acc, event, field(event, "item_id"))
+        custom = kind == _DONES[1]
+        slot.verbatim = slot.verbatim or custom
+        set_name(slot, field(event, "name"))
+        set_text(slot, field(event, "input" if custom else "arguments"))
+        acc.complete(slot)
+    elif kind in _ENDS:
+        response = field(event, "response")
+        for position, item in enumerate(elements(field(response, "output"))):
+            _item(acc, item, position, True)
+        acc.complete_all()
+
+
+def _item(acc: Accumulator, item: Any, output_index: int | None, done: bool) -> None:
+    """A `function_call` or `custom_tool_call` item: its name, `call_id`, and its
+    arguments (or input): the whole text where the item is done."""
+    kind = field(item, "type")
+    custom = is_str(kind, "custom_tool_call")
+    if not (custom or is_str(kind, "function_call")):
+        return
+    item_id = field(item, "id")
+    slot = acc.by_item(item_id)
+    if slot is None:
+        key = acc.new_key(0) if output_index is None else (0, output_index)
+        slot = acc.slot(key, item_id if isinstance(item_id, str) else None)
+    slot.verbatim = custom
+    set_name(slot, field(item, "name"))
+    set_id(slot, field(item, "call_id"))
+    arguments = field(item, "input" if custom else "arguments")
+    if done:
+        set_text(slot, arguments)
+        acc.complete(slot)
+    else:
+        set_whole(slot, arguments)
+
+
+def _slot(acc: Accumulator, event: Any, item_id: Any) -> Slot:
+    """The call an argument event is about: by its `item_id`, else its `output_index`."""
+    slot = acc.by_item(item_id)
+    if slot is not None:
+        return slot
+    output_index = index_of(field(event, "output_index"))
+    key = acc.new_key(0) if output_index is None else (0, output_index)
+    return acc.slot(key, item_id if isinstance(item_id, str) else None)
+
+
+def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
+    """`--stream-lines`: `response.id` (`response.created` and the end events); an
+    event about an item, the stream that item was added in (`item_id`, `item.id`)."""
+    id = field(field(event, "response"), "id")
+    if isinstance(id, str) and id:
+        return id
+    item = field(event, "item_id")
+    if not isinstance(item, str):
+        item = field(field(event, "item"), "id")
+    if not isinstance(item, str):
+        return None
+    if item not in items and current is not None:
+        items[item] = current
+    return items.get(item)

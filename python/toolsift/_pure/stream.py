@@ -1,0 +1,636 @@
+"""Streams of tool-call events assembled into calls (the twin of `src/stream.rs`).
+
+The machinery every format's stream reader shares, written once: the `Sse` splitter
+(server-sent-event text in chunks, lines cut anywhere, even inside a UTF-8 character),
+`partial_json` (the complete prefix of a JSON text, closed), the `Accumulator` of
+fragments (names and ids set once, arguments appended to one buffer, so feeding costs
+linear time), and `Stream`, the object `parser.stream()` returns. How a format's events
+map onto the accumulator is the format's own `stream_event` (in `formats/<name>.py`).
+
+Rules, the same in both backends:
+
+* An event is a dict, an SDK object (read by attribute), `str` / `bytes` of one JSON
+  event, a chunk of SSE text (once text starting with an SSE field, `data:`, `event:`,
+  `id:`, `retry:` or a `:` comment, or with the start of one, is fed, all later text is
+  SSE), or a list / tuple of events (fed in turn; a list in it is no event). `[DONE]`
+  data is skipped; blank text outside SSE is no event. Other values raise TypeError;
+  text that is not JSON raises ParseError.
+* A call's name and id are the first non-empty strings given; later ones are ignored.
+  Its arguments are the argument fragments appended in order; where none came, the
+  object made of the values given at JSON paths (Gemini 3 `partial_args`), else the
+  whole value given (an object, or a string); where none of these, `{}`.
+* `finish()` gives every started call, in the provider's order (by the key the format
+  gives, then by arrival); arguments that do not decode are kept in `raw_arguments`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from itertools import pairwise
+from typing import Any
+
+from toolsift._errors import ParseError
+from toolsift._jsontext import loads
+from toolsift._pure.calls import Verbatim, arguments_of
+from toolsift._types import AgentResponse, ToolCall
+
+__all__ = ["Accumulator", "Slot", "Sse", "Stream", "partial_json"]
+
+SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
+
+_WS = " \t\n\r"
+
+
+def partial_json(text: str) -> str:
+    """The longest complete prefix of a JSON text, its open objects and arrays closed:
+    what a streaming UI shows of arguments still arriving. A string or number not yet
+    ended, a key without its value, and a literal cut short are left out; the text is
+    read up to the first character that cannot continue JSON, and no further than the end
+    of the first complete value. `""` where no value is complete. One pass, no recursion.
+    """
+    out: list[str] = []  # the text kept, in pieces
+    closers: list[str] = []  # what closes each open container, innermost last
+    # The last point where the kept text plus the closers is complete JSON:
+    # (pieces of `out`, open containers).
+    safe = (0, 0)
+    state = _VALUE
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in _WS:
+            i += 1
+            continue
+        if state == _AFTER:
+            if not closers:
+                break  # the first value is complete
+            if c == ",":
+                out.append(",")
+                state = _KEY if closers[-1] == "}" else _VALUE
+                i += 1
+                continue
+            if c != closers[-1]:
+                break
+        if c in "}]" and state != _KEY and state != _VALUE and closers and c == closers[-1]:
+            out.append(closers.pop())
+            i += 1
+            state = _AFTER
+            safe = (len(out), len(closers))
+            continue
+        if state in (_KEY, _KEY_OR_CLOSE):
+            end = _string_end(text, i) if c == '"' else -1
+            if end < 0:
+                break
+            j = end
+            while j < n and text[j] in _WS:
+                j += 1
+            if j >= n or text[j] != ":":
+                break
+            out.append(text[i:end] + ":")
+            i = j + 1
+            state = _VALUE
+            continue
+        # A value.
+        if c in "{[":
+            out.append(c)
+            closers.append("}" if c == "{" else "]")
+            state = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
+            i += 1
+            safe = (len(out), len(closers))
+            continue
+        end = _string_end(text, i) if c == '"' else _scalar_end(text, i)
+        if end < 0:
+            break
+        out.append(text[i:end])
+        i = end
+        state = _AFTER
+        safe = (len(out), len(closers))
+    kept, depth = safe
+    return "".join(out[:kept]) + "".join(reversed(closers[:depth]))
+
+
+# What `partial_json` reads next: a value, a key, either of them or the container's end,
+# or (after a value) a comma or the container's end.
+_VALUE, _KEY, _KEY_OR_CLOSE, _VALUE_OR_CLOSE, _AFTER = range(5)
+_ESCAPES = frozenset('"\\/bfnrt')
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _string_end(text: str, i: int) -> int:
+    """The end of the JSON string starting at `text[i]` (a quote), or -1 where it is not
+    ended, holds a control character or an invalid escape, or ends inside an escape."""
+    j = i + 1
+    n = len(text)
+    while j < n:
+        c = text[j]
+        if c == '"':
+            return j + 1
+        if c == "\\":
+            if j + 1 >= n:
+                return -1
+            e = text[j + 1]
+            if e == "u":
+                if j + 6 > n or not all(h in _HEX for h in text[j + 2 : j + 6]):
+                    return -1
+                j += 6
+            elif e in _ESCAPES:
+                j += 2
+            else:
+                return -1
+            continue
+        if c < " ":
+            return -1
+        j += 1
+    return -1
+
+
+def _scalar_end(text: str, i: int) -> int:
+    """The end of the number or literal at `text[i]`, or -1 where it is not one, or is a
+    number that reaches the end of the text (more digits may follow)."""
+    for literal in ("true", "false", "null"):
+        if text.startswith(literal, i):
+            return i + len(literal)
+    n = len(text)
+    j = i
+    if j < n and text[j] == "-":
+        j += 1
+    if j < n and text[j] == "0":
+        j += 1
+    elif j < n and "1" <= text[j] <= "9":
+        while j < n and "0" <= text[j] <= "9":
+            j += 1
+    else:
+        return -1
+    if j < n and text[j] == ".":
+        j += 1
+        start = j
+        while j < n and "0" <= text[j] <= "9":
+            j += 1
+        if j == start:
+            return -1
+    if j < n and text[j] in "eE":
+        j += 1
+        if j < n and text[j] in "+-":
+            j += 1
+        start = j
+        while j < n and "0" <= text[j] <= "9":
+            j += 1
+        if j == start:
+            return -1
+    return -1 if j >= n else j
+
+
+def starts_sse(data: bytes) -> bool:
+    """Text that starts with a server-sent-event field (or with the start of one: a
+    chunk may be cut inside `data:`) begins an SSE stream."""
+    data = data.lstrip()
+    return bool(data) and any(data.startswith(f) or f.startswith(data) for f in SSE_FIELDS)
+
+
+class Slot:
+    """One call being assembled."""
+
+    __slots__ = ("done", "id", "item", "key", "name", "parts", "paths", "verbatim", "whole")
+
+    def __init__(self, key: tuple[int, int], item: str | None) -> None:
+        self.key = key
+        self.item = item  # the provider's item id, where calls are found by it too
+        self.name: str | None = None
+        self.id: str | None = None
+        self.parts: list[str] = []
+        self.whole: Any = None
+        self.verbatim = False
+        self.done = False
+        # Arguments streamed as values at JSON paths (Gemini 3 `partial_args`):
+        # [path, value, continuing] in order.
+        self.paths: list[list[Any]] = []
+
+    def arguments(self) -> Any:
+        """The arguments value as found: the fragments joined, else the object the
+        values at paths make, else the whole value."""
+        text = "".join(self.parts)
+        if text:
+            self.parts = [text]
+            return text
+        if self.paths:
+            return object_at_paths(self.paths)
+        return self.whole
+
+
+class Accumulator:
+    """The calls of one stream, keyed the provider's way."""
+
+    def __init__(self) -> None:
+        self.slots: list[Slot] = []
+        self._by_key: dict[tuple[int, int], Slot] = {}
+        self.done_now: list[Slot] = []
+        self.serial = 0  # for calls that arrive whole
+        # For formats to find calls by their own rules: a key to the call it now means,
+        # and the latest call of each major key.
+        self.routes: dict[tuple[int, int], Slot] = {}
+        self.latest: dict[int, Slot] = {}
+
+    def slot(self, key: tuple[int, int], item: str | None = None) -> Slot:
+        """The call at `key` (made if new)."""
+        found = self._by_key.get(key)
+        if found is None:
+            found = Slot(key, item)
+            self.slots.append(found)
+            self._by_key[key] = found
+        elif found.item is None and isinstance(item, str):
+            found.item = item
+        return found
+
+    def existing(self, key: tuple[int, int]) -> Slot | None:
+        return self._by_key.get(key)
+
+    def by_id(self, major: int, id: Any) -> Slot | None:
+        """The call of `major` with this id, if one was started."""
+        for slot in self.slots:
+            if slot.key[0] == major and slot.id == id:
+                return slot
+        return None
+
+    def by_item(self, item: Any) -> Slot | None:
+        """The call with this provider item id, if one was started."""
+        if not isinstance(item, str):
+            return None
+        for slot in self.slots:
+            if slot.item == item:
+                return slot
+        return None
+
+    def new_key(self, major: int) -> tuple[int, int]:
+        """A key after every other one of `major` (a call with no index of its own)."""
+        minors = [key[1] for key in self._by_key if key[0] == major]
+        return major, max(minors, default=-1) + 1
+
+    def whole_call(self, name: Any, id: Any, arguments: Any, verbatim: bool = False) -> None:
+        """A call that arrived whole (Gemini, Ollama): started and completed at once."""
+        if isinstance(arguments, Verbatim):
+            arguments, verbatim = arguments.value, True
+        slot = self.slot((-1, self.serial))
+        self.serial += 1
+        set_name(slot, name)
+        set_id(slot, id)
+        set_whole(slot, arguments)
+        slot.verbatim = verbatim
+        self.complete(slot)
+
+    def complete(self, slot: Slot) -> None:
+        if not slot.done:
+            slot.done = True
+            self.done_now.append(slot)
+
+    def complete_all(self, major: int | None = None) -> None:
+        """Every call (of `major`, where given) not completed yet, in key order."""
+        for slot in self.ordered():
+            if major is None or slot.key[0] == major:
+                self.complete(slot)
+
+    def ordered(self) -> list[Slot]:
+        """The calls in the provider's order: by key (stable: then by arrival). Calls
+        that arrived whole keep their arrival order among themselves."""
+        return sorted(self.slots, key=lambda slot: slot.key)
+
+
+def set_name(slot: Slot, name: Any) -> None:
+    """Set once: the first non-empty string."""
+    if slot.name is None and isinstance(name, str) and name:
+        slot.name = name
+
+
+def set_id(slot: Slot, id: Any) -> None:
+    """Set once: the first non-empty string."""
+    if slot.id is None and isinstance(id, str) and id:
+        slot.id = id
+
+
+def append(slot: Slot, fragment: Any) -> None:
+    """An argument fragment (a string; anything else is ignored)."""
+    if isinstance(fragment, str) and fragment:
+        slot.parts.append(fragment)
+
+
+def set_whole(slot: Slot, value: Any) -> None:
+    """The whole arguments value (an object, or the whole text); fragments, where any
+    came, stay ahead of it."""
+    if value is not None:
+        slot.whole = value
+
+
+def set_text(slot: Slot, text: Any) -> None:
+    """The whole argument text (a `.done` event's): it replaces the fragments."""
+    if isinstance(text, str):
+        slot.parts = [text]
+
+
+MAX_PATH_STEPS = 64
+"""A JSON path of more steps is ignored (it sets nothing)."""
+MAX_PATH_INDEX = 10_000
+"""A JSON path with a larger array index is ignored (it sets nothing)."""
+
+
+def add_path_value(slot: Slot, path: str, value: Any, continuing: bool) -> None:
+    """A value at a JSON path; a string continues the one before at the same path
+    where that one said it would go on."""
+    last = slot.paths[-1] if slot.paths else None
+    if last is not None and last[0] == path and last[2] and isinstance(value, str):
+        if isinstance(last[1], str):
+            last[1] += value
+            last[2] = continuing
+            return
+    slot.paths.append([path, value, continuing])
+
+
+def path_steps(path: str) -> list[str | int] | None:
+    """`$.a.b[0]['c d']` as `["a", "b", 0, "c d"]`; None for what is not such a path
+    (or has more than `MAX_PATH_STEPS` steps, or none)."""
+    if not path.startswith("$"):
+        return None
+    steps: list[str | int] = []
+    i, n = 1, len(path)
+    while i < n:
+        if path[i] == ".":
+            j = i + 1
+            while j < n and path[j] not in ".[":
+                j += 1
+            if j == i + 1:
+                return None
+            steps.append(path[i + 1 : j])
+            i = j
+        elif path.startswith("['", i) or path.startswith('["', i):
+            end = path.find(path[i + 1] + "]", i + 2)
+            if end < 0:
+                return None
+            steps.append(path[i + 2 : end])
+            i = end + 2
+        elif path[i] == "[":
+            end = path.find("]", i)
+            digits = path[i + 1 : end] if end > 0 else ""
+            if not (digits.isascii() and digits.isdigit()) or int(digits) > MAX_PATH_INDEX:
+                return None
+            steps.append(int(digits))
+            i = end + 1
+        else:
+            return None
+    return steps if 0 < len(steps) <= MAX_PATH_STEPS else None
+
+
+def object_at_paths(paths: list[list[Any]]) -> dict[str, Any]:
+    """The object the values at their paths make, in order (a later value at a path
+    replaces an earlier one); a path through a value that is not the container it needs
+    sets nothing."""
+    root: dict[str, Any] = {}
+    for path, value, _ in paths:
+        steps = path_steps(path)
+        if steps is None or not isinstance(steps[0], str):
+            continue
+        node: Any = root
+        for step, following in pairwise(steps):
+            node = _child(node, step, following)
+            if node is None:
+                break
+        else:
+            _set(node, steps[-1], value)
+    return root
+
+
+def _child(node: Any, step: str | int, following: str | int) -> Any:
+    """The container at `step` of `node` (made where missing), or None on a conflict."""
+    empty: Any = {} if isinstance(following, str) else []
+    if isinstance(step, str) and isinstance(node, dict):
+        child = node.get(step)
+        if child is None:
+            child = node[step] = empty
+    elif isinstance(step, int) and isinstance(node, list):
+        node.extend([None] * (step + 1 - len(node)))
+        child = node[step]
+        if child is None:
+            child = node[step] = empty
+    else:
+        return None
+    wanted = dict if isinstance(following, str) else list
+    return child if isinstance(child, wanted) else None
+
+
+def _set(node: Any, step: str | int, value: Any) -> None:
+    if isinstance(step, str) and isinstance(node, dict):
+        node[step] = value
+    elif isinstance(step, int) and isinstance(node, list):
+        node.extend([None] * (step + 1 - len(node)))
+        node[step] = value
+
+
+def index_of(value: Any) -> int | None:
+    """An index: an int (not a bool)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def tool_call(slot: Slot) -> ToolCall:
+    """The call as assembled so far (arguments decoded as `parse` decodes them)."""
+    value = slot.arguments()
+    if slot.verbatim:
+        value = Verbatim(value)
+    if isinstance(value, str) and value == "":
+        value = None  # a tool with no arguments
+    decoded, raw = arguments_of(value)
+    return ToolCall(slot.name or "", decoded, slot.id, raw)
+
+
+def partial_call(slot: Slot) -> ToolCall:
+    """`tool_call`, with arguments still arriving decoded as far as they are complete."""
+    call = tool_call(slot)
+    value = slot.arguments()
+    if slot.done or slot.verbatim or not isinstance(value, str) or call.raw_arguments is None:
+        return call
+    try:
+        decoded = loads(partial_json(value) or "{}")
+    except ParseError:  # pragma: no cover - partial_json gives JSON text
+        decoded = {}
+    return ToolCall(call.name, decoded if isinstance(decoded, dict) else {}, call.id, value)
+
+
+class Sse:
+    """Server-sent-event text, fed in chunks cut anywhere: the `data` of each complete
+    event. Lines end at `\\n` (a `\\r` before it is dropped); an event ends at an empty
+    line; its `data:` lines are joined with `\\n`. Bytes are kept until their line is
+    complete, so a UTF-8 character cut between two chunks is whole when read."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+        self._data: list[bytes] = []
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        text = self._pending + chunk
+        lines = text.split(b"\n")
+        self._pending = lines.pop()
+        events: list[bytes] = []
+        for line in lines:
+            self._line(line[:-1] if line.endswith(b"\r") else line, events)
+        return events
+
+    def end(self) -> list[bytes]:
+        """The last event, where the text ended without its empty line."""
+        events: list[bytes] = []
+        if self._pending:
+            self._line(self._pending, events)
+            self._pending = b""
+        self._line(b"", events)
+        return events
+
+    def _line(self, line: bytes, events: list[bytes]) -> None:
+        if not line:
+            if self._data:
+                data = b"\n".join(self._data)
+                self._data = []
+                if data.strip() != b"[DONE]":
+                    events.append(data)
+            return
+        if line.startswith(b"data:"):
+            value = line[5:]
+            self._data.append(value[1:] if value.startswith(b" ") else value)
+        # `event:`, `id:`, `retry:` and `:` comments: the event's type is in its data.
+
+
+EventHandler = Callable[[Any, Accumulator], None]
+
+
+def group_lines(lines: Iterable[bytes], module_of: Callable[[Any], Any]) -> list[list[bytes]]:
+    """`--stream-lines`: the lines of a file, each one event, grouped into streams, in
+    the order of each stream's first line. `module_of(event)` is the format module
+    whose `stream_id(event, current, items)` says which stream an event belongs to: an
+    id (events with the same id are one stream, wherever they are in the file), True (a
+    new stream without an id), or None (the stream of the line before). A format whose
+    events carry the id only on the first (Anthropic, Cohere, Bedrock) can only be
+    grouped when each stream's lines are contiguous: an event without an id belongs to
+    the latest stream started. A line that is not a JSON object is a stream of its own
+    (its record is an error)."""
+    groups: dict[Any, list[bytes]] = {}
+    items: dict[str, str] = {}
+    current: Any = None
+    for number, line in enumerate(lines):
+        try:
+            event = loads(line)
+        except ParseError:
+            event = None
+        module = module_of(event) if isinstance(event, dict) else None
+        if module is None:
+            groups[("line", number)] = [line]
+            continue
+        key: Any = module.stream_id(event, current, items)
+        if key is True or (key is None and current is None):
+            key = ("line", number)
+        elif key is None:
+            key = current
+        groups.setdefault(key, []).append(line)
+        ends = getattr(module, "ends_stream", None)
+        current = None if ends is not None and ends(event) else key
+    return list(groups.values())
+
+
+NOT_JSON = "a stream event is not JSON"
+"""The error of a record holding a stream with an event that is not JSON text."""
+
+
+class Stream:
+    """`parser.stream()`: feed events, read the calls in progress, finish.
+
+    `handler` is the format's `stream_event`; `detect` (auto) picks a format from the
+    first event one recognizes (events before it have no calls)."""
+
+    def __init__(
+        self,
+        handler: EventHandler | None,
+        detect: Callable[[Any], tuple[str, EventHandler] | None] | None = None,
+        format: str | None = None,
+    ) -> None:
+        self._handler = handler
+        self._detect = detect
+        self.format = format  # the format whose reader reads the events (auto: once known)
+        self._acc = Accumulator()
+        self._sse: Sse | None = None
+        self._events: list[Any] = []
+        self._finished = False
+
+    def feed(self, event: Any) -> list[ToolCall]:
+        """Read one event (or chunk of SSE text); the calls it completed, in order."""
+        if self._finished:
+            raise ValueError("the stream is finished: feed() after finish()")
+        self._events.append(event)
+        self._acc.done_now = []
+        self._read(event)
+        done = self._acc.done_now
+        self._acc.done_now = []
+        return [tool_call(slot) for slot in done]
+
+    def feed_record(self, record: Any) -> None:
+        """A record holding a whole stream: SSE text, or a list whose items are its events
+        (an item that is no event, such as a number or a list, has no calls)."""
+        self._events.append(record)
+        if isinstance(record, (list, tuple)):
+            for item in record:
+                self._event(item)
+        else:
+            self._read(record)
+
+    def partial(self) -> list[ToolCall]:
+        """Every call started so far, in the provider's order; arguments still arriving
+        are decoded as far as they are complete (`partial_json`). Never raises."""
+        return [partial_call(slot) for slot in self._acc.ordered()]
+
+    def finish(self) -> AgentResponse:
+        """Every call, in the provider's order; `raw` is the list of events fed. A call
+        cut off keeps its argument text in `raw_arguments`."""
+        if not self._finished:
+            self._finished = True
+            if self._sse is not None:
+                for data in self._sse.end():
+                    try:
+                        self._json_event(data)
+                    except ParseError:
+                        pass  # the stream was cut inside its last event
+        calls = [tool_call(slot) for slot in self._acc.ordered()]
+        return AgentResponse(calls, list(self._events))
+
+    def _read(self, event: Any) -> None:
+        if isinstance(event, (list, tuple)):
+            for item in event:
+                if isinstance(item, (list, tuple)):
+                    raise TypeError("a stream event is a dict, an SDK object or text, not a list")
+                self._read(item)
+            return
+        if isinstance(event, (str, bytes, bytearray, memoryview)):
+            data = (
+                event.encode("utf-8", "surrogatepass") if isinstance(event, str) else bytes(event)
+            )
+            if self._sse is None and starts_sse(data):
+                self._sse = Sse()
+            if self._sse is not None:
+                for chunk in self._sse.feed(data):
+                    self._json_event(chunk)
+            elif data.strip():  # blank text holds no event
+                self._json_event(data)
+            return
+        if event is None or isinstance(event, (bool, int, float)):
+            raise TypeError(
+                f"a stream event is a dict, an SDK object or text, not {type(event).__name__}"
+            )
+        self._event(event)
+
+    def _json_event(self, data: bytes) -> None:
+        self._read_decoded(loads(data))
+
+    def _read_decoded(self, event: Any) -> None:
+        # An object, or a list of them; other JSON values (a number, a string, a list in
+        # the list) are no event of any provider.
+        for item in event if isinstance(event, list) else (event,):
+            if isinstance(item, dict):
+                self._event(item)
+
+    def _event(self, event: Any) -> None:
+        if self._handler is None and self._detect is not None:
+            detected = self._detect(event)
+            if detected is not None:
+                self.format, self._handler = detected
+        if self._handler is not None:
+            self._handler(event, self._acc)

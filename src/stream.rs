@@ -1,0 +1,973 @@
+//! Streams of tool-call events assembled into calls: the twin of
+//! `python/toolsift/_pure/stream.py` (its docstring states the rules).
+//!
+//! Written once for every format: the [`Sse`] splitter, [`partial_json`], the
+//! [`Accumulator`] of fragments (names and ids set once, arguments appended to one
+//! buffer, so feeding costs linear time) and [`Stream`]. How a format's events map onto
+//! the accumulator is its module's `stream_event`, reached through the registry.
+
+use crate::calls::{decode_object, Arguments, Call, Record};
+use crate::formats::{Format, JsonOptions, Walked};
+use crate::json::{self, JsonError, Tape, Token};
+use crate::node::{Node, TapeNode};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Where a call sits in the provider's order: (choice or block group, index).
+pub type Key = (i64, i64);
+
+/// A whole arguments value: a string as it is, any other value as its JSON text.
+#[derive(Clone, Debug)]
+pub enum Whole {
+    Text(String),
+    Json(String),
+}
+
+/// One call being assembled.
+#[derive(Debug)]
+pub struct Slot {
+    pub key: Key,
+    /// The provider's item id, where calls are found by it too.
+    pub item: Option<String>,
+    pub name: Option<String>,
+    pub id: Option<String>,
+    pub text: String,
+    pub whole: Option<Whole>,
+    pub verbatim: bool,
+    pub done: bool,
+    /// Arguments streamed as values at JSON paths (Gemini 3 `partial_args`), in order.
+    pub paths: Vec<PathValue>,
+}
+
+/// A value at a JSON path, and whether (a string) it goes on in the next one.
+#[derive(Clone, Debug)]
+pub struct PathValue {
+    pub path: String,
+    pub value: Tree,
+    pub continuing: bool,
+}
+
+/// A JSON value built from values at paths.
+#[derive(Clone, Debug)]
+pub enum Tree {
+    /// `null`, or nothing there yet (a container is made in its place where needed).
+    Null,
+    Str(String),
+    /// A number or a boolean, as JSON text.
+    Json(String),
+    Obj(Vec<(String, Tree)>),
+    Arr(Vec<Tree>),
+}
+
+impl Slot {
+    fn new(key: Key, item: Option<String>) -> Self {
+        Slot {
+            key,
+            item,
+            name: None,
+            id: None,
+            text: String::new(),
+            whole: None,
+            verbatim: false,
+            done: false,
+            paths: Vec::new(),
+        }
+    }
+
+    /// A value at a JSON path; a string continues the one before at the same path where
+    /// that one said it would go on.
+    pub fn add_path_value(&mut self, path: String, value: Tree, continuing: bool) {
+        if let (Some(last), Tree::Str(more)) = (self.paths.last_mut(), &value) {
+            if last.path == path && last.continuing {
+                if let Tree::Str(text) = &mut last.value {
+                    text.push_str(more);
+                    last.continuing = continuing;
+                    return;
+                }
+            }
+        }
+        self.paths.push(PathValue {
+            path,
+            value,
+            continuing,
+        });
+    }
+
+    /// Set once: the first non-empty string.
+    pub fn set_name<N: Node>(&mut self, name: Option<N>) {
+        if self.name.is_none() {
+            self.name = name.and_then(|n| n.text()).filter(|n| !n.is_empty());
+        }
+    }
+
+    /// Set once: the first non-empty string.
+    pub fn set_id<N: Node>(&mut self, id: Option<N>) {
+        if self.id.is_none() {
+            self.id = id.and_then(|n| n.text()).filter(|n| !n.is_empty());
+        }
+    }
+
+    /// An argument fragment (a string; anything else is ignored).
+    pub fn append<N: Node>(&mut self, fragment: Option<N>) {
+        if let Some(text) = fragment.and_then(|f| f.text()) {
+            self.text.push_str(&text);
+        }
+    }
+
+    /// The whole argument text (a `.done` event's): it replaces the fragments.
+    pub fn set_text<N: Node>(&mut self, text: Option<N>) {
+        if let Some(text) = text.and_then(|t| t.text()) {
+            self.text = text;
+        }
+    }
+
+    /// The whole arguments value (an object, or the whole text); fragments, where any
+    /// came, stay ahead of it.
+    pub fn set_whole<N: Node>(&mut self, value: Option<N>) -> Result<(), N::Error> {
+        if let Some(value) = value {
+            self.whole = Some(match value.text() {
+                Some(text) => Whole::Text(text),
+                None => Whole::Json(value.to_json()?),
+            });
+        }
+        Ok(())
+    }
+
+    /// The call as assembled, owning its strings (for a record's calls).
+    pub fn owned_call(&self) -> Call<'static> {
+        let call = self.call();
+        let arguments = match call.arguments {
+            Arguments::Missing => Arguments::Missing,
+            Arguments::Undecodable(text) => Arguments::Undecodable(Cow::Owned(text.into_owned())),
+            // Decoded again from an owned copy of its text.
+            _ => decode_object(Cow::Owned(
+                self.arguments_text()
+                    .0
+                    .map(Cow::into_owned)
+                    .unwrap_or_default(),
+            )),
+        };
+        Call {
+            name: call.name.map(|name| Cow::Owned(name.to_owned())),
+            id: call.id.map(|id| Cow::Owned(id.to_owned())),
+            arguments,
+        }
+    }
+
+    /// The arguments as found: the fragments, else the whole value; and whether it is
+    /// text (rather than the JSON text of some other value).
+    fn arguments_text(&self) -> (Option<Cow<'_, str>>, bool) {
+        if !self.text.is_empty() {
+            return (Some(Cow::Borrowed(&self.text)), true);
+        }
+        if !self.paths.is_empty() {
+            return (Some(Cow::Owned(object_at_paths(&self.paths))), false);
+        }
+        match &self.whole {
+            Some(Whole::Text(text)) => (Some(Cow::Borrowed(text)), true),
+            Some(Whole::Json(json)) => (Some(Cow::Borrowed(json)), false),
+            None => (None, false),
+        }
+    }
+
+    /// The call as assembled so far (arguments decoded as `parse` decodes them).
+    pub fn call(&self) -> StreamCall<'_> {
+        let (text, is_text) = self.arguments_text();
+        let arguments = match text {
+            None => Arguments::Missing,
+            Some(text) if self.verbatim && is_text => Arguments::Undecodable(text),
+            Some(text) if text.is_empty() => Arguments::Missing, // a tool with no arguments
+            Some(text) => decode_object(text),
+        };
+        StreamCall {
+            name: self.name.as_deref(),
+            id: self.id.as_deref(),
+            arguments,
+            raw: None,
+        }
+    }
+
+    /// [`Slot::call`], with arguments still arriving decoded as far as they are complete.
+    pub fn partial_call(&self) -> StreamCall<'_> {
+        let call = self.call();
+        let Arguments::Undecodable(Cow::Borrowed(text)) = call.arguments else {
+            return call;
+        };
+        if self.done || self.verbatim || !self.arguments_text().1 {
+            return call;
+        }
+        let mut closed = partial_json(text);
+        if closed.is_empty() {
+            closed.push_str("{}");
+        }
+        let arguments = match decode_object(Cow::Owned(closed)) {
+            decoded @ Arguments::Decoded(_) => decoded,
+            _ => Arguments::Missing,
+        };
+        StreamCall {
+            arguments,
+            raw: Some(text),
+            ..call
+        }
+    }
+}
+
+/// A call of a stream: as [`crate::calls::Call`], and, for a call in progress, its
+/// argument text (kept in `raw_arguments`) beside the arguments decoded so far.
+pub struct StreamCall<'a> {
+    pub name: Option<&'a str>,
+    pub id: Option<&'a str>,
+    pub arguments: Arguments<'a>,
+    pub raw: Option<&'a str>,
+}
+
+/// The calls of one stream, keyed the provider's way.
+#[derive(Default, Debug)]
+pub struct Accumulator {
+    pub slots: Vec<Slot>,
+    by_key: HashMap<Key, usize>,
+    /// The calls completed by the event being read, in order.
+    pub done_now: Vec<usize>,
+    pub serial: i64,
+    /// For formats to find calls by their own rules: a key to the call it now means,
+    /// and the latest call of each group.
+    pub routes: HashMap<Key, usize>,
+    pub latest: HashMap<i64, usize>,
+}
+
+impl Accumulator {
+    /// The call at `key` (made if new).
+    pub fn slot(&mut self, key: Key, item: Option<String>) -> usize {
+        match self.by_key.get(&key) {
+            Some(&found) => {
+                let slot = &mut self.slots[found];
+                if slot.item.is_none() {
+                    slot.item = item;
+                }
+                found
+            }
+            None => {
+                self.slots.push(Slot::new(key, item));
+                self.by_key.insert(key, self.slots.len() - 1);
+                self.slots.len() - 1
+            }
+        }
+    }
+
+    pub fn existing(&self, key: Key) -> Option<usize> {
+        self.by_key.get(&key).copied()
+    }
+
+    /// The call of group `major` with this id, if one was started.
+    pub fn by_id(&self, major: i64, id: &str) -> Option<usize> {
+        self.slots
+            .iter()
+            .position(|slot| slot.key.0 == major && slot.id.as_deref() == Some(id))
+    }
+
+    /// The call with this provider item id, if one was started.
+    pub fn by_item(&self, item: &str) -> Option<usize> {
+        self.slots
+            .iter()
+            .position(|slot| slot.item.as_deref() == Some(item))
+    }
+
+    /// A key after every other one of `major` (a call with no index of its own).
+    pub fn new_key(&self, major: i64) -> Key {
+        let last = self
+            .by_key
+            .keys()
+            .filter(|k| k.0 == major)
+            .map(|k| k.1)
+            .max();
+        (major, last.map_or(0, |last| last.saturating_add(1)))
+    }
+
+    /// A call that arrived whole (Gemini, Ollama): started and completed at once.
+    pub fn whole_call<N: Node>(
+        &mut self,
+        name: Option<N>,
+        id: Option<N>,
+        arguments: Option<N>,
+        verbatim: bool,
+    ) -> Result<(), N::Error> {
+        let at = self.slot((-1, self.serial), None);
+        self.serial += 1;
+        let slot = &mut self.slots[at];
+        slot.set_name(name);
+        slot.set_id(id);
+        slot.set_whole(arguments)?;
+        slot.verbatim = verbatim;
+        self.complete(at);
+        Ok(())
+    }
+
+    pub fn complete(&mut self, at: usize) {
+        if !self.slots[at].done {
+            self.slots[at].done = true;
+            self.done_now.push(at);
+        }
+    }
+
+    /// Every call (of group `major`, where given) not completed yet, in key order.
+    pub fn complete_all(&mut self, major: Option<i64>) {
+        for at in self.ordered() {
+            if major.is_none_or(|major| self.slots[at].key.0 == major) {
+                self.complete(at);
+            }
+        }
+    }
+
+    /// The calls in the provider's order: by key (stable: then by arrival).
+    pub fn ordered(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.slots.len()).collect();
+        order.sort_by_key(|&at| self.slots[at].key);
+        order
+    }
+}
+
+/// A JSON path of more steps is ignored (it sets nothing).
+pub const MAX_PATH_STEPS: usize = 64;
+/// A JSON path with a larger array index is ignored (it sets nothing).
+pub const MAX_PATH_INDEX: usize = 10_000;
+
+/// One step of a JSON path.
+#[derive(Debug, PartialEq)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// `$.a.b[0]['c d']` as its steps; None for what is not such a path (see `path_steps`
+/// in the Python twin).
+pub fn path_steps(path: &str) -> Option<Vec<Step>> {
+    let rest = path.strip_prefix('$')?;
+    let mut steps = Vec::new();
+    let mut rest = rest;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            if end == 0 {
+                return None;
+            }
+            steps.push(Step::Key(after[..end].to_owned()));
+            rest = &after[end..];
+        } else if rest.starts_with("['") || rest.starts_with("[\"") {
+            let quote = &rest[1..2];
+            let close = format!("{quote}]");
+            let end = rest[2..].find(&close)? + 2;
+            steps.push(Step::Key(rest[2..end].to_owned()));
+            rest = &rest[end + 2..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            let digits = &after[..end];
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let index = digits
+                .parse::<usize>()
+                .ok()
+                .filter(|&i| i <= MAX_PATH_INDEX)?;
+            steps.push(Step::Index(index));
+            rest = &after[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    (!steps.is_empty() && steps.len() <= MAX_PATH_STEPS).then_some(steps)
+}
+
+/// The JSON text of the object the values at their paths make, in order (see
+/// `object_at_paths` in the Python twin).
+pub fn object_at_paths(paths: &[PathValue]) -> String {
+    let mut root = Tree::Obj(Vec::new());
+    for value in paths {
+        match path_steps(&value.path) {
+            Some(steps) if matches!(steps[0], Step::Key(_)) => {
+                set_path(&mut root, &steps, &value.value);
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    render(&root, &mut out);
+    out
+}
+
+fn set_path(node: &mut Tree, steps: &[Step], value: &Tree) {
+    let Some((step, rest)) = steps.split_first() else {
+        return;
+    };
+    let Some(following) = rest.first() else {
+        if let Some(slot) = child_slot(node, step) {
+            *slot = value.clone();
+        }
+        return;
+    };
+    let Some(slot) = child_slot(node, step) else {
+        return;
+    };
+    let wants_object = matches!(following, Step::Key(_));
+    if matches!(slot, Tree::Null) {
+        *slot = if wants_object {
+            Tree::Obj(Vec::new())
+        } else {
+            Tree::Arr(Vec::new())
+        };
+    }
+    if matches!(
+        (wants_object, &*slot),
+        (true, Tree::Obj(_)) | (false, Tree::Arr(_))
+    ) {
+        set_path(slot, rest, value);
+    }
+}
+
+/// The place of `step` in `node` (made, null, where missing); None where `node` is not
+/// the container the step needs.
+fn child_slot<'t>(node: &'t mut Tree, step: &Step) -> Option<&'t mut Tree> {
+    match (step, node) {
+        (Step::Key(key), Tree::Obj(members)) => {
+            let at = match members.iter().position(|(k, _)| k == key) {
+                Some(at) => at,
+                None => {
+                    members.push((key.clone(), Tree::Null));
+                    members.len() - 1
+                }
+            };
+            Some(&mut members[at].1)
+        }
+        (Step::Index(index), Tree::Arr(items)) => {
+            if items.len() <= *index {
+                items.resize(index + 1, Tree::Null);
+            }
+            Some(&mut items[*index])
+        }
+        _ => None,
+    }
+}
+
+fn render(tree: &Tree, out: &mut String) {
+    match tree {
+        Tree::Null => out.push_str("null"),
+        Tree::Str(text) => out.push_str(&serde_json::to_string(text).unwrap_or_default()),
+        Tree::Json(json) => out.push_str(json),
+        Tree::Obj(members) => {
+            out.push('{');
+            for (n, (key, value)) in members.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push(':');
+                render(value, out);
+            }
+            out.push('}');
+        }
+        Tree::Arr(items) => {
+            out.push('[');
+            for (n, item) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                render(item, out);
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// An index: an integer (not a bool).
+pub fn index_of<N: Node>(value: Option<N>) -> Option<i64> {
+    value.and_then(|v| v.int())
+}
+
+/// Server-sent-event text, fed in chunks cut anywhere: the `data` of each complete
+/// event (see `Sse` in the Python twin).
+#[derive(Default, Debug)]
+pub struct Sse {
+    pending: Vec<u8>,
+    data: Vec<Vec<u8>>,
+}
+
+impl Sse {
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
+        self.pending.extend_from_slice(chunk);
+        let mut events = Vec::new();
+        let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') else {
+            return events;
+        };
+        let rest = self.pending.split_off(last + 1);
+        let complete = std::mem::replace(&mut self.pending, rest);
+        for line in complete[..last].split(|&b| b == b'\n') {
+            self.line(line.strip_suffix(b"\r").unwrap_or(line), &mut events);
+        }
+        events
+    }
+
+    /// The last event, where the text ended without its empty line.
+    pub fn end(&mut self) -> Vec<Vec<u8>> {
+        let mut events = Vec::new();
+        let pending = std::mem::take(&mut self.pending);
+        if !pending.is_empty() {
+            self.line(&pending, &mut events);
+        }
+        self.line(b"", &mut events);
+        events
+    }
+
+    fn line(&mut self, line: &[u8], events: &mut Vec<Vec<u8>>) {
+        if line.is_empty() {
+            if !self.data.is_empty() {
+                let data = std::mem::take(&mut self.data).join(&b'\n');
+                if data.trim_ascii() != b"[DONE]" {
+                    events.push(data);
+                }
+            }
+            return;
+        }
+        if let Some(value) = line.strip_prefix(b"data:") {
+            self.data
+                .push(value.strip_prefix(b" ").unwrap_or(value).to_vec());
+        }
+        // `event:`, `id:`, `retry:` and `:` comments: the event's type is in its data.
+    }
+}
+
+/// Text that starts with a server-sent-event field (or with the start of one: a chunk
+/// may be cut inside `data:`) begins an SSE stream.
+pub fn starts_sse(data: &[u8]) -> bool {
+    let data = data.trim_ascii_start();
+    !data.is_empty()
+        && [&b"data:"[..], b"event:", b"id:", b"retry:", b":"]
+            .iter()
+            .any(|field| data.starts_with(field) || field.starts_with(data))
+}
+
+/// What `partial_json` reads next.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Value,
+    Key,
+    KeyOrClose,
+    ValueOrClose,
+    After,
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The longest complete prefix of a JSON text, its open objects and arrays closed (see
+/// `partial_json` in the Python twin). One pass, no recursion.
+pub fn partial_json(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut closers: Vec<u8> = Vec::new();
+    let mut safe = (0usize, 0usize); // (length of `out`, open containers)
+    let mut state = State::Value;
+    let (mut i, n) = (0usize, bytes.len());
+    while i < n {
+        let c = bytes[i];
+        if is_ws(c) {
+            i += 1;
+            continue;
+        }
+        if state == State::After {
+            let Some(&closer) = closers.last() else {
+                break; // the first value is complete
+            };
+            if c == b',' {
+                out.push(',');
+                state = if closer == b'}' {
+                    State::Key
+                } else {
+                    State::Value
+                };
+                i += 1;
+                continue;
+            }
+            if c != closer {
+                break;
+            }
+        }
+        if matches!(
+            state,
+            State::After | State::KeyOrClose | State::ValueOrClose
+        ) && closers.last() == Some(&c)
+        {
+            closers.pop();
+            out.push(c as char);
+            i += 1;
+            state = State::After;
+            safe = (out.len(), closers.len());
+            continue;
+        }
+        if matches!(state, State::Key | State::KeyOrClose) {
+            let Some(end) = (c == b'"').then(|| string_end(bytes, i)).flatten() else {
+                break;
+            };
+            let mut j = end;
+            while j < n && is_ws(bytes[j]) {
+                j += 1;
+            }
+            if j >= n || bytes[j] != b':' {
+                break;
+            }
+            out.push_str(&text[i..end]);
+            out.push(':');
+            i = j + 1;
+            state = State::Value;
+            continue;
+        }
+        if c == b'{' || c == b'[' {
+            out.push(c as char);
+            closers.push(if c == b'{' { b'}' } else { b']' });
+            state = if c == b'{' {
+                State::KeyOrClose
+            } else {
+                State::ValueOrClose
+            };
+            i += 1;
+            safe = (out.len(), closers.len());
+            continue;
+        }
+        let end = if c == b'"' {
+            string_end(bytes, i)
+        } else {
+            scalar_end(bytes, i)
+        };
+        let Some(end) = end else {
+            break;
+        };
+        out.push_str(&text[i..end]);
+        i = end;
+        state = State::After;
+        safe = (out.len(), closers.len());
+    }
+    let (kept, depth) = safe;
+    out.truncate(kept);
+    out.extend(closers[..depth].iter().rev().map(|&c| c as char));
+    out
+}
+
+/// The end of the JSON string starting at `bytes[i]` (a quote); None where it is not
+/// ended, holds a control character or an invalid escape, or ends inside an escape.
+fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let n = bytes.len();
+    let mut j = i + 1;
+    while j < n {
+        match bytes[j] {
+            b'"' => return Some(j + 1),
+            b'\\' => {
+                let escape = *bytes.get(j + 1)?;
+                if escape == b'u' {
+                    let hex = bytes.get(j + 2..j + 6)?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return None;
+                    }
+                    j += 6;
+                } else if b"\"\\/bfnrt".contains(&escape) {
+                    j += 2;
+                } else {
+                    return None;
+                }
+            }
+            c if c < b' ' => return None,
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// The end of the number or literal at `bytes[i]`; None where it is not one, or is a
+/// number that reaches the end of the text (more digits may follow).
+fn scalar_end(bytes: &[u8], i: usize) -> Option<usize> {
+    for literal in [&b"true"[..], b"false", b"null"] {
+        if bytes[i..].starts_with(literal) {
+            return Some(i + literal.len());
+        }
+    }
+    let n = bytes.len();
+    let digit = |j: usize| j < n && bytes[j].is_ascii_digit();
+    let mut j = i;
+    if j < n && bytes[j] == b'-' {
+        j += 1;
+    }
+    if j < n && bytes[j] == b'0' {
+        j += 1;
+    } else if j < n && (b'1'..=b'9').contains(&bytes[j]) {
+        while digit(j) {
+            j += 1;
+        }
+    } else {
+        return None;
+    }
+    if j < n && bytes[j] == b'.' {
+        j += 1;
+        let start = j;
+        while digit(j) {
+            j += 1;
+        }
+        if j == start {
+            return None;
+        }
+    }
+    if j < n && (bytes[j] == b'e' || bytes[j] == b'E') {
+        j += 1;
+        if j < n && (bytes[j] == b'+' || bytes[j] == b'-') {
+            j += 1;
+        }
+        let start = j;
+        while digit(j) {
+            j += 1;
+        }
+        if j == start {
+            return None;
+        }
+    }
+    (j < n).then_some(j)
+}
+
+/// How a stream's events are read: a walked format's reader, the `json` format's
+/// (each event a whole response), or, for `auto`, the reader of the first format that
+/// recognizes an event.
+#[derive(Clone, Debug)]
+pub enum Reader {
+    Walked(Walked),
+    Json(JsonOptions),
+    Auto,
+}
+
+impl Reader {
+    /// The reader of records that hold a whole stream (a list of events, or SSE text):
+    /// the walked formats' and auto's; `json` reads lists its own way, `litert` text.
+    pub fn for_records(format: &Format) -> Option<Reader> {
+        match format {
+            Format::Walked(walked) => Some(Reader::Walked(*walked)),
+            Format::Auto => Some(Reader::Auto),
+            Format::Json(_) | Format::LiteRt => None,
+        }
+    }
+}
+
+/// The error of a record holding a stream with an event that is not JSON text.
+pub const NOT_JSON: &str = "a stream event is not JSON";
+
+/// Whether the value at `root` holds a whole stream: a list, or SSE text.
+pub fn holds_stream(tape: &Tape<'_>, root: usize) -> bool {
+    match &tape.tokens[root] {
+        Token::Array { .. } => true,
+        Token::Str(_) => tape
+            .str_at(root)
+            .is_some_and(|text| starts_sse(text.as_bytes())),
+        _ => false,
+    }
+}
+
+/// A record that holds a whole stream, assembled: its calls (owning their strings),
+/// and the format that read them (auto: the error where no event is of any format).
+pub fn record<'a>(reader: Reader, tape: Tape<'a>, root: usize) -> Record<'a> {
+    let mut stream = Stream::new(reader);
+    let read = match tape.str_at(root) {
+        Some(text) => stream
+            .feed_text(text.as_bytes())
+            .map_err(|_| NOT_JSON.to_owned()),
+        None => {
+            let Ok(()) = stream.decoded(&TapeNode {
+                tape: &tape,
+                idx: root,
+            });
+            Ok(())
+        }
+    };
+    stream.finish();
+    let format = read.and_then(|()| {
+        stream
+            .format_name()
+            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))
+    });
+    let calls = stream.owned_calls();
+    Record {
+        tape,
+        calls,
+        format,
+    }
+}
+
+/// `parser.stream()`'s state: feed events, read the calls so far, finish.
+#[derive(Debug)]
+pub struct Stream {
+    reader: Reader,
+    pub acc: Accumulator,
+    sse: Option<Sse>,
+    pub finished: bool,
+}
+
+/// Text that is not JSON: the error and the text it was found in.
+pub type TextError = (JsonError, Vec<u8>);
+
+impl Stream {
+    pub fn new(reader: Reader) -> Self {
+        Stream {
+            reader,
+            acc: Accumulator::default(),
+            sse: None,
+            finished: false,
+        }
+    }
+
+    /// Start reading one event (the calls it completes gather in `acc.done_now`).
+    pub fn begin(&mut self) {
+        self.acc.done_now.clear();
+    }
+
+    /// `str` / `bytes`: one JSON event, or a chunk of SSE text.
+    pub fn feed_text(&mut self, data: &[u8]) -> Result<(), TextError> {
+        if self.sse.is_none() && starts_sse(data) {
+            self.sse = Some(Sse::default());
+        }
+        match &mut self.sse {
+            Some(sse) => {
+                for event in sse.feed(data) {
+                    self.json_event(&event)?;
+                }
+                Ok(())
+            }
+            // Blank text holds no event.
+            None if data.trim_ascii().is_empty() => Ok(()),
+            None => self.json_event(data),
+        }
+    }
+
+    fn json_event(&mut self, data: &[u8]) -> Result<(), TextError> {
+        let tape = json::parse(data).map_err(|err| (err, data.to_vec()))?;
+        let root = TapeNode::root(&tape);
+        let Ok(()) = self.decoded(&root);
+        Ok(())
+    }
+
+    /// A decoded JSON event: an object, or a list of them; other values (a number, a
+    /// string, a list in the list) are no event of any provider.
+    fn decoded<N: Node>(&mut self, event: &N) -> Result<(), N::Error> {
+        if !event.is_array() {
+            return match event.is_object() {
+                true => self.feed_node(event),
+                false => Ok(()),
+            };
+        }
+        for item in event.elements() {
+            if item.is_object() {
+                self.feed_node(&item)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// An event object (a dict, an SDK object, or a decoded JSON object).
+    pub fn feed_node<N: Node>(&mut self, event: &N) -> Result<(), N::Error> {
+        if let Reader::Auto = self.reader {
+            for &walked in Walked::ALL {
+                if walked.stream_detect(event)? {
+                    self.reader = Reader::Walked(walked);
+                    break;
+                }
+            }
+        }
+        match &self.reader {
+            Reader::Walked(walked) => walked.stream_event(event, &mut self.acc),
+            Reader::Json(options) => {
+                let calls = crate::formats::json_path::walk(event, options)?;
+                for call in calls {
+                    self.acc
+                        .whole_call(call.name, call.id, call.arguments, call.verbatim)?;
+                }
+                Ok(())
+            }
+            Reader::Auto => Ok(()),
+        }
+    }
+
+    /// The end of the stream: an SSE event left without its empty line is read (where
+    /// it is not JSON, the stream was cut inside it).
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        if let Some(mut sse) = self.sse.take() {
+            for event in sse.end() {
+                let _ = self.json_event(&event);
+            }
+        }
+    }
+
+    /// The format whose reader reads the events (auto: once an event was recognized).
+    pub fn format_name(&self) -> Option<&'static str> {
+        match &self.reader {
+            Reader::Walked(walked) => Some(walked.name()),
+            Reader::Json(_) => Some(crate::formats::json_path::NAME),
+            Reader::Auto => None,
+        }
+    }
+
+    /// Every call, in the provider's order, owning its strings.
+    pub fn owned_calls(&self) -> Vec<Call<'static>> {
+        let order = self.acc.ordered();
+        order
+            .iter()
+            .map(|&at| self.acc.slots[at].owned_call())
+            .collect()
+    }
+
+    /// Every call, in the provider's order.
+    pub fn calls(&self) -> Vec<StreamCall<'_>> {
+        let order = self.acc.ordered();
+        order.iter().map(|&at| self.acc.slots[at].call()).collect()
+    }
+
+    /// Every call started so far, arguments still arriving decoded as far as they are
+    /// complete.
+    pub fn partial(&self) -> Vec<StreamCall<'_>> {
+        let order = self.acc.ordered();
+        order
+            .iter()
+            .map(|&at| self.acc.slots[at].partial_call())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_json_closes_what_is_complete() {
+        for (text, expected) in [
+            ("", ""),
+            ("{", "{}"),
+            ("{\"a", "{}"),
+            ("{\"a\": 1", "{}"),
+            ("{\"a\": 1,", "{\"a\":1}"),
+            ("{\"a\": 1, \"b\": [1, 2", "{\"a\":1,\"b\":[1]}"),
+            ("{\"a\": \"x\\u00", "{}"),
+            ("{\"a\": {\"b\": tr", "{\"a\":{}}"),
+            ("[1,]", "[1]"),
+            ("{\"a\":1}garbage", "{\"a\":1}"),
+        ] {
+            assert_eq!(partial_json(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn sse_keeps_a_character_cut_between_chunks() {
+        let text = "data: {\"a\":\"é\"}\n\n".as_bytes();
+        let mut sse = Sse::default();
+        let cut = text.iter().position(|&b| b >= 0x80).unwrap() + 1;
+        assert!(sse.feed(&text[..cut]).is_empty());
+        assert_eq!(
+            sse.feed(&text[cut..]),
+            vec![b"{\"a\":\"\xc3\xa9\"}".to_vec()]
+        );
+    }
+}

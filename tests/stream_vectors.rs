@@ -1,0 +1,145 @@
+//! The shared stream vectors in tests/vectors/<format>.stream.json, run on the Rust core
+//! (pytest runs the same files on both backends, feeding dicts, SDK objects and text).
+//! Here every event is fed as text: an object as its JSON text, a string as it is, and
+//! `{"$hex": ...}` as its bytes.
+
+mod common;
+
+use common::{load, same, value};
+use serde_json::{Map, Value};
+use toolsift::calls::Arguments;
+use toolsift::formats::Walked;
+use toolsift::stream::{starts_sse, Reader, Stream, StreamCall};
+
+/// A call as the vectors write it: `{name, arguments, id, raw_arguments}`.
+fn call_value(call: &StreamCall<'_>) -> Value {
+    let (arguments, raw) = match &call.arguments {
+        Arguments::Missing => (Value::Object(Map::new()), Value::Null),
+        Arguments::Decoded(args) => (value(args, 0), Value::Null),
+        Arguments::Undecodable(text) => {
+            (Value::Object(Map::new()), Value::String(text.to_string()))
+        }
+        other => panic!("a stream call's arguments are never {other:?}"),
+    };
+    let raw = call.raw.map_or(raw, |text| Value::String(text.to_owned()));
+    let name = Value::String(call.name.unwrap_or_default().to_owned());
+    let id = call
+        .id
+        .map_or(Value::Null, |id| Value::String(id.to_owned()));
+    serde_json::json!({"name": name, "arguments": arguments, "id": id, "raw_arguments": raw})
+}
+
+fn bytes_of(event: &Value) -> Vec<u8> {
+    match event {
+        Value::String(text) => text.as_bytes().to_vec(),
+        Value::Object(map) if map.contains_key("$hex") => {
+            let hex = map["$hex"].as_str().unwrap();
+            (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect()
+        }
+        other => serde_json::to_vec(other).unwrap(),
+    }
+}
+
+fn check(name: &str, got: &[Value], expected: &Value) {
+    let expected = expected.as_array().unwrap();
+    assert!(
+        got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
+        "{name}:\n got      {got:?}\n expected {expected:?}"
+    );
+}
+
+#[test]
+fn stream_vectors() {
+    let mut checked = 0;
+    for &walked in Walked::ALL {
+        for case in load(&format!("{}.stream.json", walked.name())) {
+            let name = case["name"].as_str().unwrap();
+            let parser = Walked::named(case["parser"].as_str().unwrap()).unwrap();
+            for reader in [Reader::Walked(parser), Reader::Auto] {
+                let mut stream = Stream::new(reader);
+                let mut done = Vec::new();
+                for event in case["events"].as_array().unwrap() {
+                    stream.begin();
+                    stream
+                        .feed_text(&bytes_of(event))
+                        .unwrap_or_else(|(err, _)| panic!("{name}: {err}"));
+                    done.push(Value::from(stream.acc.done_now.len()));
+                }
+                if let Some(expected) = case.get("done") {
+                    assert_eq!(&Value::Array(done), expected, "{name}: done");
+                }
+                stream.finish();
+                let got: Vec<Value> = stream.calls().iter().map(call_value).collect();
+                check(name, &got, &case["calls"]);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} stream vectors checked");
+}
+
+/// `partial` vectors: what `partial()` gives after the named event.
+#[test]
+fn stream_partial_vectors() {
+    let mut checked = 0;
+    for &walked in Walked::ALL {
+        for case in load(&format!("{}.stream.json", walked.name())) {
+            let Some(partial) = case.get("partial") else {
+                continue;
+            };
+            let name = case["name"].as_str().unwrap();
+            let at = partial[0].as_u64().unwrap() as usize;
+            let mut stream = Stream::new(Reader::Walked(walked));
+            for event in &case["events"].as_array().unwrap()[..=at] {
+                stream.feed_text(&bytes_of(event)).unwrap();
+            }
+            let got: Vec<Value> = stream.partial().iter().map(call_value).collect();
+            check(name, &got, &partial[1]);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2);
+}
+
+/// Cut after any event (and the SSE transcripts after any byte): reading never fails
+/// for a cut, and the calls completed so far stay completed at `finish`.
+#[test]
+fn stream_every_prefix() {
+    for &walked in Walked::ALL {
+        for case in load(&format!("{}.stream.json", walked.name())) {
+            let events: Vec<Vec<u8>> = case["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(bytes_of)
+                .collect();
+            let whole: Vec<u8> = events.concat();
+            let sse = events.first().is_some_and(|e| starts_sse(e));
+            let cuts: Vec<Vec<Vec<u8>>> = if sse {
+                // One transcript fed in two pieces, cut at every byte.
+                (0..=whole.len())
+                    .map(|cut| vec![whole[..cut].to_vec(), whole[cut..].to_vec()])
+                    .collect()
+            } else {
+                (0..=events.len())
+                    .map(|cut| events[..cut].to_vec())
+                    .collect()
+            };
+            for events in cuts {
+                let mut stream = Stream::new(Reader::Walked(walked));
+                let mut completed = 0;
+                for event in &events {
+                    stream.begin();
+                    stream.feed_text(event).unwrap();
+                    completed += stream.acc.done_now.len();
+                    let _ = stream.partial();
+                }
+                stream.finish();
+                assert!(stream.calls().len() >= completed);
+            }
+        }
+    }
+}

@@ -1,0 +1,641 @@
+"""Streams: `parser.stream()` with `feed`, `partial`, `finish`, on both backends, over the
+shared vectors (tests/vectors/<format>.stream.json, which `cargo test` reads too)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+from conftest import VECTORS, bind, both_backends, calls_as_dicts, same
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toolsift import ParseError, parsers
+from toolsift._pure import formats
+
+STREAMED = [spec for spec in formats.WALKED if hasattr(spec.module, "stream_event")]
+
+
+def stream_vectors() -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
+    for spec in STREAMED:
+        cases += json.loads((VECTORS / f"{spec.name}.stream.json").read_text("utf-8"))
+    return cases
+
+
+CASES = stream_vectors()
+IDS = [case["name"] for case in CASES]
+
+
+def parser_for(make: Any, name: str) -> Any:
+    return getattr(make, formats.by_name(name).parser_class)()
+
+
+def event_of(event: Any, as_text: bool = False) -> Any:
+    if isinstance(event, dict) and "$hex" in event:
+        return bytes.fromhex(event["$hex"])
+    if as_text and isinstance(event, dict):
+        return json.dumps(event)
+    return event
+
+
+def run(parser: Any, events: list[Any], as_text: bool = False) -> tuple[list[int], Any, Any]:
+    stream = parser.stream()
+    done = [len(stream.feed(event_of(event, as_text))) for event in events]
+    partial = stream.partial()
+    return done, partial, stream.finish()
+
+
+def test_every_walked_format_has_a_stream_reader_and_vectors() -> None:
+    assert [spec.name for spec in STREAMED] == [spec.name for spec in formats.WALKED]
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_vector(make: Any, case: dict[str, Any]) -> None:
+    parser = parser_for(make, case["parser"])
+    done, _, response = run(parser, case["events"])
+    got = calls_as_dicts(response)
+    assert same(got, case["calls"]), got
+    if "done" in case:
+        assert done == case["done"]
+    assert response.raw == [event_of(e) for e in case["events"]]
+    if "response" in case:
+        # The non-streamed response of the same call gives the same calls.
+        assert same(calls_as_dicts(parser.parse(case["response"])), case["calls"])
+    if "partial" in case:
+        at, expected = case["partial"]
+        stream = parser.stream()
+        for event in case["events"][: at + 1]:
+            stream.feed(event_of(event))
+        assert same([c.model_dump() for c in stream.partial()], expected)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_vector_as_json_text_and_auto(make: Any, case: dict[str, Any]) -> None:
+    """Each event given as JSON text, and the auto parser (detecting the format from the
+    first event), give the same calls."""
+    _, _, response = run(parser_for(make, case["parser"]), case["events"], as_text=True)
+    assert same(calls_as_dicts(response), case["calls"])
+    _, _, response = run(make.AutoResponseParser(), case["events"])
+    assert same(calls_as_dicts(response), case["calls"])
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_every_prefix(make: Any, case: dict[str, Any]) -> None:
+    """Cut after any event: `feed` and `partial` never raise, the calls already completed
+    stay completed (in `partial()` and in `finish()`), and nothing started is dropped."""
+    parser = parser_for(make, case["parser"])
+    for cut in range(len(case["events"]) + 1):
+        stream = parser.stream()
+        completed: list[dict[str, Any]] = []
+        for event in case["events"][:cut]:
+            completed += [call.model_dump() for call in stream.feed(event_of(event))]
+            now = [call.model_dump() for call in stream.partial()]
+            assert all(any(same(c, p) for p in now) for c in completed)
+        final = calls_as_dicts(stream.finish())
+        assert all(any(same(c, f) for f in final) for c in completed)
+        assert len(final) >= len(stream.partial()) >= len(completed)
+
+
+def consistent(partial: Any, final: Any) -> bool:
+    """`partial` is what `final` shows when cut short: dicts and lists hold some of their
+    members or items (each consistent), other values are equal."""
+    if isinstance(final, dict):
+        return isinstance(partial, dict) and all(
+            k in final and consistent(v, final[k]) for k, v in partial.items()
+        )
+    if isinstance(final, list):
+        return (
+            isinstance(partial, list)
+            and len(partial) <= len(final)
+            and all(consistent(p, f) for p, f in zip(partial, final, strict=False))
+        )
+    return same(partial, final)
+
+
+ARGUMENTS = [
+    '{"location": "Paris, France", "unit": "celsius"}',
+    '{"a": [1, 2.5, -3e2, true, false, null], "b": {"c": {"d": []}}, "e": ""}',
+    '{"text": "a \\"quote\\", a \\\\ backslash, \\u00fc, \\ud83c\\udf27 and \\n"}',
+    '{"nested": [[{"x": 10}], {"y": [0, -0.5]}], "big": 12345678901234567890123}',
+    '{ "spaced" :  [ 1 ,  2 ] , "k" : { } }',
+    '{"émoji": "🌧 Zürich", "n": 0}',
+]
+
+
+@pytest.mark.parametrize("arguments", ARGUMENTS)
+def test_partial_on_every_prefix_of_the_arguments(make: Any, arguments: str) -> None:
+    """One character per delta: after each, `partial()` shows the arguments decoded as
+    far as they are complete, consistent with the final object, never raising."""
+    final = json.loads(arguments)
+    stream = make.OpenAIResponseParser().stream()
+    stream.feed(
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f"}}]},
+                }
+            ]
+        }
+    )
+    shown: list[Any] = []
+    for char in arguments:
+        stream.feed(
+            {
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {"tool_calls": [{"index": 0, "function": {"arguments": char}}]},
+                    }
+                ]
+            }
+        )
+        (call,) = stream.partial()
+        assert consistent(call.arguments, final), (call.arguments, final)
+        shown.append(call.arguments)
+    assert shown[-1] == final
+    assert stream.finish().tool_calls[0].arguments == final
+
+
+def test_partial_json_every_prefix_both_backends_agree() -> None:
+    rust, python = both_backends()
+    for arguments in ARGUMENTS:
+        for cut in range(len(arguments) + 1):
+            got = []
+            for backend in (rust, python):
+                stream = bind(parsers.OpenAIResponseParser, backend)().stream()
+                stream.feed(
+                    {
+                        "choices": [
+                            {
+                                "delta": {
+                                    "tool_calls": [
+                                        {
+                                            "index": 0,
+                                            "function": {"name": "f", "arguments": arguments[:cut]},
+                                        }
+                                    ]
+                                }
+                            }
+                        ]
+                    }
+                )
+                got.append([c.model_dump() for c in stream.partial()])
+            assert same(got[0], got[1]), (arguments[:cut], got)
+
+
+def test_feed_after_finish_and_bad_events(make: Any) -> None:
+    stream = make.OpenAIResponseParser().stream()
+    stream.finish()
+    with pytest.raises(ValueError, match=r"feed\(\) after finish\(\)"):
+        stream.feed({"choices": []})
+    stream = make.OpenAIResponseParser().stream()
+    for bad in (None, 1, 2.5, True):
+        with pytest.raises(TypeError, match="a stream event is a dict, an SDK object or text"):
+            stream.feed(bad)
+    with pytest.raises(ParseError):
+        stream.feed("{not json")
+    with pytest.raises(ParseError):
+        stream.feed(b'data: {"choices": [\n\n')
+    assert stream.finish().tool_calls == []
+    with pytest.raises(ValueError, match="'litert' format has no stream reader"):
+        make.SdkResponseParser().stream()
+
+
+def test_json_parser_streams_whole_responses(make: Any) -> None:
+    stream = make.JsonResponseParser(tool_calls_key="calls").stream()
+    assert [c.name for c in stream.feed({"calls": [{"name": "a", "arguments": {"x": 1}}]})] == ["a"]
+    stream.feed('{"calls": [{"name": "b", "arguments": "{\\"y\\": 2}"}]}')
+    assert [c.model_dump() for c in stream.finish().tool_calls] == [
+        {"name": "a", "arguments": {"x": 1}, "id": None, "raw_arguments": None},
+        {"name": "b", "arguments": {"y": 2}, "id": None, "raw_arguments": None},
+    ]
+
+
+def test_a_list_of_events_is_fed_in_turn(make: Any) -> None:
+    case = CASES[0]
+    stream = make.OpenAIResponseParser().stream()
+    assert len(stream.feed(case["events"])) == 1
+    assert same(calls_as_dicts(stream.finish()), case["calls"])
+
+
+# --- SDK event objects --------------------------------------------------------------
+
+
+def sdk_events(name: str, events: list[Any]) -> list[Any] | None:
+    """The events as the provider's SDK gives them (None: no SDK type for this format).
+    openai-python and anthropic-sdk-python build their stream events from the wire with
+    `construct_type` (no validation), as here."""
+    from pydantic import TypeAdapter
+
+    if name in ("openai", "openai-responses"):
+        from openai._models import construct_type
+        from openai.types.chat import ChatCompletionChunk
+        from openai.types.responses import ResponseStreamEvent
+
+        kind: Any = ChatCompletionChunk if name == "openai" else ResponseStreamEvent
+        return [construct_type(type_=kind, value=e) for e in events]
+    if name == "anthropic":
+        from anthropic._models import construct_type as anthropic_construct
+        from anthropic.types import RawMessageStreamEvent
+
+        return [anthropic_construct(type_=RawMessageStreamEvent, value=e) for e in events]
+    if name == "cohere":
+        from cohere import StreamedChatResponseV2
+
+        adapter: Any = TypeAdapter(StreamedChatResponseV2)
+        return [adapter.validate_python(e) for e in events]
+    if name == "gemini":
+        from google.genai.types import GenerateContentResponse
+
+        return [GenerateContentResponse.model_validate(e) for e in events]
+    if name == "ollama":
+        from ollama import ChatResponse
+
+        return [ChatResponse.model_validate(e) for e in events]
+    return None  # boto3 gives Bedrock's events as dicts
+
+
+SDK_CASES = [
+    c
+    for c in CASES
+    if c.get("sdk", True) and all(isinstance(e, dict) and "$hex" not in e for e in c["events"])
+]
+
+
+@pytest.mark.parametrize("case", SDK_CASES, ids=[c["name"] for c in SDK_CASES])
+def test_sdk_event_objects(make: Any, case: dict[str, Any]) -> None:
+    events = sdk_events(case["parser"], case["events"])
+    if events is None:
+        pytest.skip("no SDK event type")
+    done, _, response = run(parser_for(make, case["parser"]), events)
+    assert same(calls_as_dicts(response), case["calls"])
+    if "done" in case:
+        assert done == case["done"]
+
+
+# --- Parity: random arguments in random fragments, every provider ----------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+objects = st.dictionaries(st.text(max_size=6), json_values, max_size=5)
+
+
+def fragmented(name: str, text: str, cuts: list[int], id: str) -> list[dict[str, Any]]:
+    """`text` in fragments (cut at `cuts`), as `name`'s stream events for one call."""
+    bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    parts = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    if name == "openai":
+        start = {
+            "index": 0,
+            "id": id,
+            "type": "function",
+            "function": {"name": "tool", "arguments": ""},
+        }
+        return [
+            {"choices": [{"index": 0, "delta": {"tool_calls": [start]}, "finish_reason": None}]},
+            *[
+                {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {"tool_calls": [{"index": 0, "function": {"arguments": p}}]},
+                        }
+                    ]
+                }
+                for p in parts
+            ],
+            {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+        ]
+    if name == "anthropic":
+        block = {"type": "tool_use", "id": id, "name": "tool", "input": {}}
+        return [
+            {"type": "content_block_start", "index": 0, "content_block": block},
+            *[
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": p},
+                }
+                for p in parts
+            ],
+            {"type": "content_block_stop", "index": 0},
+        ]
+    if name == "openai-responses":
+        item = {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": id,
+            "name": "tool",
+            "arguments": "",
+        }
+        return [
+            {"type": "response.output_item.added", "output_index": 0, "item": item},
+            *[
+                {
+                    "type": "response.function_call_arguments.delta",
+                    "item_id": "fc_1",
+                    "output_index": 0,
+                    "delta": p,
+                }
+                for p in parts
+            ],
+        ]
+    if name == "bedrock":
+        return [
+            {
+                "contentBlockStart": {
+                    "start": {"toolUse": {"toolUseId": id, "name": "tool"}},
+                    "contentBlockIndex": 0,
+                }
+            },
+            *[
+                {"contentBlockDelta": {"delta": {"toolUse": {"input": p}}, "contentBlockIndex": 0}}
+                for p in parts
+            ],
+            {"contentBlockStop": {"contentBlockIndex": 0}},
+        ]
+    if name == "cohere":
+        start = {"id": id, "type": "function", "function": {"name": "tool", "arguments": ""}}
+        return [
+            {"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": start}}},
+            *[
+                {
+                    "type": "tool-call-delta",
+                    "index": 0,
+                    "delta": {"message": {"tool_calls": {"function": {"arguments": p}}}},
+                }
+                for p in parts
+            ],
+            {"type": "tool-call-end", "index": 0},
+        ]
+    whole = json.loads(text)
+    if name == "gemini":
+        return [
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "parts": [{"functionCall": {"id": id, "name": "tool", "args": whole}}]
+                        }
+                    }
+                ]
+            }
+        ]
+    return [
+        {
+            "model": "m",
+            "message": {
+                "role": "assistant",
+                "tool_calls": [{"id": id, "function": {"name": "tool", "arguments": whole}}],
+            },
+            "done": False,
+        }
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arguments=objects,
+    cuts=st.lists(st.integers(0, 10_000), max_size=12),
+    name=st.sampled_from([spec.name for spec in STREAMED]),
+    as_sse=st.booleans(),
+)
+def test_random_fragments_parity(
+    arguments: dict[str, Any], cuts: list[int], name: str, as_sse: bool
+) -> None:
+    text = json.dumps(arguments, ensure_ascii=bool(cuts and cuts[0] % 2))
+    events: list[Any] = fragmented(name, text, cuts, "call_1")
+    if as_sse:
+        transcript = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode()
+        bounds = sorted({0, len(transcript), *(c % (len(transcript) + 1) for c in cuts)})
+        events = [transcript[a:b] for a, b in itertools.pairwise(bounds)]
+    results = []
+    for backend in both_backends():
+        parser = bind(getattr(parsers, formats.by_name(name).parser_class), backend)()
+        stream = parser.stream()
+        partials = []
+        for event in events:
+            stream.feed(event)
+            partials.append([c.model_dump() for c in stream.partial()])
+        results.append((partials, calls_as_dicts(stream.finish())))
+    assert same(results[0], results[1])
+    (final,) = results[0][1]
+    assert final["name"] == "tool" and final["id"] == "call_1"
+    assert same(final["arguments"], json.loads(text))
+    assert final["raw_arguments"] is None
+
+
+# --- Logged streams: a record holding a whole stream ------------------------------------
+
+WHOLE = [c for c in CASES if all(isinstance(e, dict) and "$hex" not in e for e in c["events"])]
+
+
+@pytest.mark.parametrize("case", WHOLE, ids=[c["name"] for c in WHOLE])
+def test_a_record_holding_a_stream(make: Any, case: dict[str, Any], tmp_path: Any) -> None:
+    """A JSON array of the events, or their SSE transcript as a JSON string, is one
+    response to `parse`, `parse_many`, `parse_file` and `to_arrow` (named and auto)."""
+    events = case["events"]
+    transcript = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
+    records = [json.dumps(events), json.dumps(transcript)]
+    for parser in (parser_for(make, case["parser"]), make.AutoResponseParser()):
+        assert same(calls_as_dicts(parser.parse(events)), case["calls"])
+        for response in parser.parse_many(records):
+            assert response.error is None
+            assert same(calls_as_dicts(response), case["calls"])
+        path = tmp_path / "streams.jsonl"
+        path.write_text("\n".join(records) + "\n", "utf-8")
+        for response in parser.parse_file(str(path)):
+            assert same(calls_as_dicts(response), case["calls"])
+        rows = parser.to_arrow(str(path)).to_pylist()
+        assert len(rows) == 2 * len(case["calls"])
+        assert [r["name"] for r in rows] == [c["name"] for c in case["calls"]] * 2
+        assert {r["format"] for r in rows} <= {case["parser"]}
+
+
+def test_records_that_are_no_stream(make: Any) -> None:
+    auto = make.AutoResponseParser()
+    with pytest.raises(ParseError, match=r"unrecognized response shape \(an array\)"):
+        auto.parse("[1, [2], {}]")
+    assert make.OpenAIResponseParser().parse("[1, [2], {}]").tool_calls == []
+    (response,) = auto.parse_many(['"data: {not json\\n\\n"'])
+    assert response.error == "a stream event is not JSON"
+    with pytest.raises(ParseError, match="unrecognized response shape \\(a string\\)"):
+        auto.parse('"data: [DONE]\\n\\n"')
+    with pytest.raises(ParseError):  # SSE text itself is no JSON text: feed it to a stream
+        auto.parse("data: [DONE]\n\n")
+
+
+def test_gemini_partial_args_paths(make: Any) -> None:
+    """Values at JSON paths make the arguments; a path that is not one, goes through a
+    value of another kind, or indexes past 10,000 sets nothing."""
+    args = [
+        {"jsonPath": "$.a.b", "numberValue": 1},
+        {"jsonPath": "$.a.b.c", "stringValue": "conflict: a.b is a number"},
+        {"jsonPath": "$.list[2][0]", "boolValue": False},
+        {"jsonPath": "$.list.x", "stringValue": "conflict: list is an array"},
+        {"jsonPath": "$[0]", "stringValue": "the root is an object"},
+        {"jsonPath": "a.b", "stringValue": "no $"},
+        {"jsonPath": "$.big[10001]", "stringValue": "too far"},
+        {"jsonPath": "$..x", "stringValue": "empty step"},
+        {"jsonPath": '$["q"]', "stringValue": "quoted"},
+        {"jsonPath": "$.s", "stringValue": "one", "willContinue": True},
+        {"jsonPath": "$.s", "stringValue": " two"},
+        {"jsonPath": "$.s", "stringValue": "replaced"},
+        {"jsonPath": "$.n"},
+    ]
+    event = {
+        "candidates": [
+            {"content": {"parts": [{"functionCall": {"name": "f", "partialArgs": args}}]}}
+        ]
+    }
+    stream = make.GeminiResponseParser().stream()
+    (call,) = stream.feed(event)
+    assert call.arguments == {
+        "a": {"b": 1},
+        "list": [None, None, [False]],
+        "q": "quoted",
+        "s": "replaced",
+    }
+
+
+def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
+    """`toolsift extract --stream-lines`: one event a line, two OpenAI streams interleaved
+    line by line (grouped by their `id`), then a line that is not JSON (its own record)."""
+    import subprocess
+    import sys
+
+    first = CASES[0]["events"]  # "call_Ab12"
+    second = [dict(e, id="chatcmpl-other") for e in CASES[6]["events"]]  # "call_Z1", "call_Z2"
+    lines = [json.dumps(e) for pair in zip(first, second, strict=False) for e in pair]
+    lines += [json.dumps(e) for e in first[len(second) :]] + [
+        json.dumps(e) for e in second[len(first) :]
+    ]
+    path = tmp_path / "lines.jsonl"
+    path.write_text("\n".join([*lines, "not json"]) + "\n", "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolsift", "extract", str(path), "--stream-lines", "--quiet"],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["record"], r["id"], r["format"]) for r in rows[:3]] == [
+        (0, "call_Ab12", "openai"),
+        (1, "call_Z1", "openai"),
+        (1, "call_Z2", "openai"),
+    ]
+    assert rows[0]["arguments"] == {"location": "Paris, France", "unit": "celsius"}
+    assert rows[3]["record"] == 2 and rows[3]["error"]
+    assert len(rows) == 4
+
+
+def test_extract_stream(impl: str, tmp_path: Any) -> None:
+    """`toolsift extract --stream`: each line one whole stream. A Gemini 3 chunk holding
+    only `partialArgs` is a stream of one event (a call with no name), not a response; a
+    line holding a list of events is assembled; without the flag the lone chunk is read
+    as a response."""
+    import os
+    import subprocess
+    import sys
+
+    gemini = json.loads((VECTORS / "gemini.stream.json").read_text("utf-8"))
+    streamed = next(c for c in gemini if c["name"].startswith("gemini 3 streamed arguments ("))
+    lone = streamed["events"][1]  # partialArgs only
+    path = tmp_path / "streams.jsonl"
+    path.write_text(json.dumps(streamed["events"]) + "\n" + json.dumps(lone) + "\n", "utf-8")
+
+    def rows(*flags: str) -> list[dict[str, Any]]:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolsift", "extract", str(path), "--format", "gemini", *flags],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return [json.loads(line) for line in done.stdout.splitlines()]
+
+    got = rows("--stream", "--quiet")
+    assert [(r["record"], r["name"], r["arguments"]) for r in got] == [
+        (0, "get_weather", streamed["calls"][0]["arguments"]),
+        (1, "", {"location": "Bos"}),
+    ]
+    assert [r["record"] for r in rows("--quiet")] == [0, 1]  # the lone chunk: a response
+
+
+paths = st.lists(
+    st.one_of(st.text("ab", min_size=1, max_size=2), st.integers(0, 3)), min_size=1, max_size=3
+)
+partial_values = st.one_of(
+    st.tuples(st.just("stringValue"), st.text(max_size=4)),
+    st.tuples(st.just("numberValue"), st.integers(-5, 5) | st.floats(-10, 10)),
+    st.tuples(st.just("boolValue"), st.booleans()),
+    st.tuples(st.just("nullValue"), st.just("NULL_VALUE")),
+)
+
+
+def json_path(steps: list[Any]) -> str:
+    return "$" + "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in steps)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(paths, partial_values, st.booleans()), max_size=8), st.integers(1, 3))
+def test_gemini_partial_args_parity(args: list[Any], chunks: int) -> None:
+    """Random values at random paths, over a few chunks: both backends agree, chunk by
+    chunk (`feed`, `partial`) and at `finish`."""
+    partial = [
+        {"jsonPath": json_path(steps), kind: value, "willContinue": more}
+        for steps, (kind, value), more in args
+    ]
+    events = [
+        {
+            "candidates": [
+                {"content": {"parts": [{"functionCall": {"name": "f", "willContinue": True}}]}}
+            ]
+        }
+    ]
+    for n in range(chunks):
+        part = {"partialArgs": partial[n::chunks], "willContinue": n < chunks - 1}
+        events.append({"candidates": [{"content": {"parts": [{"functionCall": part}]}}]})
+    results = []
+    for backend in both_backends():
+        stream = bind(parsers.GeminiResponseParser, backend)().stream()
+        seen = []
+        for event in events:
+            seen.append([c.model_dump() for c in stream.feed(event)])
+            seen.append([c.model_dump() for c in stream.partial()])
+        results.append((seen, calls_as_dicts(stream.finish())))
+    assert same(results[0], results[1])
+    assert len(results[0][1]) == 1
+
+
+@pytest.mark.parametrize("case", WHOLE[:3] + [c for c in WHOLE if c["parser"] == "anthropic"][:1])
+def test_a_stream_at_a_record_path(make: Any, case: dict[str, Any]) -> None:
+    """A stream inside each record, at `record_path`: read whole (never pruned)."""
+    events = case["events"]
+    transcript = "".join(f"data: {json.dumps(e)}\n\n" for e in events)
+    records = [json.dumps({"log": {"events": events}}), json.dumps({"log": {"events": transcript}})]
+    parser = parser_for(make, case["parser"])
+    rows = parser.to_arrow(records, record_path="log.events").to_pylist()
+    assert [(r["record"], r["name"]) for r in rows] == [
+        (n, c["name"]) for n in (0, 1) for c in case["calls"]
+    ]
+    for response in parser.parse_many(records):
+        assert response.error is None

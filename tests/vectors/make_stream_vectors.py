@@ -1,0 +1,1020 @@
+"""Writes the stream vectors: `<format>.stream.json`, one file per format with a stream
+reader. Run it after editing the cases below; pytest (tests/test_stream.py) and
+`cargo test` (tests/stream_vectors.rs) read the JSON files.
+
+A case: `{"name", "parser": FORMAT, "events": [...], "calls": [...], "done": [...]}` and
+optionally `"response"`.
+
+* `events`: what is fed, in order: an object (a dict; cargo feeds its JSON text), a
+  string (`str`: one JSON event or a chunk of SSE text) or `{"$hex": "..."}` (`bytes`).
+* `calls`: the calls `finish()` gives, as `{"name", "arguments", "id", "raw_arguments"}`.
+* `done`: how many calls each event completed (its `feed()` result's length).
+* `response`: the non-streamed response of the same call, where there is one: `parse`
+  of it gives `calls` (the test checks it, so the expectations are the provider's own).
+* `partial`: optional `[event number, calls]`: what `partial()` gives after that event.
+* `"sdk": false`: events the provider's SDK model refuses (malformed on purpose); the
+  SDK-object test skips the case.
+
+The event sequences follow the providers' streaming references and SDK event types
+(openai-python `ChatCompletionChunk` and `types/responses/response_*_event.py`,
+anthropic-sdk-python `RawMessageStreamEvent` / `InputJSONDelta`, the Bedrock
+ConverseStream API reference, cohere-python `StreamedChatResponseV2`, google-genai
+`GenerateContentResponse`, Ollama `docs/api.md`); ids and texts are made up in the same
+style. The failure modes frameworks keep meeting (repeated names, ids in every chunk,
+interleaved parallel calls, empty deltas, a missing `index`, zero-argument tools, cuts
+inside a string, an escape or a UTF-8 character) each have a case.
+"""
+
+import json
+from pathlib import Path
+
+
+def call(name, arguments=None, id=None, raw=None):
+    return {"name": name, "arguments": arguments or {}, "id": id, "raw_arguments": raw}
+
+
+def compact(value):
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def pieces(text, size):
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def sse(events, named=False):
+    """A transcript: `data:` lines (with `event:` lines where `named`), `[DONE]` last."""
+    out = []
+    for event in events:
+        if named:
+            out.append(f"event: {event['type']}\n")
+        out.append(f"data: {compact(event)}\n\n")
+    return "".join(out)
+
+
+files = {}
+
+# --- OpenAI chat completion chunks ----------------------------------------------------
+
+CHUNK = {"id": "chatcmpl-9xK2", "object": "chat.completion.chunk", "created": 1735000000}
+CHUNK["model"] = "gpt-4o-2024-08-06"
+CHUNK["system_fingerprint"] = "fp_5f20662549"
+
+
+def chunk(tool_calls=None, finish=None, index=0, role=False, usage=None):
+    delta = {}
+    if role:
+        delta = {"role": "assistant", "content": None}
+    if tool_calls is not None:
+        delta["tool_calls"] = tool_calls
+    choice = {"index": index, "delta": delta, "logprobs": None, "finish_reason": finish}
+    return {**CHUNK, "choices": [choice]}
+
+
+def fn(index, args=None, name=None, id=None, typed=True):
+    entry = {} if index is None else {"index": index}
+    if id is not None:
+        entry["id"] = id
+    if typed and id is not None:
+        entry["type"] = "function"
+    function = {}
+    if name is not None:
+        function["name"] = name
+    if args is not None:
+        function["arguments"] = args
+    entry["function"] = function
+    return entry
+
+
+def completion(*calls, content=None):
+    return {
+        "id": "chatcmpl-9xK2",
+        "object": "chat.completion",
+        "created": 1735000000,
+        "model": "gpt-4o-2024-08-06",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": content,
+                    "refusal": None,
+                    "tool_calls": [
+                        {
+                            "id": id,
+                            "type": "function",
+                            "function": {"name": name, "arguments": arguments},
+                        }
+                        for name, id, arguments in calls
+                    ],
+                },
+                "logprobs": None,
+                "finish_reason": "tool_calls",
+            }
+        ],
+    }
+
+
+WEATHER = '{"location": "Paris, France", "unit": "celsius"}'
+WEATHER_ARGS = {"location": "Paris, France", "unit": "celsius"}
+TIME = '{"timezone": "Europe/Paris"}'
+TIME_ARGS = {"timezone": "Europe/Paris"}
+
+openai = []
+basic = [
+    chunk([fn(0, "", "get_weather", "call_Ab12")], role=True),
+    *[chunk([fn(0, piece)]) for piece in pieces(WEATHER, 7)],
+    chunk(finish="tool_calls"),
+]
+openai.append(
+    {
+        "name": "openai one call streamed (the function calling guide's chunks)",
+        "parser": "openai",
+        "events": basic,
+        "done": [0] * (len(basic) - 1) + [1],
+        "calls": [call("get_weather", WEATHER_ARGS, "call_Ab12")],
+        "response": completion(("get_weather", "call_Ab12", WEATHER)),
+    }
+)
+usage_chunk = {
+    **CHUNK,
+    "choices": [],
+    "usage": {"prompt_tokens": 80, "completion_tokens": 20, "total_tokens": 100},
+}
+interleaved = [
+    chunk([fn(0, "", "get_weather", "call_W1")], role=True),
+    chunk([fn(1, "", "get_time", "call_T2")]),
+]
+for a, b in zip(pieces(WEATHER, 9), pieces(TIME, 5) + [""] * 10, strict=False):
+    interleaved.append(chunk([fn(0, a), fn(1, b)] if b else [fn(0, a)]))
+interleaved += [chunk(finish="tool_calls"), usage_chunk]
+openai.append(
+    {
+        "name": "openai parallel calls interleaved (both indexes in one chunk)",
+        "parser": "openai",
+        "events": interleaved,
+        "done": [0] * (len(interleaved) - 2) + [2, 0],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "call_W1"),
+            call("get_time", TIME_ARGS, "call_T2"),
+        ],
+        "response": completion(("get_weather", "call_W1", WEATHER), ("get_time", "call_T2", TIME)),
+    }
+)
+second_first = [
+    chunk([fn(1, "", "get_time", "call_T2")], role=True),
+    chunk([fn(0, "", "get_weather", "call_W1")]),
+    chunk([fn(1, TIME)]),
+    chunk([fn(0, WEATHER)]),
+    chunk(finish="tool_calls"),
+]
+openai.append(
+    {
+        "name": "openai parallel calls arriving out of index order: finish() orders by index",
+        "parser": "openai",
+        "events": second_first,
+        "done": [0, 0, 0, 0, 2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "call_W1"),
+            call("get_time", TIME_ARGS, "call_T2"),
+        ],
+        "response": completion(("get_weather", "call_W1", WEATHER), ("get_time", "call_T2", TIME)),
+    }
+)
+repeated = [
+    chunk([fn(0, piece, "get_weather", "call_R1")], role=(i == 0))
+    for i, piece in enumerate(pieces(WEATHER, 6))
+] + [chunk(finish="tool_calls")]
+openai.append(
+    {
+        "name": "openai full name and id repeated in every chunk: set once, never concatenated",
+        "parser": "openai",
+        "events": repeated,
+        "done": [0] * (len(repeated) - 1) + [1],
+        "calls": [call("get_weather", WEATHER_ARGS, "call_R1")],
+        "response": completion(("get_weather", "call_R1", WEATHER)),
+    }
+)
+empty = [
+    chunk([fn(0, "", "get_weather", "call_E1")], role=True),
+    chunk([{"index": 0, "id": "", "function": {"name": "", "arguments": ""}}]),
+    chunk([{"index": 0, "id": None, "function": {"name": None, "arguments": WEATHER[:10]}}]),
+    chunk([{"index": 0, "function": {"arguments": None}}]),
+    chunk([{"index": 0, "function": {"name": "", "arguments": WEATHER[10:]}}]),
+    chunk([]),
+    chunk(finish="tool_calls"),
+]
+openai.append(
+    {
+        "name": "openai empty and null name, id and argument deltas are ignored",
+        "parser": "openai",
+        "events": empty,
+        "done": [0, 0, 0, 0, 0, 0, 1],
+        "calls": [call("get_weather", WEATHER_ARGS, "call_E1")],
+        "response": completion(("get_weather", "call_E1", WEATHER)),
+    }
+)
+no_index = [
+    chunk([fn(None, "", "get_weather", "call_N1")], role=True),
+    chunk([fn(None, WEATHER[:20])]),
+    chunk([fn(None, WEATHER[20:])]),
+    chunk([fn(None, "", "get_time", "call_N2")]),
+    chunk([fn(None, TIME)]),
+    chunk(finish="tool_calls"),
+]
+openai.append(
+    {
+        "name": "openai no index (OpenAI-compatible servers): a new id starts a call",
+        "parser": "openai",
+        "sdk": False,
+        "events": no_index,
+        "done": [0, 0, 0, 0, 0, 2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "call_N1"),
+            call("get_time", TIME_ARGS, "call_N2"),
+        ],
+        "response": completion(("get_weather", "call_N1", WEATHER), ("get_time", "call_N2", TIME)),
+    }
+)
+index_zero = [
+    chunk([fn(0, "", "get_weather", "call_Z1")], role=True),
+    chunk([fn(0, WEATHER)]),
+    chunk([fn(0, "", "get_time", "call_Z2")]),
+    chunk([fn(0, TIME[:8])]),
+    chunk([fn(0, TIME[8:])]),
+    chunk(finish="tool_calls"),
+]
+openai.append(
+    {
+        "name": "openai every call given index 0: a new id at the index starts a new call",
+        "parser": "openai",
+        "events": index_zero,
+        "done": [0, 0, 0, 0, 0, 2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "call_Z1"),
+            call("get_time", TIME_ARGS, "call_Z2"),
+        ],
+        "response": completion(("get_weather", "call_Z1", WEATHER), ("get_time", "call_Z2", TIME)),
+    }
+)
+openai.append(
+    {
+        "name": "openai zero-argument tool: no argument text gives {}",
+        "parser": "openai",
+        "events": [
+            chunk([fn(0, "", "list_files", "call_0a")], role=True),
+            chunk([fn(0, "")]),
+            chunk(finish="tool_calls"),
+        ],
+        "done": [0, 0, 1],
+        "calls": [call("list_files", {}, "call_0a")],
+        "response": completion(("list_files", "call_0a", "{}")),
+    }
+)
+cut = '{"unit": "celsius", "location": "Par'
+openai.append(
+    {
+        "name": "openai stream cut inside a string: the text kept, the complete members shown",
+        "parser": "openai",
+        "events": [
+            chunk([fn(0, "", "get_weather", "call_C1")], role=True),
+            chunk([fn(0, cut[:12])]),
+            chunk([fn(0, cut[12:])]),
+        ],
+        "done": [0, 0, 0],
+        "calls": [call("get_weather", {}, "call_C1", cut)],
+        "partial": [2, [call("get_weather", {"unit": "celsius"}, "call_C1", cut)]],
+    }
+)
+escape_cut = '{"unit": "c", "city": "Z\\u00'
+openai.append(
+    {
+        "name": "openai stream cut inside a \\u escape",
+        "parser": "openai",
+        "events": [
+            chunk([fn(0, "", "get_weather", "call_U1")], role=True),
+            chunk([fn(0, escape_cut)]),
+        ],
+        "done": [0, 0],
+        "calls": [call("get_weather", {}, "call_U1", escape_cut)],
+        "partial": [1, [call("get_weather", {"unit": "c"}, "call_U1", escape_cut)]],
+    }
+)
+escaped = '{"city": "Z\\u00fcrich", "note": "a \\"quoted\\" word"}'
+openai.append(
+    {
+        "name": "openai escapes split between deltas",
+        "parser": "openai",
+        "events": [
+            chunk([fn(0, "", "get_weather", "call_S1")], role=True),
+            *[chunk([fn(0, piece)]) for piece in pieces(escaped, 3)],
+            chunk(finish="tool_calls"),
+        ],
+        "done": [0] * (len(pieces(escaped, 3)) + 1) + [1],
+        "calls": [call("get_weather", {"city": "Zürich", "note": 'a "quoted" word'}, "call_S1")],
+        "response": completion(("get_weather", "call_S1", escaped)),
+    }
+)
+utf8 = [
+    chunk([fn(0, "", "get_weather", "call_M1")], role=True),
+    chunk([fn(0, '{"city": "Zürich", ')]),
+    chunk([fn(0, '"emoji": "🌧"}')]),
+    chunk(finish="tool_calls"),
+]
+transcript = (sse(utf8) + "data: [DONE]\n\n").encode()
+at = transcript.index("ü".encode()) + 1  # between the two bytes of ü
+at2 = transcript.index("🌧".encode()) + 2  # inside the four bytes of the emoji
+openai.append(
+    {
+        "name": "openai SSE bytes with UTF-8 characters split across chunks",
+        "parser": "openai",
+        "events": [
+            {"$hex": transcript[:at].hex()},
+            {"$hex": transcript[at:at2].hex()},
+            {"$hex": transcript[at2:].hex()},
+        ],
+        "done": [0, 0, 1],
+        "calls": [call("get_weather", {"city": "Zürich", "emoji": "🌧"}, "call_M1")],
+        "response": completion(("get_weather", "call_M1", '{"city": "Zürich", "emoji": "🌧"}')),
+    }
+)
+text = sse(basic).replace("\n", "\r\n") + ": keep-alive\r\n\r\ndata: [DONE]\r\n\r\n"
+openai.append(
+    {
+        "name": "openai SSE text with CRLF lines, a comment and [DONE], cut every 50 characters",
+        "parser": "openai",
+        "events": pieces(text, 50),
+        "done": None,
+        "calls": [call("get_weather", WEATHER_ARGS, "call_Ab12")],
+        "response": completion(("get_weather", "call_Ab12", WEATHER)),
+    }
+)
+openai.append(
+    {
+        "name": "openai SSE transcript without its last empty line: read at finish()",
+        "parser": "openai",
+        "events": [sse(basic)[:-2]],
+        "done": [0],
+        "calls": [call("get_weather", WEATHER_ARGS, "call_Ab12")],
+    }
+)
+openai.append(
+    {
+        "name": "openai JSON text events, one chunk each",
+        "parser": "openai",
+        "events": [compact(event) for event in basic],
+        "done": [0] * (len(basic) - 1) + [1],
+        "calls": [call("get_weather", WEATHER_ARGS, "call_Ab12")],
+    }
+)
+openai.append(
+    {
+        "name": "openai two choices (n=2): keyed by choice, then call index",
+        "parser": "openai",
+        "events": [
+            chunk([fn(0, "", "get_weather", "call_A")], index=1, role=True),
+            chunk([fn(0, "", "get_time", "call_B")], index=0, role=True),
+            chunk([fn(0, WEATHER)], index=1),
+            chunk([fn(0, TIME)], index=0),
+            chunk(finish="tool_calls", index=1),
+            chunk(finish="tool_calls", index=0),
+        ],
+        "done": [0, 0, 0, 0, 1, 1],
+        "calls": [
+            call("get_time", TIME_ARGS, "call_B"),
+            call("get_weather", WEATHER_ARGS, "call_A"),
+        ],
+    }
+)
+openai.append(
+    {
+        "name": "openai arguments that are not an object are kept as text",
+        "parser": "openai",
+        "events": [
+            chunk([fn(0, "", "echo", "call_X")], role=True),
+            chunk([fn(0, "[1, 2")]),
+            chunk([fn(0, "]")]),
+            chunk(finish="tool_calls"),
+        ],
+        "done": [0, 0, 0, 1],
+        "calls": [call("echo", {}, "call_X", "[1, 2]")],
+        "response": completion(("echo", "call_X", "[1, 2]")),
+    }
+)
+files["openai"] = openai
+
+# --- Anthropic Messages streaming -----------------------------------------------------
+
+MESSAGE = {
+    "id": "msg_014p7gG3wDgGV9EUtLvnow3U",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5-20250929",
+    "stop_sequence": None,
+}
+
+
+def anthropic_events(blocks, text="Let me check the weather."):
+    """message_start, a text block, then each (id, name, json) tool_use block."""
+    events = [
+        {
+            "type": "message_start",
+            "message": {
+                **MESSAGE,
+                "content": [],
+                "stop_reason": None,
+                "usage": {"input_tokens": 472, "output_tokens": 2},
+            },
+        },
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "ping"},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+        {"type": "content_block_stop", "index": 0},
+    ]
+    for n, (id, name, arguments) in enumerate(blocks, start=1):
+        events.append(
+            {
+                "type": "content_block_start",
+                "index": n,
+                "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}},
+            }
+        )
+        for piece in ["", *pieces(arguments, 8)]:
+            events.append(
+                {
+                    "type": "content_block_delta",
+                    "index": n,
+                    "delta": {"type": "input_json_delta", "partial_json": piece},
+                }
+            )
+        events.append({"type": "content_block_stop", "index": n})
+    events.append(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 89},
+        }
+    )
+    events.append({"type": "message_stop"})
+    return events
+
+
+def message(blocks, text="Let me check the weather."):
+    content = [{"type": "text", "text": text}]
+    for id, name, arguments in blocks:
+        content.append({"type": "tool_use", "id": id, "name": name, "input": json.loads(arguments)})
+    return {
+        **MESSAGE,
+        "content": content,
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 472, "output_tokens": 89},
+    }
+
+
+def done_at_stops(events):
+    return [int(e["type"] == "content_block_stop" and e["index"] > 0) for e in events]
+
+
+one = [("toolu_01A09q90qw90lq917835lq9", "get_weather", WEATHER)]
+two = [*one, ("toolu_02", "get_time", TIME)]
+zero = [("toolu_03", "list_files", "")]
+anthropic = [
+    {
+        "name": "anthropic one tool_use streamed (the streaming guide's events)",
+        "parser": "anthropic",
+        "events": anthropic_events(one),
+        "done": done_at_stops(anthropic_events(one)),
+        "calls": [call("get_weather", WEATHER_ARGS, one[0][0])],
+        "response": message(one),
+    },
+    {
+        "name": "anthropic two tool_use blocks",
+        "parser": "anthropic",
+        "events": anthropic_events(two),
+        "done": done_at_stops(anthropic_events(two)),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, one[0][0]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+        "response": message(two),
+    },
+    {
+        "name": "anthropic zero-argument tool: only an empty partial_json gives {}",
+        "parser": "anthropic",
+        "events": anthropic_events(zero),
+        "done": done_at_stops(anthropic_events(zero)),
+        "calls": [call("list_files", {}, "toolu_03")],
+        "response": message([("toolu_03", "list_files", "{}")]),
+    },
+    {
+        "name": "anthropic SSE transcript with event lines",
+        "parser": "anthropic",
+        "events": [sse(anthropic_events(two), named=True)],
+        "done": [2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, one[0][0]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+        "response": message(two),
+    },
+    {
+        "name": "anthropic stream cut before content_block_stop: the call kept, not completed",
+        "parser": "anthropic",
+        "events": anthropic_events(one)[:-5],
+        "done": [0] * len(anthropic_events(one)[:-5]),
+        "calls": [call("get_weather", {}, one[0][0], WEATHER[:32])],
+    },
+]
+files["anthropic"] = anthropic
+
+# --- OpenAI Responses streaming -------------------------------------------------------
+
+
+def fc_item(status, arguments, id="fc_67ca09c5efe0", call_id="call_unLAR8MvFNptuiZK6K6HCy5k"):
+    return {
+        "type": "function_call",
+        "id": id,
+        "call_id": call_id,
+        "name": "get_weather",
+        "arguments": arguments,
+        "status": status,
+    }
+
+
+RESPONSE = {"id": "resp_67ca09c5efe0", "object": "response", "created_at": 1741294021}
+RESPONSE["model"] = "gpt-4.1-2025-04-14"
+
+
+def responses_events(arguments=WEATHER, custom=False, end=True):
+    seq = iter(range(1000))
+    events = [
+        {
+            "type": "response.created",
+            "sequence_number": next(seq),
+            "response": {**RESPONSE, "status": "in_progress", "output": []},
+        },
+        {
+            "type": "response.output_item.added",
+            "sequence_number": next(seq),
+            "output_index": 0,
+            "item": fc_item("in_progress", ""),
+        },
+    ]
+    for piece in pieces(arguments, 6):
+        events.append(
+            {
+                "type": "response.function_call_arguments.delta",
+                "sequence_number": next(seq),
+                "item_id": "fc_67ca09c5efe0",
+                "output_index": 0,
+                "delta": piece,
+            }
+        )
+    if not end:
+        return events
+    events += [
+        {
+            "type": "response.function_call_arguments.done",
+            "sequence_number": next(seq),
+            "item_id": "fc_67ca09c5efe0",
+            "output_index": 0,
+            "arguments": arguments,
+        },
+        {
+            "type": "response.output_item.done",
+            "sequence_number": next(seq),
+            "output_index": 0,
+            "item": fc_item("completed", arguments),
+        },
+        {
+            "type": "response.completed",
+            "sequence_number": next(seq),
+            "response": {
+                **RESPONSE,
+                "status": "completed",
+                "output": [fc_item("completed", arguments)],
+            },
+        },
+    ]
+    return events
+
+
+custom_events = [
+    {
+        "type": "response.output_item.added",
+        "output_index": 1,
+        "item": {
+            "type": "custom_tool_call",
+            "id": "ctc_6890",
+            "call_id": "call_aGiFQkRWSWAIsMQ19fKqxUgb",
+            "name": "code_exec",
+            "input": "",
+        },
+    },
+    {
+        "type": "response.custom_tool_call_input.delta",
+        "output_index": 1,
+        "item_id": "ctc_6890",
+        "delta": "print('hello",
+    },
+    {
+        "type": "response.custom_tool_call_input.delta",
+        "output_index": 1,
+        "item_id": "ctc_6890",
+        "delta": " world')",
+    },
+    {
+        "type": "response.custom_tool_call_input.done",
+        "output_index": 1,
+        "item_id": "ctc_6890",
+        "input": "print('hello world')",
+    },
+]
+full = responses_events()
+responses = [
+    {
+        "name": "openai-responses function call streamed (the streaming guide's events)",
+        "parser": "openai-responses",
+        "events": full,
+        "done": [int(e["type"] == "response.function_call_arguments.done") for e in full],
+        "calls": [call("get_weather", WEATHER_ARGS, "call_unLAR8MvFNptuiZK6K6HCy5k")],
+        "response": full[-1]["response"],
+    },
+    {
+        "name": "openai-responses cut after the deltas: the text kept",
+        "parser": "openai-responses",
+        "events": responses_events(WEATHER[:-1], end=False),
+        "done": [0] * len(responses_events(WEATHER[:-1], end=False)),
+        "calls": [call("get_weather", {}, "call_unLAR8MvFNptuiZK6K6HCy5k", WEATHER[:-1])],
+    },
+    {
+        "name": "openai-responses function call then custom tool call input deltas",
+        "parser": "openai-responses",
+        "events": full[:-1] + custom_events,
+        "done": [int(e["type"].endswith(".done") and "arguments" in e) for e in full[:-1]]
+        + [0, 0, 0, 1],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "call_unLAR8MvFNptuiZK6K6HCy5k"),
+            call("code_exec", {}, "call_aGiFQkRWSWAIsMQ19fKqxUgb", "print('hello world')"),
+        ],
+    },
+    {
+        "name": "openai-responses only response.completed",
+        "parser": "openai-responses",
+        "events": [full[-1]],
+        "done": [1],
+        "calls": [call("get_weather", WEATHER_ARGS, "call_unLAR8MvFNptuiZK6K6HCy5k")],
+        "response": full[-1]["response"],
+    },
+    {
+        "name": "openai-responses SSE transcript",
+        "parser": "openai-responses",
+        "events": pieces(sse(full, named=True), 64),
+        "done": None,
+        "calls": [call("get_weather", WEATHER_ARGS, "call_unLAR8MvFNptuiZK6K6HCy5k")],
+        "response": full[-1]["response"],
+    },
+]
+files["openai-responses"] = responses
+
+# --- Bedrock ConverseStream -----------------------------------------------------------
+
+
+def bedrock_events(blocks):
+    events = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"delta": {"text": "Checking."}, "contentBlockIndex": 0}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+    ]
+    for n, (id, name, arguments) in enumerate(blocks, start=1):
+        events.append(
+            {
+                "contentBlockStart": {
+                    "start": {"toolUse": {"toolUseId": id, "name": name}},
+                    "contentBlockIndex": n,
+                }
+            }
+        )
+        for piece in pieces(arguments, 10):
+            events.append(
+                {
+                    "contentBlockDelta": {
+                        "delta": {"toolUse": {"input": piece}},
+                        "contentBlockIndex": n,
+                    }
+                }
+            )
+        events.append({"contentBlockStop": {"contentBlockIndex": n}})
+    events.append({"messageStop": {"stopReason": "tool_use"}})
+    events.append(
+        {
+            "metadata": {
+                "usage": {"inputTokens": 329, "outputTokens": 57, "totalTokens": 386},
+                "metrics": {"latencyMs": 1240},
+            }
+        }
+    )
+    return events
+
+
+def converse(blocks):
+    content = [{"text": "Checking."}]
+    for id, name, arguments in blocks:
+        content.append(
+            {"toolUse": {"toolUseId": id, "name": name, "input": json.loads(arguments or "{}")}}
+        )
+    return {
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": "tool_use",
+        "usage": {"inputTokens": 329, "outputTokens": 57, "totalTokens": 386},
+        "metrics": {"latencyMs": 1240},
+    }
+
+
+def bedrock_done(events):
+    return [
+        int("contentBlockStop" in e and e["contentBlockStop"]["contentBlockIndex"] > 0)
+        for e in events
+    ]
+
+
+b_two = [
+    ("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", "get_weather", WEATHER),
+    ("tooluse_2", "list_files", ""),
+]
+bedrock = [
+    {
+        "name": "bedrock ConverseStream tool use (the API reference's events)",
+        "parser": "bedrock",
+        "events": bedrock_events(b_two),
+        "done": bedrock_done(bedrock_events(b_two)),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q"),
+            call("list_files", {}, "tooluse_2"),
+        ],
+        "response": converse(b_two),
+    },
+    {
+        "name": "bedrock stream cut inside the input",
+        "parser": "bedrock",
+        "events": bedrock_events(b_two)[:5],
+        "done": [0] * 5,
+        "calls": [call("get_weather", {}, "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", WEATHER[:10])],
+    },
+]
+files["bedrock"] = bedrock
+
+# --- Cohere v2 chat stream ------------------------------------------------------------
+
+COHERE_ARGS = '{"location":"Toronto"}'
+
+
+def cohere_events(calls):
+    events = [
+        {
+            "type": "message-start",
+            "id": "7c1ee9b0-7f6c-4d2c-9b1e-3e5b0f0f3d21",
+            "delta": {"message": {"role": "assistant"}},
+        },
+        {
+            "type": "tool-plan-delta",
+            "delta": {"message": {"tool_plan": "I will look up the weather."}},
+        },
+    ]
+    for n, (id, name, arguments) in enumerate(calls):
+        events.append(
+            {
+                "type": "tool-call-start",
+                "index": n,
+                "delta": {
+                    "message": {
+                        "tool_calls": {
+                            "id": id,
+                            "type": "function",
+                            "function": {"name": name, "arguments": ""},
+                        }
+                    }
+                },
+            }
+        )
+        for piece in pieces(arguments, 5):
+            events.append(
+                {
+                    "type": "tool-call-delta",
+                    "index": n,
+                    "delta": {"message": {"tool_calls": {"function": {"arguments": piece}}}},
+                }
+            )
+        events.append({"type": "tool-call-end", "index": n})
+    events.append(
+        {
+            "type": "message-end",
+            "delta": {
+                "finish_reason": "TOOL_CALL",
+                "usage": {"billed_units": {"input_tokens": 37, "output_tokens": 28}},
+            },
+        }
+    )
+    return events
+
+
+c_calls = [
+    ("get_weather_nsz5zm3w56q3", "get_weather", COHERE_ARGS),
+    ("get_time_2", "get_time", TIME),
+]
+cohere = [
+    {
+        "name": "cohere v2 tool calls streamed (the tool use streaming guide's events)",
+        "parser": "cohere",
+        "events": cohere_events(c_calls),
+        "done": [int(e["type"] == "tool-call-end") for e in cohere_events(c_calls)],
+        "calls": [
+            call("get_weather", {"location": "Toronto"}, "get_weather_nsz5zm3w56q3"),
+            call("get_time", TIME_ARGS, "get_time_2"),
+        ],
+        "response": {
+            "id": "7c1ee9b0-7f6c-4d2c-9b1e-3e5b0f0f3d21",
+            "finish_reason": "TOOL_CALL",
+            "message": {
+                "role": "assistant",
+                "tool_plan": "I will look up the weather.",
+                "tool_calls": [
+                    {"id": id, "type": "function", "function": {"name": name, "arguments": args}}
+                    for id, name, args in c_calls
+                ],
+            },
+        },
+    },
+    {
+        "name": "cohere SSE transcript",
+        "parser": "cohere",
+        "events": [sse(cohere_events(c_calls), named=True)],
+        "done": [2],
+        "calls": [
+            call("get_weather", {"location": "Toronto"}, "get_weather_nsz5zm3w56q3"),
+            call("get_time", TIME_ARGS, "get_time_2"),
+        ],
+    },
+]
+files["cohere"] = cohere
+
+# --- Gemini streamGenerateContent -----------------------------------------------------
+
+
+def gemini_chunk(parts, finish=None):
+    candidate = {"content": {"role": "model", "parts": parts}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate], "modelVersion": "gemini-2.5-flash"}
+
+
+g_events = [
+    gemini_chunk([{"functionCall": {"name": "get_weather", "args": WEATHER_ARGS}}]),
+    gemini_chunk(
+        [
+            {"functionCall": {"name": "get_time", "args": TIME_ARGS}},
+            {"functionCall": {"name": "list_files"}},
+        ]
+    ),
+    {
+        **gemini_chunk([{"text": ""}], finish="STOP"),
+        "usageMetadata": {"promptTokenCount": 40, "candidatesTokenCount": 12},
+    },
+]
+gemini = [
+    {
+        "name": "gemini whole function calls per chunk",
+        "parser": "gemini",
+        "events": g_events,
+        "done": [1, 2, 0],
+        "calls": [
+            call("get_weather", WEATHER_ARGS),
+            call("get_time", TIME_ARGS),
+            call("list_files", {}),
+        ],
+        "response": gemini_chunk(
+            [
+                {"functionCall": {"name": "get_weather", "args": WEATHER_ARGS}},
+                {"functionCall": {"name": "get_time", "args": TIME_ARGS}},
+                {"functionCall": {"name": "list_files"}},
+            ],
+            finish="STOP",
+        ),
+    },
+    {
+        "name": "gemini SSE transcript (alt=sse)",
+        "parser": "gemini",
+        "events": [sse(g_events)],
+        "done": [3],
+        "calls": [
+            call("get_weather", WEATHER_ARGS),
+            call("get_time", TIME_ARGS),
+            call("list_files", {}),
+        ],
+    },
+]
+
+
+def fc(**fields):
+    return gemini_chunk([{"functionCall": fields}])
+
+
+streamed_args = [
+    fc(name="get_weather", id="fc_1", willContinue=True),
+    fc(
+        partialArgs=[{"jsonPath": "$.location", "stringValue": "Bos", "willContinue": True}],
+        willContinue=True,
+    ),
+    fc(partialArgs=[{"jsonPath": "$.location", "stringValue": "ton, MA"}], willContinue=True),
+    fc(
+        partialArgs=[
+            {"jsonPath": "$.days", "numberValue": 2.5},
+            {"jsonPath": "$.units[1]", "stringValue": "celsius"},
+            {"jsonPath": "$.detail.hourly", "boolValue": True},
+            {"jsonPath": "$['note']", "nullValue": "NULL_VALUE"},
+        ],
+        willContinue=True,
+    ),
+    {**fc(), "usageMetadata": {"promptTokenCount": 40}},
+]
+weather_args = {
+    "location": "Boston, MA",
+    "days": 2.5,
+    "units": [None, "celsius"],
+    "detail": {"hourly": True},
+    "note": None,
+}
+gemini += [
+    {
+        "name": "gemini 3 streamed arguments (partial_args, will_continue)",
+        "parser": "gemini",
+        "events": streamed_args,
+        "done": [0, 0, 0, 0, 1],
+        "calls": [call("get_weather", weather_args, "fc_1")],
+        "partial": [1, [call("get_weather", {"location": "Bos"}, "fc_1")]],
+    },
+    {
+        "name": "gemini 3 streamed arguments, then a whole call: the first completes",
+        "parser": "gemini",
+        "events": [*streamed_args[:3], fc(name="get_time", args=TIME_ARGS)],
+        "done": [0, 0, 0, 2],
+        "calls": [
+            call("get_weather", {"location": "Boston, MA"}, "fc_1"),
+            call("get_time", TIME_ARGS),
+        ],
+    },
+    {
+        "name": "gemini 3 stream cut while its arguments go on: the call is kept",
+        "parser": "gemini",
+        "events": streamed_args[:2],
+        "done": [0, 0],
+        "calls": [call("get_weather", {"location": "Bos"}, "fc_1")],
+    },
+]
+files["gemini"] = gemini
+
+# --- Ollama NDJSON chunks -------------------------------------------------------------
+
+
+def ollama_chunk(tool_calls=None, done=False):
+    message = {"role": "assistant", "content": ""}
+    if tool_calls is not None:
+        message["tool_calls"] = tool_calls
+    out = {"model": "llama3.2", "created_at": "2025-01-01T00:00:00.000Z", "message": message}
+    out["done"] = done
+    if done:
+        out |= {"done_reason": "stop", "total_duration": 885095291, "eval_count": 31}
+    return out
+
+
+o_calls = [
+    {"function": {"name": "get_weather", "arguments": WEATHER_ARGS}},
+    {"function": {"name": "get_time", "arguments": TIME_ARGS}},
+]
+o_events = [ollama_chunk([o_calls[0]]), ollama_chunk([o_calls[1]]), ollama_chunk(done=True)]
+ollama = [
+    {
+        "name": "ollama whole tool calls per chunk",
+        "parser": "ollama",
+        "events": o_events,
+        "done": [1, 1, 0],
+        "calls": [call("get_weather", WEATHER_ARGS), call("get_time", TIME_ARGS)],
+        "response": {**ollama_chunk(o_calls, done=True)},
+    },
+    {
+        "name": "ollama NDJSON lines fed as text",
+        "parser": "ollama",
+        "events": [compact(e) for e in o_events],
+        "done": [1, 1, 0],
+        "calls": [call("get_weather", WEATHER_ARGS), call("get_time", TIME_ARGS)],
+    },
+]
+files["ollama"] = ollama
+
+here = Path(__file__).parent
+for name, cases in files.items():
+    for case in cases:
+        if case.get("done") is None:
+            case.pop("done", None)
+    text = json.dumps(cases, indent=1, ensure_ascii=False) + "\n"
+    (here / f"{name}.stream.json").write_text(text, "utf-8")
+    print(f"{name}.stream.json: {len(cases)} cases")
