@@ -477,6 +477,16 @@ fn render(tree: &Tree, out: &mut String) {
     }
 }
 
+/// An event's `type`, where it is a string.
+pub fn event_type<N: Node>(event: &N) -> Result<Option<String>, N::Error> {
+    Ok(event.field("type")?.and_then(|kind| kind.text()))
+}
+
+/// Whether an event's `type` is one of `types` (a provider's stream event names).
+pub fn typed_event<N: Node>(event: &N, types: &[&str]) -> Result<bool, N::Error> {
+    Ok(event_type(event)?.is_some_and(|kind| types.contains(&kind.as_str())))
+}
+
 /// An index: an integer (not a bool).
 pub fn index_of<N: Node>(value: Option<N>) -> Option<i64> {
     value.and_then(|v| v.int())

@@ -22,19 +22,10 @@ import pytest
 from conftest import both_backends
 from test_bulk import chat, non_blank, openai_lines, rows_of, write
 from toolsift import Files, parsers
+from toolsift._bulk import COLUMNS as COLUMNS_OF_TO_ARROW
 from toolsift._errors import OPENED_BEFORE_FORK
 
-COLUMNS = [
-    "record",
-    "custom_id",
-    "format",
-    "call_index",
-    "id",
-    "name",
-    "arguments",
-    "raw_arguments",
-    "error",
-]
+COLUMNS = list(COLUMNS_OF_TO_ARROW)
 
 
 def bound(name: str, backend: Any) -> Any:

@@ -10,7 +10,7 @@ use crate::bulk::envelope::{has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape, Token};
 use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, Accumulator};
+use crate::stream::{event_type, index_of, typed_event, Accumulator};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -132,18 +132,14 @@ pub const STREAM_TYPES: &[&str] = &[
 
 /// A Messages streaming event: its `type` is one of [`STREAM_TYPES`].
 pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
-    let kind = event.field("type")?.and_then(|k| k.text());
-    Ok(kind.is_some_and(|k| STREAM_TYPES.contains(&k.as_str())))
+    typed_event(event, STREAM_TYPES)
 }
 
 /// `tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands where
 /// no fragment comes), `input_json_delta.partial_json` appended, completed by
 /// `content_block_stop`; `message_stop` completes every call.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
-    let kind = event
-        .field("type")?
-        .and_then(|k| k.text())
-        .unwrap_or_default();
+    let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?);
     match kind.as_str() {
         "content_block_start" => {

@@ -5,7 +5,7 @@
 use super::{field_of, members, openai, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, Accumulator};
+use crate::stream::{event_type, index_of, typed_event, Accumulator};
 
 /// `ChatFinishReason` of the v2 API.
 pub const FINISH_REASONS: [&str; 6] = [
@@ -73,17 +73,13 @@ pub const STREAM_TYPES: &[&str] = &[
 
 /// A v2 chat stream event: its `type` is one of [`STREAM_TYPES`].
 pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
-    let kind = event.field("type")?.and_then(|k| k.text());
-    Ok(kind.is_some_and(|k| STREAM_TYPES.contains(&k.as_str())))
+    typed_event(event, STREAM_TYPES)
 }
 
 /// `tool-call-start` starts a call (name, id, any first arguments), `tool-call-delta`
 /// appends `arguments`, `tool-call-end` completes it; `message-end` completes all.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
-    let kind = event
-        .field("type")?
-        .and_then(|k| k.text())
-        .unwrap_or_default();
+    let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?);
     let at = match kind.as_str() {
         "tool-call-start" => {

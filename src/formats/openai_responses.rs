@@ -6,7 +6,7 @@
 use super::{items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, Accumulator};
+use crate::stream::{event_type, index_of, Accumulator};
 
 /// `output[]` items `function_call` and `custom_tool_call`, by `call_id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -78,15 +78,14 @@ const ENDS: [&str; 3] = [
 
 /// A Responses streaming event: its `type` starts with `response.`.
 pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
-    let kind = event.field("type")?.and_then(|k| k.text());
-    Ok(kind.is_some_and(|k| k.starts_with("response.")))
+    Ok(event_type(event)?.is_some_and(|kind| kind.starts_with("response.")))
 }
 
 /// Items started by `output_item.added`, argument (or custom input) deltas appended,
 /// the whole text of `.done` and `output_item.done` kept; `response.completed` (and
 /// `.incomplete`, `.failed`) holds the response itself: its items complete every call.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
-    let Some(kind) = event.field("type")?.and_then(|k| k.text()) else {
+    let Some(kind) = event_type(event)? else {
         return Ok(());
     };
     let kind = kind.as_str();

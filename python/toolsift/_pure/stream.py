@@ -32,6 +32,7 @@ from typing import Any
 from toolsift._errors import ParseError
 from toolsift._jsontext import loads
 from toolsift._pure.calls import Verbatim, arguments_of
+from toolsift._pure.nodes import field
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Accumulator", "Slot", "Sse", "Stream", "partial_json"]
@@ -419,6 +420,12 @@ def _set(node: Any, step: str | int, value: Any) -> None:
     elif isinstance(step, int) and isinstance(node, list):
         node.extend([None] * (step + 1 - len(node)))
         node[step] = value
+
+
+def typed_event(event: Any, types: frozenset[str]) -> bool:
+    """Whether an event's `type` is one of `types` (a provider's stream event names)."""
+    kind = field(event, "type")
+    return isinstance(kind, str) and kind in types
 
 
 def index_of(value: Any) -> int | None:

@@ -23,6 +23,7 @@ from toolsift._pure.stream import (
     set_id,
     set_name,
     set_whole,
+    typed_event,
 )
 
 NAME = "anthropic"
@@ -122,8 +123,7 @@ STREAM_TYPES = frozenset(
 
 def stream_detect(event: Any) -> bool:
     """A Messages streaming event: its `type` is one of `STREAM_TYPES`."""
-    kind = field(event, "type")
-    return isinstance(kind, str) and kind in STREAM_TYPES
+    return typed_event(event, STREAM_TYPES)
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import field, is_str
-from toolsift._pure.stream import Accumulator, append, index_of, set_id, set_name
+from toolsift._pure.stream import Accumulator, append, index_of, set_id, set_name, typed_event
 
 NAME = "cohere"
 PARSER_CLASS = "CohereResponseParser"
@@ -73,8 +73,7 @@ STREAM_TYPES = frozenset(
 
 def stream_detect(event: Any) -> bool:
     """A v2 chat stream event: its `type` is one of `STREAM_TYPES`."""
-    kind = field(event, "type")
-    return isinstance(kind, str) and kind in STREAM_TYPES
+    return typed_event(event, STREAM_TYPES)
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:
