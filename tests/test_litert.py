@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import pathlib
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -669,6 +670,43 @@ def test_property_parse_sdk_any_object(litert: Any, message: Any) -> None:
     result against the pure walker's."""
     calls = litert.parse_sdk(message)
     assert all(isinstance(call, ToolCall) for call in calls)
+
+
+class Reversed(list):  # type: ignore[type-arg]
+    """A list that iterates backwards: read as Python iterates it, not from its storage."""
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(list.__iter__(self))[::-1])
+
+
+class Aliased(dict):  # type: ignore[type-arg]
+    """A dict whose `get`, `items` and `values` answer for other keys than its storage."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return super().get({"tool_calls": "calls"}.get(key, key), default)
+
+    def items(self) -> Any:
+        return [(key, value) for key, value in super().items() if key != "hidden"]
+
+    def values(self) -> Any:
+        return [value for key, value in super().items() if key != "hidden"]
+
+
+def test_parse_sdk_reads_containers_as_python_iterates_them(litert: Any) -> None:
+    """The caller's list and dict subclasses are read through their own methods on both
+    backends (the pure walker's `for` and `.get`), not from their storage."""
+    message = Aliased(
+        calls=Reversed([{"name": "first", "arguments": "{}"}, {"name": "second"}]),
+        tool_calls=[{"name": "storage_only"}],
+    )
+    assert [call.name for call in litert.parse_sdk(message)] == ["second", "first"]
+    arguments = Aliased(kept='a<|"|>b', hidden="x")
+    [call] = litert.parse_sdk({"tool_calls": [{"name": "f", "arguments": arguments}]})
+    assert call.arguments == {"kept": "ab"}
+    block = "<|tool_call>call:{name}{{}}<tool_call|>"
+    texts = Aliased(a=block.format(name="shown"), hidden=block.format(name="hidden"))
+    strings = Reversed([block.format(name="one"), texts, block.format(name="two")])
+    assert [call.name for call in litert.parse_sdk(strings)] == ["two", "shown", "one"]
 
 
 @SETTINGS

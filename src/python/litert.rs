@@ -4,7 +4,7 @@
 //! both backends: they are not hot).
 
 use super::build::{arguments_pair, calls_from_record, Builder};
-use super::objects::Input;
+use super::objects::{dict_get, dict_items, python_items, Input};
 use crate::calls::{Arguments, Record};
 use crate::formats::litert;
 use crate::json::MAX_DEPTH;
@@ -38,8 +38,8 @@ pub fn calls_of_object<'py>(
     let mut calls = Vec::new();
     if let Ok(message) = raw.cast::<PyDict>() {
         message_calls(b, message, &mut calls)?;
-    } else if let Ok(list) = raw.cast::<PyList>() {
-        for item in list.iter() {
+    } else if raw.is_instance_of::<PyList>() {
+        for item in python_items(raw)? {
             if let Ok(message) = item.cast::<PyDict>() {
                 message_calls(b, message, &mut calls)?;
             }
@@ -49,7 +49,7 @@ pub fn calls_of_object<'py>(
     }
     if calls.is_empty() {
         let mut strings = Vec::new();
-        string_values(raw, 1, &mut strings);
+        string_values(raw, 1, &mut strings)?;
         for string in strings {
             raw_calls(b, &string, &mut calls)?;
         }
@@ -62,26 +62,26 @@ fn message_calls<'py>(
     message: &Bound<'py, PyDict>,
     calls: &mut Vec<Bound<'py, PyAny>>,
 ) -> PyResult<()> {
-    if let Some(tool_calls) = message.get_item("tool_calls")? {
-        if let Ok(items) = tool_calls.cast::<PyList>() {
-            for item in items.iter() {
+    if let Some(tool_calls) = dict_get(message, "tool_calls")? {
+        if tool_calls.is_instance_of::<PyList>() {
+            for item in python_items(&tool_calls)? {
                 append_call(b, &item, calls)?;
             }
         }
     }
-    if let Some(content) = message.get_item("content")? {
-        if let Ok(parts) = content.cast::<PyList>() {
-            for part in parts.iter() {
+    if let Some(content) = dict_get(message, "content")? {
+        if content.is_instance_of::<PyList>() {
+            for part in python_items(&content)? {
                 let Ok(part) = part.cast::<PyDict>() else {
                     continue;
                 };
                 // `part.get("type") == "tool_call"`: Python's equality, as the pure code.
-                let is_call = match part.get_item("type")? {
+                let is_call = match dict_get(part, "type")? {
                     Some(kind) => kind.eq("tool_call")?,
                     None => false,
                 };
                 if is_call {
-                    if let Some(item) = part.get_item("tool_call")? {
+                    if let Some(item) = dict_get(part, "tool_call")? {
                         append_call(b, &item, calls)?;
                     }
                 }
@@ -101,12 +101,12 @@ fn append_call<'py>(
     let Ok(item) = item.cast::<PyDict>() else {
         return Ok(());
     };
-    let body = match item.get_item("function")? {
+    let body = match dict_get(item, "function")? {
         Some(function) if function.is_instance_of::<PyDict>() => function,
         _ => item.clone().into_any(),
     };
     let body = body.cast::<PyDict>()?;
-    let name = match body.get_item("name")? {
+    let name = match dict_get(body, "name")? {
         Some(name)
             if name
                 .cast::<PyString>()
@@ -116,11 +116,11 @@ fn append_call<'py>(
         }
         _ => return Ok(()),
     };
-    let id = match item.get_item("id")? {
+    let id = match dict_get(item, "id")? {
         Some(id) if id.is_instance_of::<PyString>() => id,
         _ => py.None().into_bound(py),
     };
-    let (arguments, raw_arguments) = arguments_of(b, body.get_item("arguments")?)?;
+    let (arguments, raw_arguments) = arguments_of(b, dict_get(body, "arguments")?)?;
     calls.push(b.tool_call(name, arguments, id, raw_arguments)?);
     Ok(())
 }
@@ -180,8 +180,7 @@ fn stripped_copy<'py>(
     };
     if let Ok(dict) = value.cast::<PyDict>() {
         let copy = PyDict::new(py);
-        for pair in dict.items().iter() {
-            let (key, item) = pair.extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>()?;
+        for (key, item) in dict_items(dict)? {
             let Some(item) = strip(item)? else {
                 return Ok(None);
             };
@@ -189,9 +188,8 @@ fn stripped_copy<'py>(
         }
         return Ok(Some(copy.into_any()));
     }
-    let list = value.cast::<PyList>()?;
     let copy = PyList::empty(py);
-    for item in list.to_tuple().iter() {
+    for item in python_items(value)? {
         let Some(item) = strip(item)? else {
             return Ok(None);
         };
@@ -201,28 +199,33 @@ fn stripped_copy<'py>(
 }
 
 /// Every string value (not key) in dicts and lists, depth first in document order;
-/// containers deeper than MAX_DEPTH are not looked into.
+/// containers deeper than MAX_DEPTH are not looked into. Subclasses are read through
+/// their own `values` / `__iter__`, as the pure walker reads them.
 fn string_values<'py>(
     value: &Bound<'py, PyAny>,
     depth: usize,
     out: &mut Vec<Bound<'py, PyString>>,
-) {
-    if let Ok(string) = value.cast::<PyString>() {
+) -> PyResult<()> {
+    let items = if let Ok(string) = value.cast::<PyString>() {
         out.push(string.clone());
+        return Ok(());
     } else if depth > MAX_DEPTH {
-    } else if let Ok(dict) = value.cast::<PyDict>() {
-        for item in dict.values().iter() {
-            stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-                string_values(&item, depth + 1, out)
-            });
-        }
-    } else if let Ok(list) = value.cast::<PyList>() {
-        for item in list.iter() {
-            stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-                string_values(&item, depth + 1, out)
-            });
-        }
+        return Ok(());
+    } else if let Ok(dict) = value.cast_exact::<PyDict>() {
+        dict.values().iter().collect()
+    } else if value.is_instance_of::<PyDict>() {
+        python_items(&value.call_method0(intern!(value.py(), "values"))?)?
+    } else if value.is_instance_of::<PyList>() {
+        python_items(value)?
+    } else {
+        return Ok(());
+    };
+    for item in items {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            string_values(&item, depth + 1, out)
+        })?;
     }
+    Ok(())
 }
 
 /// The raw Gemma 4 blocks in one string value.

@@ -32,14 +32,36 @@ fn present(value: Bound<'_, PyAny>) -> Option<PyNode<'_>> {
 
 /// `dict.get(key)`: straight from the storage of a plain dict; through the `get` method
 /// of a subclass, which may have its own (as the pure backend calls it).
-fn dict_get<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<PyNode<'py>>> {
+pub fn dict_get<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
     let key = field_key(dict.py(), key);
     if dict.is_exact_instance_of::<PyDict>() {
-        return Ok(dict.get_item(key)?.and_then(present));
+        return dict.get_item(key);
     }
-    Ok(present(
-        dict.call_method1(intern!(dict.py(), "get"), (key,))?,
-    ))
+    dict.call_method1(intern!(dict.py(), "get"), (key,))
+        .map(Some)
+}
+
+/// What `for item in value` gives: a plain list or tuple from its storage, a subclass
+/// through its own `__iter__` (as the pure backend iterates it), its errors raised.
+pub fn python_items<'py>(value: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if let Ok(list) = value.cast_exact::<PyList>() {
+        return Ok(list.iter().collect());
+    }
+    if let Ok(tuple) = value.cast_exact::<PyTuple>() {
+        return Ok(tuple.iter().collect());
+    }
+    value.try_iter()?.collect()
+}
+
+/// What `dict.items()` / `dict.values()` give, through a subclass's own methods.
+pub fn dict_items<'py>(
+    dict: &Bound<'py, PyDict>,
+) -> PyResult<Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+    if dict.is_exact_instance_of::<PyDict>() {
+        return Ok(dict.iter().collect());
+    }
+    let items = dict.call_method0(intern!(dict.py(), "items"))?;
+    items.try_iter()?.map(|pair| pair?.extract()).collect()
 }
 
 impl<'py> Node for PyNode<'py> {
@@ -47,7 +69,7 @@ impl<'py> Node for PyNode<'py> {
 
     fn field(&self, key: &str) -> PyResult<Option<Self>> {
         if let Ok(dict) = self.0.cast::<PyDict>() {
-            return dict_get(dict, key);
+            return Ok(dict_get(dict, key)?.and_then(present));
         }
         if is_plain(&self.0) {
             return Ok(None);
@@ -61,7 +83,7 @@ impl<'py> Node for PyNode<'py> {
 
     fn member(&self, key: &str) -> PyResult<Option<Self>> {
         match self.0.cast::<PyDict>() {
-            Ok(dict) => dict_get(dict, key),
+            Ok(dict) => Ok(dict_get(dict, key)?.and_then(present)),
             Err(_) => Ok(None),
         }
     }
