@@ -22,6 +22,7 @@ from toolsift import _engines, parsers
 require_engine("pyspark.sql.datasource", "spark")
 import toolsift.spark  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
+from toolsift import _spark  # noqa: E402
 
 ORDER = ["file", "record", "call_index"]
 
@@ -93,14 +94,76 @@ def read(spark: Any, path: Any, **options: str) -> Any:
     return reader.load(path)
 
 
-@pytest.mark.parametrize("per_partition", [1, 2], ids=["1-file-per-task", "2-files-per-task"])
-def test_read_directory_equals_to_arrow(spark: Any, files: list[Path], per_partition: int) -> None:
-    df = read(spark, str(files[0].parent), filesPerPartition=str(per_partition))
-    assert df.rdd.getNumPartitions() == len(files) // per_partition
+@pytest.mark.parametrize("per_partition", [1, 2, None], ids=["1-file", "2-files", "by-size"])
+def test_read_directory_equals_to_arrow(
+    spark: Any, files: list[Path], per_partition: int | None
+) -> None:
+    if per_partition is None:  # the default: grouped by size with the session's settings
+        df = read(spark, str(files[0].parent))
+        sizes = [path.stat().st_size for path in files]
+        groups = _spark.group_by_size(sizes, _spark.session_splitting(spark))
+        assert 1 < len(groups) < len(files)
+        assert df.rdd.getNumPartitions() == len(groups)
+    else:
+        df = read(spark, str(files[0].parent), filesPerPartition=str(per_partition))
+        assert df.rdd.getNumPartitions() == len(files) // per_partition
     rows = rows_of(df)
     assert rows == expected(spark.impl, files)
     assert sum(1 for row in rows if row["custom_id"] and row["error"]) > 10
     assert backends_seen(df) == {spark.impl}
+
+
+def test_register_takes_the_sessions_file_settings(spark: Any, files: list[Path]) -> None:
+    """Registered again after the session's settings change, the source groups by them:
+    a 1-byte partition limit puts every file in a partition of its own."""
+    key = "spark.sql.files.maxPartitionBytes"
+    spark.conf.set(key, "1b")
+    try:
+        toolsift.spark.register(spark)
+        df = read(spark, str(files[0].parent))
+        assert df.rdd.getNumPartitions() == len(files)
+        assert rows_of(df) == expected(spark.impl, files)
+    finally:
+        spark.conf.unset(key)
+        toolsift.spark.register(spark)
+    assert read(spark, str(files[0].parent)).rdd.getNumPartitions() < len(files)
+
+
+MiB = 1 << 20
+
+
+@pytest.mark.parametrize(
+    ("sizes", "splitting", "groups"),
+    [
+        # 16 files of 1.5 MiB on 2 cores: each costs 5.5 MiB, 44 MiB a core: 2 partitions
+        ([3 * MiB // 2] * 16, _spark.Splitting(128 * MiB, 4 * MiB, 2), [range(8), range(8, 16)]),
+        # big files: at most max_partition_bytes a partition, a bigger file alone
+        (
+            [100 * MiB, 100 * MiB, 300 * MiB, 1],
+            _spark.Splitting(128 * MiB, 4 * MiB, 2),
+            [range(1), range(1, 2), range(2, 3), range(3, 4)],
+        ),
+        # many small files on 4 cores: packed to a quarter of the cost each
+        (
+            [MiB] * 10,
+            _spark.Splitting(128 * MiB, 4 * MiB, 4),
+            [range(3), range(3, 6), range(6, 9), range(9, 10)],
+        ),
+        ([], _spark.Splitting(), []),
+        ([0], _spark.Splitting(1, 0, 1), [range(1)]),
+    ],
+)
+def test_group_by_size(sizes: list[int], splitting: Any, groups: list[range]) -> None:
+    assert _spark.group_by_size(sizes, splitting) == groups
+
+
+def test_byte_count() -> None:
+    assert _spark.byte_count("134217728b") == 128 * MiB
+    assert _spark.byte_count("4m") == _spark.byte_count("4MB") == 4 * MiB
+    assert _spark.byte_count("1024") == 1024
+    assert _spark.byte_count(" 2g ") == 2 << 30
+    with pytest.raises(ValueError, match="not a size"):
+        _spark.byte_count("lots")
 
 
 def test_read_glob_and_list(spark: Any, files: list[Path]) -> None:

@@ -1,14 +1,16 @@
 """Spark's side of `toolsift.spark` (imported only when PySpark is installed and used): a
 Python Data Source (Spark 4's `pyspark.sql.datasource` API) named `toolsift`, which
-reads Arrow batches, one partition per file (or per `filesPerPartition` files)."""
+reads Arrow batches, files grouped into partitions by size as Spark groups the files of
+its own file sources (or `filesPerPartition` files to a partition)."""
 
 from __future__ import annotations
 
 import fnmatch
 import json
 import os
+import re
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyarrow.fs
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
@@ -23,13 +25,90 @@ _SCHEMES = {"s3a": "s3", "s3n": "s3"}
 _JSON_OPTIONS = ("tool_calls_key", "name_key", "arguments_key", "single")
 
 
+class Splitting(NamedTuple):
+    """How files are grouped into partitions when `filesPerPartition` is not given: Spark's
+    rule for its own file sources (`spark.sql.files.maxPartitionBytes`, `openCostInBytes`,
+    `minPartitionNum`, which defaults to the default parallelism)."""
+
+    max_partition_bytes: int = 128 * 1024 * 1024
+    open_cost_bytes: int = 4 * 1024 * 1024
+    min_partitions: int = os.cpu_count() or 1
+
+
+SPARK_DEFAULTS = Splitting()
+
+
+def session_splitting(spark: Any) -> Splitting:
+    """The session's settings of `Splitting` (Spark's defaults where it has none)."""
+    defaults = SPARK_DEFAULTS
+
+    def setting(key: str, default: int) -> int:
+        try:
+            value = spark.conf.get(key)
+        except Exception:  # not a setting this Spark knows
+            value = None
+        return default if value is None else byte_count(str(value))
+
+    try:
+        parallelism = int(spark.sparkContext.defaultParallelism)
+    except Exception:  # Spark Connect: no SparkContext on the client
+        parallelism = defaults.min_partitions
+    return Splitting(
+        setting("spark.sql.files.maxPartitionBytes", defaults.max_partition_bytes),
+        setting("spark.sql.files.openCostInBytes", defaults.open_cost_bytes),
+        setting("spark.sql.files.minPartitionNum", parallelism),
+    )
+
+
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
+_BYTES = re.compile(r"\s*([0-9]+)\s*([bkmgtp]?)b?\s*", re.IGNORECASE)
+
+
+def byte_count(text: str) -> int:
+    """A size as Spark writes it in its settings (`134217728b`, `4m`, `128MB`, `1024`)."""
+    match = _BYTES.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a size in bytes: {text!r}")
+    return int(match.group(1)) * _UNITS[match.group(2).lower()]
+
+
+def group_by_size(sizes: Sequence[int], splitting: Splitting) -> list[range]:
+    """The files (by position) of each partition: Spark's FilePartition packing, each
+    file costing its size plus the open cost, a partition closed before it would pass
+    min(max_partition_bytes, max(open cost, total cost / min_partitions)). Files keep
+    their input order (Spark sorts them by size first), so rows come out in that order."""
+    open_cost = splitting.open_cost_bytes
+    total = sum(size + open_cost for size in sizes)
+    per_core = total // max(splitting.min_partitions, 1)
+    limit = min(splitting.max_partition_bytes, max(open_cost, per_core))
+    groups: list[range] = []
+    start, filled = 0, 0
+    for index, size in enumerate(sizes):
+        if index > start and filled + size > limit:
+            groups.append(range(start, index))
+            start, filled = index, 0
+        filled += size + open_cost
+    if start < len(sizes):
+        groups.append(range(start, len(sizes)))
+    return groups
+
+
 class ToolsiftDataSource(DataSource):  # type: ignore[misc]
     """`spark.read.format("toolsift").option("format", "openai").load(path)`: one row per
     tool call of the JSONL files (plain, gzip or zstd) at `path` (a file, a directory or
     a glob; `load([a, b])` for several). Options: `format` (required: a format name,
     `auto` included), `recordPath`, `threads` (toolsift's threads per task, default 1),
-    `filesPerPartition` (default 1), and for `format` `json` `tool_calls_key`,
-    `name_key`, `arguments_key`, `single` (`true`/`false`)."""
+    `filesPerPartition` (default: files grouped by size, `Splitting`), and for `format`
+    `json` `tool_calls_key`, `name_key`, `arguments_key`, `single` (`true`/`false`)."""
+
+    # Registered through `toolsift.spark.register`, a subclass holds the session's own.
+    splitting = SPARK_DEFAULTS
+
+    @classmethod
+    def for_session(cls, spark: Any) -> type:
+        """This class with the file-grouping settings of `spark` (pickled by value when
+        registered, so the settings reach the planner's Python worker)."""
+        return type(cls.__name__, (cls,), {"splitting": session_splitting(spark)})
 
     @classmethod
     def name(cls) -> str:
@@ -39,7 +118,7 @@ class ToolsiftDataSource(DataSource):  # type: ignore[misc]
         return from_arrow_schema(_engines.file_schema())
 
     def reader(self, schema: StructType) -> DataSourceReader:
-        return _Reader(self.options)
+        return _Reader(self.options, self.splitting)
 
 
 class _Files(InputPartition):  # type: ignore[misc]
@@ -49,17 +128,24 @@ class _Files(InputPartition):  # type: ignore[misc]
 
 
 class _Reader(DataSourceReader):  # type: ignore[misc]
-    def __init__(self, options: Any) -> None:
+    def __init__(self, options: Any, splitting: Splitting = SPARK_DEFAULTS) -> None:
         # Checked here, on the driver, so that a bad option fails before any task runs.
         self.parser = _engines.parser_for(_option(options, "format"), **_json_options(options))
         self.record_path = options.get("recordPath")
-        self.threads = _positive(options, "threads", 1)
-        self.per_partition = _positive(options, "filesPerPartition", 1)
-        self.files = expand(_paths(options))
+        self.threads = _positive(options, "threads") or 1
+        self.per_partition = _positive(options, "filesPerPartition")
+        self.splitting = splitting
+        found = expand(_paths(options))
+        self.files = [name for name, _ in found]
+        self.sizes = [size for _, size in found]
 
     def partitions(self) -> Sequence[InputPartition]:
-        step = self.per_partition
-        return [_Files(self.files[at : at + step]) for at in range(0, len(self.files), step)]
+        if self.per_partition is None:
+            groups = group_by_size(self.sizes, self.splitting)
+        else:
+            step = self.per_partition
+            groups = [range(at, at + step) for at in range(0, len(self.files), step)]
+        return [_Files(self.files[group.start : group.stop]) for group in groups]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         assert isinstance(partition, _Files)
@@ -106,10 +192,10 @@ def _json_options(options: Any) -> dict[str, Any]:
     return given
 
 
-def _positive(options: Any, key: str, default: int) -> int:
+def _positive(options: Any, key: str) -> int | None:
     value = options.get(key)
     if value is None:
-        return default
+        return None
     try:
         number = int(value)
     except ValueError:
@@ -143,12 +229,12 @@ def _hidden(name: str) -> bool:
     return name.startswith(("_", "."))
 
 
-def expand(paths: Sequence[str]) -> list[str]:
-    """The files of `paths` (each a file, a directory, read recursively, or a glob whose
-    `*`, `?` and `[...]` match within one path component), in order, named as given
-    (same scheme). Names starting with `_` or `.` under a directory or a glob are
-    skipped. Raises FileNotFoundError for a path that names nothing."""
-    files: list[str] = []
+def expand(paths: Sequence[str]) -> list[tuple[str, int]]:
+    """The files of `paths` and their sizes in bytes (each a file, a directory, read
+    recursively, or a glob whose `*`, `?` and `[...]` match within one path component),
+    in order, named as given (same scheme). Names starting with `_` or `.` under a
+    directory or a glob are skipped. Raises FileNotFoundError for a path that names nothing."""
+    files: list[tuple[str, int]] = []
     for given in paths:
         filesystem, path = _filesystem(given)
         scheme, sep, _ = given.partition("://")
@@ -156,17 +242,17 @@ def expand(paths: Sequence[str]) -> list[str]:
         found = _expand_one(filesystem, path)
         if not found:
             raise FileNotFoundError(f"toolsift: no file at {given}")
-        files += [prefix + name for name in found]
+        files += [(prefix + name, size) for name, size in found]
     return files
 
 
-def _expand_one(filesystem: Any, path: str) -> list[str]:
+def _expand_one(filesystem: Any, path: str) -> list[tuple[str, int]]:
     parts = path.split("/")
     glob_at = next((i for i, part in enumerate(parts) if _GLOB & set(part)), None)
     if glob_at is None:
         info = filesystem.get_file_info(path)
         if info.type == pyarrow.fs.FileType.File:
-            return [path]
+            return [(path, info.size)]
         if info.type == pyarrow.fs.FileType.Directory:
             return _listed(filesystem, path, None)
         return []
@@ -176,7 +262,7 @@ def _expand_one(filesystem: Any, path: str) -> list[str]:
     return _listed(filesystem, base, parts)
 
 
-def _listed(filesystem: Any, base: str, pattern: list[str] | None) -> list[str]:
+def _listed(filesystem: Any, base: str, pattern: list[str] | None) -> list[tuple[str, int]]:
     selector = pyarrow.fs.FileSelector(base, recursive=True)
     names = []
     depth = len(base.rstrip("/").split("/"))
@@ -191,5 +277,5 @@ def _listed(filesystem: Any, base: str, pattern: list[str] | None) -> list[str]:
             and all(fnmatch.fnmatchcase(p, q) for p, q in zip(parts, pattern, strict=True))
         ):
             continue
-        names.append(info.path)
+        names.append((info.path, info.size))
     return sorted(names)

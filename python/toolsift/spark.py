@@ -2,7 +2,8 @@
 
 * `register(spark)`, then `spark.read.format("toolsift").option("format", "openai")
   .load("s3a://bucket/logs/*.jsonl.gz")`: one row per tool call of JSONL files (plain,
-  gzip or zstd), a partition per file, read as Arrow batches by a Python Data Source.
+  gzip or zstd), files grouped into partitions by size as Spark's own file sources
+  group them, read as Arrow batches by a Python Data Source.
 * `extract(df, column, format=...)`: the tool calls in a DataFrame's column of response
   texts, through `mapInArrow`.
 
@@ -36,7 +37,8 @@ def _require_pyspark() -> Any:
 def data_source() -> type:
     """The Python Data Source class (`pyspark.sql.datasource.DataSource`), named
     `toolsift`. Options: `format` (required), `recordPath`, `threads` (default 1),
-    `filesPerPartition` (default 1), and with format `json` the keys of
+    `filesPerPartition` (default: grouped by size, see `register`), and with format
+    `json` the keys of
     `JsonResponseParser` (`tool_calls_key`, `name_key`, `arguments_key`, `single`).
     Columns: `file` (the path as given, or the file found under a directory or glob),
     then those of `to_arrow`. Compression is told by content. Local paths are read by
@@ -49,9 +51,13 @@ def data_source() -> type:
 
 
 def register(spark: Any) -> None:
-    """Register the `toolsift` data source with a SparkSession (once per session)."""
-    source = data_source()
-    spark.dataSource.register(source)
+    """Register the `toolsift` data source with a SparkSession (once per session). Its
+    files are grouped into partitions by the session's own settings, as Spark's file
+    sources do: `spark.sql.files.maxPartitionBytes` (128 MiB), `openCostInBytes` (4 MiB,
+    what opening a file is counted as) and `minPartitionNum` (the default parallelism),
+    in input order; the option `filesPerPartition` sets a count instead."""
+    source: Any = data_source()
+    spark.dataSource.register(source.for_session(spark))
 
 
 def extract(
