@@ -35,4 +35,4 @@ def test_engine_entries_agree(tmp_path: Path) -> None:
         started.close()
     assert seconds == {name: [] for name in rows}
     assert rows == dict.fromkeys(rows, want)
-    assert len(rows) == 5
+    assert len(rows) == 6

@@ -1,6 +1,6 @@
 //! `parse_file` and `arrow_batches`: records parsed on worker threads with the GIL
 //! released (`batch::pipelined`), files read and decompressed on a thread of their own
-//! (`crate::bulk::source`). Arrow columns are built on the worker threads and handed
+//! (`crate::bulk::source`), or by the one thread itself when `threads` is 1. Arrow columns are built on the worker threads and handed
 //! to pyarrow through the Arrow C data interface (arrow-pyarrow): no Python object per
 //! call on that path.
 
@@ -39,52 +39,75 @@ fn arrow_error(err: ArrowError) -> PyErr {
     PyRuntimeError::new_err(format!("toolsift could not build Arrow columns: {err}"))
 }
 
-/// Blocks from the reader thread; a read error is kept to be raised after the blocks
-/// read before it are out.
+/// The file's blocks, read ahead on a reader thread of their own or, for one thread,
+/// read and decompressed by the calling thread itself when it needs the next one
+/// (`threads=1` keeps one core busy, which is what an engine's task asks for). A read
+/// error is kept to be raised after the blocks read before it are out.
 struct BlockSource {
-    receiver: Mutex<Receiver<io::Result<Block>>>,
+    blocks: Blocks,
     error: Option<io::Error>,
     done: bool,
 }
 
+enum Blocks {
+    Ahead(Mutex<Receiver<io::Result<Block>>>),
+    Inline(Mutex<source::Blocks<Box<dyn io::Read + Send>>>),
+}
+
 impl BlockSource {
     /// Opens the file with the GIL released (opening a FIFO waits for its writer).
-    fn open(py: Python<'_>, file: &FilePath, max_line: usize) -> PyResult<Self> {
+    fn open(py: Python<'_>, file: &FilePath, max_line: usize, threads: usize) -> PyResult<Self> {
         let path = Path::new(OsStr::from_bytes(&file.bytes));
-        let receiver = py
-            .detach(|| source::spawn_reader(path, READ_AHEAD, max_line, forks()))
+        let blocks = py
+            .detach(|| {
+                if threads <= 1 {
+                    let (reader, count) = source::open(path)?;
+                    let blocks = source::Blocks::new(reader, count, source::BLOCK, max_line);
+                    Ok(Blocks::Inline(Mutex::new(blocks)))
+                } else {
+                    source::spawn_reader(path, READ_AHEAD, max_line, forks())
+                        .map(|receiver| Blocks::Ahead(Mutex::new(receiver)))
+                }
+            })
             .map_err(|err| file.error(py, err))?;
         Ok(BlockSource {
-            receiver: Mutex::new(receiver),
+            blocks,
             error: None,
             done: false,
         })
     }
 
-    /// The next block if the reader thread has one ready (None also at the end: then
-    /// `next` tells).
+    /// The next block if the reader thread has one ready (None also at the end, and
+    /// always when reading inline: then `next` tells).
     fn try_next(&mut self) -> Option<Block> {
+        let Blocks::Ahead(receiver) = &self.blocks else {
+            return None;
+        };
         if self.done {
             return None;
         }
-        match lock(&self.receiver).try_recv() {
-            Ok(Ok(block)) => Some(block),
-            Ok(Err(err)) => {
-                self.error = Some(err);
-                self.done = true;
-                None
-            }
-            Err(_) => None,
-        }
+        let block = lock(receiver).try_recv().ok()?;
+        self.took(Some(block))
     }
 
-    /// The next block, waiting for it with the GIL released.
+    /// The next block, waited for or read with the GIL released.
     fn next(&mut self, py: Python<'_>) -> Option<Block> {
         if self.done {
             return None;
         }
-        let receiver = &self.receiver;
-        match py.detach(|| receiver.lock().ok().and_then(|r| r.recv().ok())) {
+        let block = match &self.blocks {
+            Blocks::Ahead(receiver) => py.detach(|| lock(receiver).recv().ok()),
+            Blocks::Inline(blocks) => py.detach(|| {
+                // As on a reader thread: a panic is the file's error, not the end.
+                catch_unwind(AssertUnwindSafe(|| lock(blocks).next()))
+                    .unwrap_or_else(|_| Some(Err(io::Error::other("toolsift reading panicked"))))
+            }),
+        };
+        self.took(block)
+    }
+
+    fn took(&mut self, block: Option<io::Result<Block>>) -> Option<Block> {
+        match block {
             Some(Ok(block)) => Some(block),
             Some(Err(err)) => {
                 self.error = Some(err);
@@ -235,7 +258,7 @@ impl FileResponses {
         Ok(FileResponses {
             own_reader: reader.clone().with_encoded_arguments(),
             reader: Arc::new(reader),
-            blocks: BlockSource::open(py, &file, max_line)?,
+            blocks: BlockSource::open(py, &file, max_line, threads)?,
             pool: if threads > 1 {
                 Some(pool(threads - 1)?)
             } else {
@@ -532,7 +555,7 @@ fn arrow_file<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
     let py = emitter.sink.py();
-    let mut blocks = BlockSource::open(py, file, reader.max_line)?;
+    let mut blocks = BlockSource::open(py, file, reader.max_line, threads)?;
     let mut first_line = 0; // the number of the next block's first line
     pipelined_with(
         py,
