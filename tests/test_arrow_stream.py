@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.dataset as ds
 import pytest
-from conftest import both_backends
+from conftest import IMPLS, both_backends
 from test_bulk import chat, non_blank, openai_lines, rows_of, write
 from toolsift import Files, parsers
 from toolsift._bulk import COLUMNS as COLUMNS_OF_TO_ARROW
@@ -225,6 +225,27 @@ def test_files_are_read_in_order_with_a_file_column(
     assert parser.to_arrow(Files(p for p in paths), threads=threads).equals(table)
     names = [str(p) for p in paths]
     assert parser.arrow_batches(Files(names), batch_rows=13).read_all().equals(table)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_reading_files_does_not_import_pandas(tmp_path: Path, impl: str) -> None:
+    """pyarrow imports pandas (over half a second) at its first conversion of a Python
+    value; the Rust backend's columns come through the C data interface and the `file`
+    column is built without one, so reading files never pays it. (The python backend
+    builds its columns from Python values: it pays it, as any pyarrow user does.)"""
+    pytest.importorskip("pandas")
+    if impl == "python":
+        pytest.skip("the python backend converts Python values with pyarrow")
+    paths = [str(path) for path in some_files(tmp_path, 2)]
+    script = (
+        "import sys, toolsift, toolsift.parsers as p\n"
+        f"t = p.OpenAIResponseParser().to_arrow(toolsift.Files({paths!r}), threads=2)\n"
+        "assert t.num_rows and t.column('file')[0].as_py()\n"
+        "print(toolsift.IMPLEMENTATION, 'pandas' in sys.modules)\n"
+    )
+    env = {**os.environ, "TOOLSIFT_IMPLEMENTATION": impl}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == [impl, "False"], done.stderr
 
 
 def test_files_of_one_or_none(make: Any, tmp_path: Path) -> None:

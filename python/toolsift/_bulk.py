@@ -9,6 +9,7 @@ import collections
 import errno
 import os
 import stat
+import struct
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -309,6 +310,17 @@ def column_name(path: str) -> str:
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+def repeated(text: str, rows: int) -> Any:
+    """A string column of `rows` copies of `text`. Built from buffers: pyarrow imports
+    pandas (when installed: over half a second) the first time it converts a Python
+    value (`pa.array`, `pa.scalar`), which would cost the CLI more than its parsing."""
+    pa = require_pyarrow()
+    data = text.encode("utf-8")
+    offsets = struct.pack("<ii", 0, len(data))
+    one = pa.StringArray.from_buffers(1, pa.py_buffer(offsets), pa.py_buffer(data))
+    return pa.repeat(one[0], rows)
+
+
 class _Cancelled(Exception):
     """Raised into a reading thread whose batches no one will take."""
 
@@ -455,7 +467,7 @@ class Stream:
                 self.current = part.name
                 for batch in part.batches():
                     if part.name is not None:
-                        file = pa.repeat(pa.scalar(column_name(part.name), pa.string()), len(batch))
+                        file = repeated(column_name(part.name), len(batch))
                         batch = pa.RecordBatch.from_arrays(
                             [file, *batch.columns], schema=self.schema
                         )

@@ -121,7 +121,7 @@ def _read(
 def _with_file(batches: Iterator[Any], label: str, pa: Any) -> Iterator[Any]:
     schema = file_schema()
     for batch in batches:
-        column = pa.array([label] * batch.num_rows, pa.string())
+        column = _bulk.repeated(label, batch.num_rows)
         yield pa.RecordBatch.from_arrays([column, *batch.columns], schema=schema)
 
 
