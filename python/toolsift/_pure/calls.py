@@ -6,8 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import orjson
+
 from toolsift._errors import ParseError
-from toolsift._jsontext import dumps_compact, holds_too_long_int, loads, too_long_ints_made
+from toolsift._jsontext import (
+    dumps_compact,
+    holds_too_long_int,
+    loads,
+    may_hold_big_integer,
+    too_long_ints_made,
+)
 from toolsift._types import ToolCall
 
 __all__ = ["RawCall", "Verbatim", "arguments_of", "decoded_tool_call", "harvest", "tool_call"]
@@ -71,7 +79,18 @@ def tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
 
 def decoded_tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
     """`tool_call` for values from a document decoded here: its dicts are our own, so
-    inline arguments are not copied."""
+    inline arguments are not copied; an argument string that plain orjson decodes into
+    an object, with no run of digits it may have rounded, is that object (what `loads`
+    gives, without its bookkeeping); any other goes `tool_call`'s way."""
+    if type(arguments) is str:
+        try:
+            decoded = orjson.loads(arguments)
+        except orjson.JSONDecodeError:
+            decoded = None
+        if type(decoded) is dict and not may_hold_big_integer(arguments):
+            arguments = decoded
+        else:
+            return tool_call(name, id, arguments)
     if type(arguments) is dict:
         name = name if type(name) is str else ""
         return ToolCall(name, arguments, id if type(id) is str else None, None)
