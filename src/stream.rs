@@ -9,12 +9,18 @@
 use crate::calls::{decode_object, Arguments, Call, Record};
 use crate::formats::{Format, JsonOptions, Walked};
 use crate::json::{self, JsonError, Tape, Token};
+pub use crate::node::Index;
 use crate::node::{Node, TapeNode};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Where a call sits in the provider's order: (choice or block group, index).
-pub type Key = (i64, i64);
+pub type Key = (Index, Index);
+
+/// A key of small indices.
+pub fn key(major: i64, minor: i64) -> Key {
+    (Index::Int(major), Index::Int(minor))
+}
 
 /// A whole arguments value: a string as it is, any other value as its JSON text.
 #[derive(Clone, Debug)]
@@ -94,38 +100,42 @@ impl Slot {
     }
 
     /// Set once: the first non-empty string.
-    pub fn set_name<N: Node>(&mut self, name: Option<N>) {
+    pub fn set_name<N: Node>(&mut self, name: Option<N>) -> Result<(), N::Error> {
         if self.name.is_none() {
-            self.name = name.and_then(|n| n.text()).filter(|n| !n.is_empty());
+            self.name = text_of(name)?.filter(|n| !n.is_empty());
         }
+        Ok(())
     }
 
     /// Set once: the first non-empty string.
-    pub fn set_id<N: Node>(&mut self, id: Option<N>) {
+    pub fn set_id<N: Node>(&mut self, id: Option<N>) -> Result<(), N::Error> {
         if self.id.is_none() {
-            self.id = id.and_then(|n| n.text()).filter(|n| !n.is_empty());
+            self.id = text_of(id)?.filter(|n| !n.is_empty());
         }
+        Ok(())
     }
 
     /// An argument fragment (a string; anything else is ignored).
-    pub fn append<N: Node>(&mut self, fragment: Option<N>) {
-        if let Some(text) = fragment.and_then(|f| f.text()) {
+    pub fn append<N: Node>(&mut self, fragment: Option<N>) -> Result<(), N::Error> {
+        if let Some(text) = text_of(fragment)? {
             self.text.push_str(&text);
         }
+        Ok(())
     }
 
     /// The whole argument text (a `.done` event's): it replaces the fragments.
-    pub fn set_text<N: Node>(&mut self, text: Option<N>) {
-        if let Some(text) = text.and_then(|t| t.text()) {
+    pub fn set_text<N: Node>(&mut self, text: Option<N>) -> Result<(), N::Error> {
+        if let Some(text) = text_of(text)? {
             self.text = text;
         }
+        Ok(())
     }
 
     /// The whole arguments value (an object, or the whole text); fragments, where any
     /// came, stay ahead of it.
     pub fn set_whole<N: Node>(&mut self, value: Option<N>) -> Result<(), N::Error> {
         if let Some(value) = value {
-            self.whole = Some(match value.text() {
+            self.whole = Some(match value.text()? {
                 Some(text) => Whole::Text(text),
                 None => Whole::Json(value.to_json()?),
             });
@@ -232,7 +242,7 @@ pub struct Accumulator {
     /// For formats to find calls by their own rules: a key to the call it now means,
     /// and the latest call of each group.
     pub routes: HashMap<Key, usize>,
-    pub latest: HashMap<i64, usize>,
+    pub latest: HashMap<Index, usize>,
 }
 
 impl Accumulator {
@@ -247,22 +257,22 @@ impl Accumulator {
                 found
             }
             None => {
+                self.by_key.insert(key.clone(), self.slots.len());
                 self.slots.push(Slot::new(key, item));
-                self.by_key.insert(key, self.slots.len() - 1);
                 self.slots.len() - 1
             }
         }
     }
 
-    pub fn existing(&self, key: Key) -> Option<usize> {
-        self.by_key.get(&key).copied()
+    pub fn existing(&self, key: &Key) -> Option<usize> {
+        self.by_key.get(key).copied()
     }
 
     /// The call of group `major` with this id, if one was started.
-    pub fn by_id(&self, major: i64, id: &str) -> Option<usize> {
+    pub fn by_id(&self, major: &Index, id: &str) -> Option<usize> {
         self.slots
             .iter()
-            .position(|slot| slot.key.0 == major && slot.id.as_deref() == Some(id))
+            .position(|slot| slot.key.0 == *major && slot.id.as_deref() == Some(id))
     }
 
     /// The call with this provider item id, if one was started.
@@ -273,14 +283,14 @@ impl Accumulator {
     }
 
     /// A key after every other one of `major` (a call with no index of its own).
-    pub fn new_key(&self, major: i64) -> Key {
+    pub fn new_key(&self, major: &Index) -> Key {
         let last = self
             .by_key
             .keys()
-            .filter(|k| k.0 == major)
-            .map(|k| k.1)
+            .filter(|k| k.0 == *major)
+            .map(|k| &k.1)
             .max();
-        (major, last.map_or(0, |last| last.saturating_add(1)))
+        (major.clone(), last.map_or(Index::Int(0), Index::next))
     }
 
     /// A call that arrived whole (Gemini, Ollama): started and completed at once.
@@ -291,11 +301,11 @@ impl Accumulator {
         arguments: Option<N>,
         verbatim: bool,
     ) -> Result<(), N::Error> {
-        let at = self.slot((-1, self.serial), None);
+        let at = self.slot(key(-1, self.serial), None);
         self.serial += 1;
         let slot = &mut self.slots[at];
-        slot.set_name(name);
-        slot.set_id(id);
+        slot.set_name(name)?;
+        slot.set_id(id)?;
         slot.set_whole(arguments)?;
         slot.verbatim = verbatim;
         self.complete(at);
@@ -310,9 +320,9 @@ impl Accumulator {
     }
 
     /// Every call (of group `major`, where given) not completed yet, in key order.
-    pub fn complete_all(&mut self, major: Option<i64>) {
+    pub fn complete_all(&mut self, major: Option<&Index>) {
         for at in self.ordered() {
-            if major.is_none_or(|major| self.slots[at].key.0 == major) {
+            if major.is_none_or(|major| self.slots[at].key.0 == *major) {
                 self.complete(at);
             }
         }
@@ -321,7 +331,7 @@ impl Accumulator {
     /// The calls in the provider's order: by key (stable: then by arrival).
     pub fn ordered(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.slots.len()).collect();
-        order.sort_by_key(|&at| self.slots[at].key);
+        order.sort_by(|&a, &b| self.slots[a].key.cmp(&self.slots[b].key));
         order
     }
 }
@@ -479,7 +489,15 @@ fn render(tree: &Tree, out: &mut String) {
 
 /// An event's `type`, where it is a string.
 pub fn event_type<N: Node>(event: &N) -> Result<Option<String>, N::Error> {
-    Ok(event.field("type")?.and_then(|kind| kind.text()))
+    text_of(event.field("type")?)
+}
+
+/// A string's text, where the value is a string.
+pub fn text_of<N: Node>(value: Option<N>) -> Result<Option<String>, N::Error> {
+    match value {
+        Some(value) => value.text(),
+        None => Ok(None),
+    }
 }
 
 /// Whether an event's `type` is one of `types` (a provider's stream event names).
@@ -488,8 +506,11 @@ pub fn typed_event<N: Node>(event: &N, types: &[&str]) -> Result<bool, N::Error>
 }
 
 /// An index: an integer (not a bool).
-pub fn index_of<N: Node>(value: Option<N>) -> Option<i64> {
-    value.and_then(|v| v.int())
+pub fn index_of<N: Node>(value: Option<N>) -> Result<Option<Index>, N::Error> {
+    match value {
+        Some(value) => value.index(),
+        None => Ok(None),
+    }
 }
 
 /// Server-sent-event text, fed in chunks cut anywhere: the `data` of each complete

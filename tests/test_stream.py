@@ -222,6 +222,76 @@ def test_a_list_of_events_is_fed_in_turn(make: Any) -> None:
     assert same(calls_as_dicts(stream.finish()), case["calls"])
 
 
+def chunk(*calls: dict[str, Any], index: Any = 0) -> dict[str, Any]:
+    return {"choices": [{"index": index, "delta": {"tool_calls": list(calls)}}]}
+
+
+def test_lone_surrogates_in_dict_events_are_kept(make: Any) -> None:
+    # A Python str given in a dict may hold lone surrogates: names, ids and argument text
+    # are kept as they are (never replaced), in feed, partial, finish and parse of a list.
+    first = {"index": 0, "id": "c\ud800", "function": {"name": "f\udc00", "arguments": '{"a'}}
+    later = {"index": 0, "function": {"arguments": '": "\ud800"}'}}
+    events = [chunk({"index": 1, "id": "x", "function": {"name": "g", "arguments": "{}"}})]
+    events += [chunk(first), chunk(later)]
+    stream = make.OpenAIResponseParser().stream()
+    for event in events:
+        assert stream.feed(event) == []
+    assert [(c.name, c.id) for c in stream.partial()] == [("f\udc00", "c\ud800"), ("g", "x")]
+    expected = [
+        {"name": "f\udc00", "arguments": {}, "id": "c\ud800", "raw_arguments": '{"a": "\ud800"}'},
+        {"name": "g", "arguments": {}, "id": "x", "raw_arguments": None},
+    ]
+    assert calls_as_dicts(stream.finish()) == expected
+    assert calls_as_dicts(make.OpenAIResponseParser().parse(events)) == expected
+    stream = make.AnthropicResponseParser().stream()
+    block = {"type": "tool_use", "id": "t", "name": "\ud83d", "input": {}}
+    stream.feed({"type": "content_block_start", "index": 0, "content_block": block})
+    assert [c.name for c in stream.feed({"type": "message_stop"})] == ["\ud83d"]
+
+
+BIG = 2**70
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_indices_beyond_64_bits_key_calls(make: Any, as_text: bool) -> None:
+    # Python ints are unbounded: an index beyond 64 bits keys its call as any other
+    # (in order of value), given in a dict or in JSON text.
+    events = [
+        chunk({"index": BIG, "id": "a", "function": {"name": "f", "arguments": "{}"}}),
+        chunk({"index": -BIG, "id": "b", "function": {"name": "g", "arguments": "{"}}),
+        chunk({"index": 2**63 - 1, "id": "c", "function": {"name": "h", "arguments": ""}}),
+        chunk({"index": -BIG, "function": {"arguments": '"x": 1}'}}),
+        chunk({"id": "d", "function": {"name": "i"}}, index=BIG),
+        chunk({"index": 2**64, "function": {"name": "j"}}, index=BIG),
+    ]
+    stream = make.OpenAIResponseParser().stream()
+    for event in events:
+        stream.feed(json.dumps(event) if as_text else event)
+    expected = [("g", {"x": 1}), ("h", {}), ("f", {}), ("i", {}), ("j", {})]
+    assert [(c.name, c.arguments) for c in stream.finish().tool_calls] == expected
+    # A call without an index goes after the largest one, beyond 64 bits too.
+    stream = make.AnthropicResponseParser().stream()
+    for index in (2**63 - 1, None, None):
+        event: dict[str, Any] = {"type": "content_block_start"}
+        event["content_block"] = {"type": "tool_use", "name": f"t{index}", "input": {}}
+        if index is not None:
+            event["index"] = index
+        stream.feed(json.dumps(event) if as_text else event)
+    names = [c.name for c in stream.finish().tool_calls]
+    assert names == ["t9223372036854775807", "tNone", "tNone"]
+
+
+def test_a_record_with_big_indices_in_bulk(make: Any) -> None:
+    events = [
+        chunk({"index": BIG, "id": "a", "function": {"name": "f", "arguments": "{}"}}),
+        chunk({"index": 1, "id": "b", "function": {"name": "g", "arguments": "{}"}}),
+    ]
+    parser = make.OpenAIResponseParser()
+    [response] = parser.parse_many([json.dumps(events)])
+    assert [c.name for c in response.tool_calls] == ["g", "f"]
+    assert [c.name for c in parser.parse(events).tool_calls] == ["g", "f"]
+
+
 # --- SDK event objects --------------------------------------------------------------
 
 

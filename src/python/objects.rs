@@ -1,7 +1,7 @@
 //! The caller's Python objects as [`Node`]s: dicts by key, SDK objects by attribute.
 
 use super::build::field_key;
-use crate::node::Node;
+use crate::node::{Index, Node};
 use pyo3::exceptions::PyAttributeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -126,20 +126,38 @@ impl<'py> Node for PyNode<'py> {
             .is_ok_and(|s| s.to_str().is_ok_and(|s| s == text))
     }
 
-    fn text(&self) -> Option<String> {
-        let text = self.0.cast::<PyString>().ok()?;
-        Some(text.to_string_lossy().into_owned())
+    /// A `str` with lone surrogates is an error (UnicodeEncodeError): Rust cannot hold
+    /// it; the stream gives such events to the pure backend (`stream::Stream`).
+    fn text(&self) -> PyResult<Option<String>> {
+        match self.0.cast::<PyString>() {
+            Ok(text) => Ok(Some(text.to_str()?.to_owned())),
+            Err(_) => Ok(None),
+        }
     }
 
     fn is_bool(&self) -> bool {
         self.0.is_instance_of::<PyBool>()
     }
 
-    fn int(&self) -> Option<i64> {
+    fn index(&self) -> PyResult<Option<Index>> {
         if self.0.is_instance_of::<PyBool>() || !self.0.is_instance_of::<PyInt>() {
-            return None;
+            return Ok(None);
         }
-        self.0.extract().ok()
+        if let Ok(small) = self.0.extract::<i64>() {
+            return Ok(Some(Index::Int(small)));
+        }
+        // Beyond 64 bits: its magnitude's bytes (no digit limit, unlike `str()`).
+        let py = self.0.py();
+        let negative = self.0.lt(0)?;
+        let magnitude = self.0.call_method0(intern!(py, "__abs__"))?;
+        let bits: usize = magnitude
+            .call_method0(intern!(py, "bit_length"))?
+            .extract()?;
+        let bytes = magnitude.call_method1(intern!(py, "to_bytes"), (bits.div_ceil(8), "big"))?;
+        Ok(Some(Index::of_magnitude(
+            negative,
+            bytes.cast::<PyBytes>()?.as_bytes(),
+        )))
     }
 
     fn to_json(&self) -> PyResult<String> {
