@@ -243,6 +243,9 @@ pub struct Accumulator {
     /// and the latest call of each group.
     pub routes: HashMap<Key, usize>,
     pub latest: HashMap<Index, usize>,
+    /// A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
+    /// name, no call going on): it gives no call; where no call came, [`FRAGMENT`].
+    pub fragment: bool,
 }
 
 impl Accumulator {
@@ -785,6 +788,11 @@ impl Reader {
 /// The error of a record holding a stream with an event that is not JSON text.
 pub const NOT_JSON: &str = "a stream event is not JSON";
 
+/// The `error` of a response, or a stream, holding only pieces of calls whose start it
+/// does not hold (Gemini 3 `partial_args` without a name): no call is made of them.
+pub const FRAGMENT: &str = "a functionCall with partialArgs but no name: a piece of a stream; \
+                            read the whole stream (parser.stream(), --stream)";
+
 /// Whether the value at `root` holds a whole stream: a list, or SSE text.
 pub fn holds_stream(tape: &Tape<'_>, root: usize) -> bool {
     match &tape.tokens[root] {
@@ -813,12 +821,16 @@ pub fn record<'a>(reader: Reader, tape: Tape<'a>, root: usize) -> Record<'a> {
         }
     };
     stream.finish();
-    let format = read.and_then(|()| {
-        stream
-            .format_name()
-            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))
-    });
     let calls = stream.owned_calls();
+    let format = read.and_then(|()| {
+        let name = stream
+            .format_name()
+            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))?;
+        match stream.error(calls.is_empty()) {
+            Some(error) => Err(error.to_owned()),
+            None => Ok(name),
+        }
+    });
     Record {
         tape,
         calls,
@@ -931,6 +943,11 @@ impl Stream {
                 let _ = self.json_event(&event);
             }
         }
+    }
+
+    /// [`FRAGMENT`] where the stream held pieces of calls and gave no call.
+    pub fn error(&self, no_calls: bool) -> Option<&'static str> {
+        (self.acc.fragment && no_calls).then_some(FRAGMENT)
     }
 
     /// The format whose reader reads the events (auto: once an event was recognized).

@@ -74,6 +74,8 @@ fn stream_vectors() {
                 stream.finish();
                 let got: Vec<Value> = stream.calls().iter().map(call_value).collect();
                 check(name, &got, &case["calls"]);
+                let error = stream.error(got.is_empty()).map(Value::from);
+                assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
             }
             checked += 1;
         }

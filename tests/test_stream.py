@@ -58,12 +58,17 @@ def test_vector(make: Any, case: dict[str, Any]) -> None:
     done, _, response = run(parser, case["events"])
     got = calls_as_dicts(response)
     assert same(got, case["calls"]), got
+    assert response.error == case.get("error")
     if "done" in case:
         assert done == case["done"]
     assert response.raw == [event_of(e) for e in case["events"]]
     if "response" in case:
-        # The non-streamed response of the same call gives the same calls.
-        assert same(calls_as_dicts(parser.parse(case["response"])), case["calls"])
+        # The non-streamed response of the same call gives the same calls (and error),
+        # given as a dict and as JSON text.
+        for raw in (case["response"], json.dumps(case["response"])):
+            parsed = parser.parse(raw)
+            assert same(calls_as_dicts(parsed), case["calls"])
+            assert parsed.error == case.get("error")
     if "partial" in case:
         at, expected = case["partial"]
         stream = parser.stream()
@@ -522,14 +527,18 @@ def test_a_record_holding_a_stream(make: Any, case: dict[str, Any], tmp_path: An
     records = [json.dumps(events), json.dumps(transcript)]
     for parser in (parser_for(make, case["parser"]), make.AutoResponseParser()):
         assert same(calls_as_dicts(parser.parse(events)), case["calls"])
+        assert parser.parse(events).error == case.get("error")
         for response in parser.parse_many(records):
-            assert response.error is None
+            assert response.error == case.get("error")
             assert same(calls_as_dicts(response), case["calls"])
         path = tmp_path / "streams.jsonl"
         path.write_text("\n".join(records) + "\n", "utf-8")
         for response in parser.parse_file(str(path)):
             assert same(calls_as_dicts(response), case["calls"])
         rows = parser.to_arrow(str(path)).to_pylist()
+        if "error" in case:  # one row per record, saying so
+            assert [r["error"] for r in rows] == [case["error"]] * 2
+            continue
         assert len(rows) == 2 * len(case["calls"])
         assert [r["name"] for r in rows] == [c["name"] for c in case["calls"]] * 2
         assert {r["format"] for r in rows} <= {case["parser"]}
@@ -616,10 +625,9 @@ def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
 
 
 def test_extract_stream(impl: str, tmp_path: Any) -> None:
-    """`toolsift extract --stream`: each line one whole stream. A Gemini 3 chunk holding
-    only `partialArgs` is a stream of one event (a call with no name), not a response; a
-    line holding a list of events is assembled; without the flag the lone chunk is read
-    as a response."""
+    """`toolsift extract --stream`: each line one whole stream; a line holding a list of
+    events is assembled. A Gemini 3 chunk holding only `partialArgs` is a piece of a
+    stream, with or without the flag: no call, its record's error says so."""
     import os
     import subprocess
     import sys
@@ -643,11 +651,12 @@ def test_extract_stream(impl: str, tmp_path: Any) -> None:
         return [json.loads(line) for line in done.stdout.splitlines()]
 
     got = rows("--stream", "--quiet")
-    assert [(r["record"], r["name"], r["arguments"]) for r in got] == [
-        (0, "get_weather", streamed["calls"][0]["arguments"]),
-        (1, "", {"location": "Bos"}),
+    fragment = next(c for c in gemini if "error" in c)["error"]
+    assert [(r["record"], r["name"], r["arguments"], r["error"]) for r in got] == [
+        (0, "get_weather", streamed["calls"][0]["arguments"], None),
+        (1, None, None, fragment),
     ]
-    assert [r["record"] for r in rows("--quiet")] == [0, 1]  # the lone chunk: a response
+    assert [(r["record"], r["error"]) for r in rows("--quiet")][1:] == [(1, fragment)]
 
 
 paths = st.lists(

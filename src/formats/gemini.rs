@@ -8,21 +8,25 @@ use crate::stream::{index_of, key, text_of, Accumulator, Index, Slot, Tree};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
+    // With what a chunk holding pieces of a stream is read by (`holds_fragments`).
     let call = members(&[
         ("name", Keep::all()),
         ("id", Keep::all()),
         ("args", Keep::all()),
+        ("partial_args", Keep::all()),
+        ("partialArgs", Keep::all()),
+        ("will_continue", Keep::all()),
+        ("willContinue", Keep::all()),
     ]);
-    path(
-        &["candidates"],
-        items(path(
-            &["content", "parts"],
-            items(members(&[
-                ("function_call", call.clone()),
-                ("functionCall", call),
-            ])),
-        )),
-    )
+    let mut candidate = path(
+        &["content", "parts"],
+        items(members(&[
+            ("function_call", call.clone()),
+            ("functionCall", call),
+        ])),
+    );
+    candidate.merge(&members(&[("index", Keep::all())]));
+    path(&["candidates"], items(candidate))
 }
 
 /// A member every response [`detect`] recognizes has (auto-detection looks no further
@@ -104,11 +108,31 @@ fn is_true<N: Node>(value: Option<N>) -> Result<bool, N::Error> {
     }
 }
 
+/// Whether a response holds a piece of a stream (a part with `partial_args`): `parse`
+/// reads such a chunk as a stream of one event.
+pub fn holds_fragments<N: Node>(doc: &N) -> Result<bool, N::Error> {
+    for candidate in elements_of(doc.field("candidates")?) {
+        let content = candidate.field("content")?;
+        for part in elements_of(field_of(&content, "parts")?) {
+            if let Some(call) = either(&part, "function_call", "functionCall")? {
+                if either(&call, "partial_args", "partialArgs")?.is_some() {
+                    return Ok(true);
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
 fn call_part<N: Node>(acc: &mut Accumulator, candidate: &Index, call: &N) -> Result<(), N::Error> {
     let name = call.field("name")?;
     let named = name.as_ref().is_some_and(|n| n.is_nonempty_str());
     let route = (candidate.clone(), Index::Int(STREAMING));
     let streaming = acc.routes.get(&route).copied();
+    if streaming.is_none() && !named && either(call, "partial_args", "partialArgs")?.is_some() {
+        acc.fragment = true; // the rest of a call whose start is not in the stream
+        return Ok(());
+    }
     let at = match streaming {
         Some(at) if !named => at, // the next part of the call being streamed
         _ => {

@@ -153,35 +153,48 @@ fn build<'py>(
     Ok(out)
 }
 
-/// A list of events given as one response: the calls of the stream they make, or None
-/// (auto) where no event is of any format's stream.
-pub fn assemble<'py>(
+/// A list of events given as one response (`raw`): the AgentResponse of the stream they
+/// make; `UnrecognizedShape` (auto) where no event is of any format's stream.
+pub fn assembled_response<'py>(
     b: &mut Builder<'py>,
     reader: Reader,
     events: &Bound<'py, PyAny>,
-) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
+    raw: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
     let mut core = Core::new(reader.clone());
     for event in events.try_iter()? {
         match core.feed_node(&PyNode(event?)) {
-            Err(err) if not_unicode(b.py, &err) => {
+            Err(err) if not_unicode(py, &err) => {
                 // Strings Rust cannot hold: the pure backend assembles the stream.
-                let pure = pure_parser(b.py, &reader)?;
-                let assembled = pure.call_method1(intern!(b.py, "assembled"), (events,))?;
-                return Ok(Some(
-                    assembled
-                        .get_item(0)?
-                        .try_iter()?
-                        .collect::<PyResult<_>>()?,
-                ));
+                let stream = pure_parser(py, &reader)?.call_method0(intern!(py, "stream"))?;
+                stream.call_method1(intern!(py, "feed_record"), (events,))?;
+                let response = stream.call_method0(intern!(py, "finish"))?;
+                if stream.getattr(intern!(py, "format"))?.is_none() {
+                    return Err(b.unrecognized_object(raw));
+                }
+                let calls = response.getattr(intern!(py, "tool_calls"))?;
+                let calls = calls.try_iter()?.collect::<PyResult<_>>()?;
+                let error = response.getattr(intern!(py, "error"))?;
+                return match error.extract::<Option<String>>()? {
+                    Some(error) => b.response_with_error(calls, raw, &error),
+                    None => b.response(calls, raw),
+                };
             }
             read => read?,
         }
     }
     core.finish();
     if core.format_name().is_none() {
-        return Ok(None);
+        return Err(b.unrecognized_object(raw));
     }
-    build(b, core.calls()).map(Some)
+    let calls = core.calls();
+    let error = core.error(calls.is_empty());
+    let calls = build(b, calls)?;
+    match error {
+        Some(error) => b.response_with_error(calls, raw, error),
+        None => b.response(calls, raw),
+    }
 }
 
 #[pymethods]
@@ -247,8 +260,13 @@ impl Stream {
         }
         let mut b = Builder::new(py)?;
         self.core.finish();
-        let calls = build(&mut b, self.core.calls())?;
+        let calls = self.core.calls();
+        let error = self.core.error(calls.is_empty());
+        let calls = build(&mut b, calls)?;
         let raw = PyList::new(py, self.events.iter().map(|e| e.bind(py)))?;
-        b.response(calls, raw.as_any())
+        match error {
+            Some(error) => b.response_with_error(calls, raw.as_any(), error),
+            None => b.response(calls, raw.as_any()),
+        }
     }
 }

@@ -229,6 +229,9 @@ class Accumulator:
         # and the latest call of each major key.
         self.routes: dict[tuple[int, int], Slot] = {}
         self.latest: dict[int, Slot] = {}
+        # A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
+        # name, no call going on): it gives no call; where no call came, `FRAGMENT`.
+        self.fragment = False
 
     def slot(self, key: tuple[int, int], item: str | None = None) -> Slot:
         """The call at `key` (made if new)."""
@@ -538,6 +541,18 @@ def group_lines(lines: Iterable[bytes], module_of: Callable[[Any], Any]) -> list
 NOT_JSON = "a stream event is not JSON"
 """The error of a record holding a stream with an event that is not JSON text."""
 
+FRAGMENT = (
+    "a functionCall with partialArgs but no name: a piece of a stream; "
+    "read the whole stream (parser.stream(), --stream)"
+)
+"""The `error` of a response, or a stream, holding only pieces of calls whose start it
+does not hold (Gemini 3 `partial_args` without a name): no call is made of them."""
+
+
+def fragment_error(acc: Accumulator, calls: list[ToolCall]) -> str | None:
+    """`FRAGMENT` where the stream held pieces of calls and gave no call."""
+    return FRAGMENT if acc.fragment and not calls else None
+
 
 class Stream:
     """`parser.stream()`: feed events, read the calls in progress, finish.
@@ -597,7 +612,7 @@ class Stream:
                     except ParseError:
                         pass  # the stream was cut inside its last event
         calls = [tool_call(slot) for slot in self._acc.ordered()]
-        return AgentResponse(calls, list(self._events))
+        return AgentResponse(calls, list(self._events), fragment_error(self._acc, calls))
 
     def _read(self, event: Any) -> None:
         if isinstance(event, (list, tuple)):
