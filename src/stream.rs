@@ -145,22 +145,24 @@ impl Slot {
 
     /// The call as assembled, owning its strings (for a record's calls).
     pub fn owned_call(&self) -> Call<'static> {
-        let call = self.call();
-        let arguments = match call.arguments {
-            Arguments::Missing => Arguments::Missing,
-            Arguments::Undecodable(text) => Arguments::Undecodable(Cow::Owned(text.into_owned())),
-            // Decoded again from an owned copy of its text.
-            _ => decode_object(Cow::Owned(
-                self.arguments_text()
-                    .0
-                    .map(Cow::into_owned)
-                    .unwrap_or_default(),
-            )),
-        };
+        let (text, is_text) = self.arguments_text();
+        let text = text.map(|text| Cow::Owned(text.into_owned()));
         Call {
-            name: call.name.map(|name| Cow::Owned(name.to_owned())),
-            id: call.id.map(|id| Cow::Owned(id.to_owned())),
-            arguments,
+            name: self.name.clone().map(Cow::Owned),
+            id: self.id.clone().map(Cow::Owned),
+            arguments: self.decoded(text, is_text),
+        }
+    }
+
+    /// The arguments (`text`, or the JSON text of a whole value) decoded as `parse`
+    /// decodes them.
+    fn decoded<'a>(&self, text: Option<Cow<'a, str>>, is_text: bool) -> Arguments<'a> {
+        match text {
+            None => Arguments::Missing,
+            Some(text) if self.verbatim && is_text => Arguments::Undecodable(text),
+            Some(text) if text.is_empty() => Arguments::Missing, // a tool with no arguments
+            Some(text) if is_text => decode_object(text),
+            Some(json) => whole_value(json),
         }
     }
 
@@ -183,12 +185,7 @@ impl Slot {
     /// The call as assembled so far (arguments decoded as `parse` decodes them).
     pub fn call(&self) -> StreamCall<'_> {
         let (text, is_text) = self.arguments_text();
-        let arguments = match text {
-            None => Arguments::Missing,
-            Some(text) if self.verbatim && is_text => Arguments::Undecodable(text),
-            Some(text) if text.is_empty() => Arguments::Missing, // a tool with no arguments
-            Some(text) => decode_object(text),
-        };
+        let arguments = self.decoded(text, is_text);
         StreamCall {
             name: self.name.as_deref(),
             id: self.id.as_deref(),
@@ -219,6 +216,22 @@ impl Slot {
             raw: Some(text),
             ..call
         }
+    }
+}
+
+/// The arguments given whole as a value other than a string (its JSON text): an object
+/// is the arguments; any other value is kept as `parse` keeps it (its JSON text, written
+/// from the value as Python writes it: `1e400` as `Infinity`).
+fn whole_value(json: Cow<'_, str>) -> Arguments<'_> {
+    let parsed = match json {
+        Cow::Borrowed(text) => json::parse_str(text).map_err(|_| Cow::Borrowed(text)),
+        Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
+    };
+    match parsed {
+        Ok(tape) if json::holds_too_long_int(&tape) => Arguments::Undecodable(tape.source),
+        Ok(tape) if matches!(tape.tokens[0], Token::Object { .. }) => Arguments::Decoded(tape),
+        Ok(tape) => Arguments::Value(tape),
+        Err(text) => Arguments::Undecodable(text),
     }
 }
 

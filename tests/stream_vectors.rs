@@ -19,6 +19,11 @@ fn call_value(call: &StreamCall<'_>) -> Value {
         Arguments::Undecodable(text) => {
             (Value::Object(Map::new()), Value::String(text.to_string()))
         }
+        // Another value given whole: kept as its JSON text.
+        Arguments::Value(tape) => (
+            Value::Object(Map::new()),
+            Value::String(toolsift::bulk::compact::to_string(tape, 0)),
+        ),
         other => panic!("a stream call's arguments are never {other:?}"),
     };
     let raw = call.raw.map_or(raw, |text| Value::String(text.to_owned()));

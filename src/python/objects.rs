@@ -9,6 +9,53 @@ use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
 
+pyo3::create_exception!(
+    toolsift,
+    PythonOnly,
+    pyo3::exceptions::PyException,
+    "A value the Rust core cannot hold as JSON data (see `plain_json`): a stream given \
+     one is read by the pure backend."
+);
+
+/// Whether a value is plain JSON data, which the Rust core may hold as JSON text and
+/// decode again with nothing changed: exact dicts with `str` keys, lists, `str` (Unicode
+/// text Rust can hold), `int`, finite `float`, `bool`, None, nested at most
+/// `MAX_DEPTH` deep (a cycle is not).
+fn plain_json(value: &Bound<'_, PyAny>) -> bool {
+    let text = |s: &Bound<'_, PyAny>| s.cast_exact::<PyString>().is_ok_and(|s| s.to_str().is_ok());
+    let mut todo = vec![(value.clone(), 0usize)];
+    while let Some((value, depth)) = todo.pop() {
+        if depth > crate::json::MAX_DEPTH {
+            return false;
+        }
+        if value.is_none()
+            || value.is_exact_instance_of::<PyBool>()
+            || value.is_exact_instance_of::<PyInt>()
+            || text(&value)
+        {
+            continue;
+        }
+        if let Ok(float) = value.cast_exact::<PyFloat>() {
+            if float.value().is_finite() {
+                continue;
+            }
+        } else if let Ok(list) = value.cast_exact::<PyList>() {
+            todo.extend(list.iter().map(|item| (item, depth + 1)));
+            continue;
+        } else if let Ok(dict) = value.cast_exact::<PyDict>() {
+            for (key, item) in dict.iter() {
+                if !text(&key) {
+                    return false;
+                }
+                todo.push((item, depth + 1));
+            }
+            continue;
+        }
+        return false;
+    }
+    true
+}
+
 /// A Python value inside a response.
 #[derive(Clone)]
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
@@ -160,8 +207,12 @@ impl<'py> Node for PyNode<'py> {
         )))
     }
 
+    /// A value that is not plain JSON data (`plain_json`) is a `PythonOnly` error.
     fn to_json(&self) -> PyResult<String> {
         let py = self.0.py();
+        if !plain_json(&self.0) {
+            return Err(PythonOnly::new_err("not plain JSON data"));
+        }
         let dumps = py
             .import(intern!(py, "toolsift._jsontext"))?
             .getattr(intern!(py, "dumps_compact"))?;

@@ -2,7 +2,7 @@
 //! SDK objects read by attribute, `str` / `bytes` of JSON or SSE text, lists of them).
 
 use super::build::{arguments_pair, Builder};
-use super::objects::PyNode;
+use super::objects::{PyNode, PythonOnly};
 use crate::stream::{Reader, Stream as Core, StreamCall};
 use pyo3::exceptions::{PyException, PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::intern;
@@ -13,10 +13,11 @@ use pyo3::types::{
 
 /// The calls of one stream being fed (`toolsift._pure.stream.Stream` is the twin).
 ///
-/// An event holding a Python `str` that Rust cannot hold (lone surrogates, which the
-/// pure backend keeps as they are) hands the stream to the pure backend: its stream of
-/// the same reader is fed every event so far, and reads the rest (as the LiteRT reader
-/// gives such strings to the pure scanner).
+/// An event holding what Rust cannot hold as the pure backend holds it (a `str` with
+/// lone surrogates, kept as it is; arguments given whole that are not plain JSON data,
+/// kept as the objects they are) hands the stream to the pure backend: its stream of the
+/// same reader is fed every event so far, and reads the rest (as the LiteRT reader gives
+/// such strings to the pure scanner).
 #[pyclass(module = "toolsift._native")]
 pub struct Stream {
     core: Core,
@@ -26,9 +27,11 @@ pub struct Stream {
     pure: Option<Py<PyAny>>,
 }
 
-/// Whether `err` is a Python `str` that Rust cannot hold (see [`Stream`]).
-fn not_unicode(py: Python<'_>, err: &PyErr) -> bool {
-    err.is_instance_of::<PyUnicodeEncodeError>(py)
+/// Whether `err` says an event holds what the Rust core cannot hold (see [`Stream`]): a
+/// `str` with lone surrogates, or a value that is not plain JSON data (a mapping, a
+/// tuple, a NaN, an SDK object inside arguments given whole).
+fn python_only(py: Python<'_>, err: &PyErr) -> bool {
+    err.is_instance_of::<PyUnicodeEncodeError>(py) || err.is_instance_of::<PythonOnly>(py)
 }
 
 /// The pure backend's parser for `reader` (`toolsift._pure.walk.Parser`).
@@ -165,7 +168,7 @@ pub fn assembled_response<'py>(
     let mut core = Core::new(reader.clone());
     for event in events.try_iter()? {
         match core.feed_node(&PyNode(event?)) {
-            Err(err) if not_unicode(py, &err) => {
+            Err(err) if python_only(py, &err) => {
                 // Strings Rust cannot hold: the pure backend assembles the stream.
                 let stream = pure_parser(py, &reader)?.call_method0(intern!(py, "stream"))?;
                 stream.call_method1(intern!(py, "feed_record"), (events,))?;
@@ -219,7 +222,7 @@ impl Stream {
         let read = self.read(event);
         let done = std::mem::take(&mut self.core.acc.done_now);
         match read {
-            Err(err) if not_unicode(py, &err) => {
+            Err(err) if python_only(py, &err) => {
                 let pure = self.hand_to_pure(py)?;
                 return pure
                     .call_method1(intern!(py, "feed"), (event,))?

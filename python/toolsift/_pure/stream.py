@@ -453,11 +453,8 @@ def partial_call(slot: Slot) -> ToolCall:
     value = slot.arguments()
     if slot.done or slot.verbatim or not isinstance(value, str) or call.raw_arguments is None:
         return call
-    try:
-        decoded = loads(partial_json(value) or "{}")
-    except ParseError:  # pragma: no cover - partial_json gives JSON text
-        decoded = {}
-    return ToolCall(call.name, decoded if isinstance(decoded, dict) else {}, call.id, value)
+    decoded, _ = arguments_of(partial_json(value) or "{}")  # as `parse` decodes text
+    return ToolCall(call.name, decoded, call.id, value)
 
 
 class Sse:
