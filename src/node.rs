@@ -90,7 +90,7 @@ impl Node for TapeNode<'_, '_> {
         let mut idx = self.idx + 1;
         while idx < end as usize {
             let value = idx + 1;
-            if self.tape.str_at(idx) == Some(key) {
+            if self.tape.str_is(idx, key) {
                 found = Some(value);
             }
             idx = self.tape.skip(value);
@@ -126,7 +126,7 @@ impl Node for TapeNode<'_, '_> {
     }
 
     fn is_str(&self, text: &str) -> bool {
-        self.as_str() == Some(text)
+        self.tape.str_is(self.idx, text)
     }
 
     fn text(&self) -> Result<Option<String>, Infallible> {

@@ -12,7 +12,42 @@ use crate::json::{self, JsonError, Tape, Token};
 pub use crate::node::Index;
 use crate::node::{Node, TapeNode};
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+/// The maps of a stream's calls, keyed by indices the stream's events give: hashed with
+/// a multiply-rotate hash (SipHash's resistance to chosen keys is not needed for the
+/// few keys of one stream, and cost more than the rest of reading a small event).
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<IndexHasher>>;
+
+/// The hash of [`HashMap`] (FxHash's step).
+#[derive(Default)]
+pub struct IndexHasher(u64);
+
+impl Hasher for IndexHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_i64(&mut self, value: i64) {
+        self.write_u64(value as u64);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.write_u64(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Where a call sits in the provider's order: (choice or block group, index).
 pub type Key = (Index, Index);
@@ -43,6 +78,10 @@ pub struct Slot {
     pub done: bool,
     /// Arguments streamed as values at JSON paths (Gemini 3 `partial_args`), in order.
     pub paths: Vec<PathValue>,
+    /// The arguments of a completed call as decoded (with `verbatim` as it was then), so
+    /// that `finish()` does not decode again what `feed()` gave; cleared by any change
+    /// to them.
+    cache: OnceLock<(bool, Arguments<'static>)>,
 }
 
 /// A value at a JSON path, and whether (a string) it goes on in the next one.
@@ -77,12 +116,14 @@ impl Slot {
             verbatim: false,
             done: false,
             paths: Vec::new(),
+            cache: OnceLock::new(),
         }
     }
 
     /// A value at a JSON path; a string continues the one before at the same path where
     /// that one said it would go on.
     pub fn add_path_value(&mut self, path: String, value: Tree, continuing: bool) {
+        self.cache = OnceLock::new();
         if let (Some(last), Tree::Str(more)) = (self.paths.last_mut(), &value) {
             if last.path == path && last.continuing {
                 if let Tree::Str(text) = &mut last.value {
@@ -118,6 +159,7 @@ impl Slot {
     /// An argument fragment (a string; anything else is ignored).
     pub fn append<N: Node>(&mut self, fragment: Option<N>) -> Result<(), N::Error> {
         if let Some(text) = text_of(fragment)? {
+            self.cache = OnceLock::new();
             self.text.push_str(&text);
         }
         Ok(())
@@ -126,6 +168,7 @@ impl Slot {
     /// The whole argument text (a `.done` event's): it replaces the fragments.
     pub fn set_text<N: Node>(&mut self, text: Option<N>) -> Result<(), N::Error> {
         if let Some(text) = text_of(text)? {
+            self.cache = OnceLock::new();
             self.text = text;
         }
         Ok(())
@@ -135,6 +178,7 @@ impl Slot {
     /// came, stay ahead of it.
     pub fn set_whole<N: Node>(&mut self, value: Option<N>) -> Result<(), N::Error> {
         if let Some(value) = value {
+            self.cache = OnceLock::new();
             self.whole = Some(match value.text()? {
                 Some(text) => Whole::Text(text),
                 None => Whole::Json(value.to_json()?),
@@ -184,8 +228,23 @@ impl Slot {
 
     /// The call as assembled so far (arguments decoded as `parse` decodes them).
     pub fn call(&self) -> StreamCall<'_> {
-        let (text, is_text) = self.arguments_text();
-        let arguments = self.decoded(text, is_text);
+        let decode = || {
+            let (text, is_text) = self.arguments_text();
+            self.decoded(text, is_text)
+        };
+        let arguments = if self.done {
+            let (verbatim, cached) = self.cache.get_or_init(|| {
+                let (text, is_text) = self.arguments_text();
+                let text = text.map(|text| Cow::Owned(text.into_owned()));
+                (self.verbatim, self.decoded(text, is_text))
+            });
+            match *verbatim == self.verbatim {
+                true => cached.clone(),
+                false => decode(),
+            }
+        } else {
+            decode()
+        };
         StreamCall {
             name: self.name.as_deref(),
             id: self.id.as_deref(),
@@ -533,22 +592,32 @@ pub fn index_of<N: Node>(value: Option<N>) -> Result<Option<Index>, N::Error> {
 /// event (see `Sse` in the Python twin).
 #[derive(Default, Debug)]
 pub struct Sse {
+    /// The start of a line whose end has not come yet.
     pending: Vec<u8>,
-    data: Vec<Vec<u8>>,
+    /// The event's `data:` lines so far, joined with `\n`; `has_data` where there is one.
+    data: Vec<u8>,
+    has_data: bool,
 }
 
 impl Sse {
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
-        self.pending.extend_from_slice(chunk);
         let mut events = Vec::new();
-        let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') else {
-            return events;
-        };
-        let rest = self.pending.split_off(last + 1);
-        let complete = std::mem::replace(&mut self.pending, rest);
-        for line in complete[..last].split(|&b| b == b'\n') {
-            self.line(line.strip_suffix(b"\r").unwrap_or(line), &mut events);
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', chunk) {
+            let piece = &chunk[start..end];
+            if self.pending.is_empty() {
+                self.line(piece.strip_suffix(b"\r").unwrap_or(piece), &mut events);
+            } else {
+                // A line begun in an earlier chunk.
+                let mut line = std::mem::take(&mut self.pending);
+                line.extend_from_slice(piece);
+                self.line(line.strip_suffix(b"\r").unwrap_or(&line), &mut events);
+                line.clear();
+                self.pending = line;
+            }
+            start = end + 1;
         }
+        self.pending.extend_from_slice(&chunk[start..]);
         events
     }
 
@@ -565,8 +634,9 @@ impl Sse {
 
     fn line(&mut self, line: &[u8], events: &mut Vec<Vec<u8>>) {
         if line.is_empty() {
-            if !self.data.is_empty() {
-                let data = std::mem::take(&mut self.data).join(&b'\n');
+            if self.has_data {
+                self.has_data = false;
+                let data = std::mem::take(&mut self.data);
                 if data.trim_ascii() != b"[DONE]" {
                     events.push(data);
                 }
@@ -574,8 +644,12 @@ impl Sse {
             return;
         }
         if let Some(value) = line.strip_prefix(b"data:") {
+            if self.has_data {
+                self.data.push(b'\n');
+            }
             self.data
-                .push(value.strip_prefix(b" ").unwrap_or(value).to_vec());
+                .extend_from_slice(value.strip_prefix(b" ").unwrap_or(value));
+            self.has_data = true;
         }
         // `event:`, `id:`, `retry:` and `:` comments: the event's type is in its data.
     }
@@ -897,7 +971,11 @@ impl Stream {
     }
 
     fn json_event(&mut self, data: &[u8]) -> Result<(), TextError> {
-        let tape = json::parse(data).map_err(|err| (err, data.to_vec()))?;
+        // Events are small: the hand-written pass first, serde_json for what it refuses.
+        let tape = match json::parse_plain(data) {
+            Some(tape) => tape,
+            None => json::parse(data).map_err(|err| (err, data.to_vec()))?,
+        };
         let root = TapeNode::root(&tape);
         let Ok(()) = self.decoded(&root);
         Ok(())
