@@ -287,7 +287,10 @@ fn whole_value(json: Cow<'_, str>) -> Arguments<'_> {
         Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
     };
     match parsed {
-        Ok(tape) if json::holds_too_long_int(&tape) => Arguments::Undecodable(tape.source),
+        // Kept as its JSON text as Python writes the value (`1e400` as `Infinity`).
+        Ok(tape) if json::holds_too_long_int(&tape) => {
+            Arguments::Undecodable(Cow::Owned(crate::bulk::compact::to_string(&tape, 0)))
+        }
         Ok(tape) if matches!(tape.tokens[0], Token::Object { .. }) => Arguments::Decoded(tape),
         Ok(tape) => Arguments::Value(tape),
         Err(text) => Arguments::Undecodable(text),

@@ -184,7 +184,12 @@ def starts_sse(data: bytes) -> bool:
     """Text that starts with a server-sent-event field (or with the start of one: a
     chunk may be cut inside `data:`) begins an SSE stream."""
     data = data.lstrip()
-    return bool(data) and any(data.startswith(f) or f.startswith(data) for f in SSE_FIELDS)
+    if data[:1] not in _SSE_FIRST:  # most text is a JSON event: `{` or `[`
+        return False
+    return any(data.startswith(f) or f.startswith(data) for f in SSE_FIELDS)
+
+
+_SSE_FIRST = frozenset(field[:1] for field in SSE_FIELDS)
 
 
 class Slot:
