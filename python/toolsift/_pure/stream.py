@@ -21,6 +21,9 @@ Rules, the same in both backends:
   whole value given (an object, or a string); where none of these, `{}`.
 * `finish()` gives every started call, in the provider's order (by the key the format
   gives, then by arrival); arguments that do not decode are kept in `raw_arguments`.
+* Strings are kept as given (a `str` with lone surrogates too); an index is any int.
+  A piece of a call whose start was not fed (Gemini 3 `partial_args` without a name)
+  gives no call; where no call came, the response's `error` is `FRAGMENT`.
 """
 
 from __future__ import annotations
@@ -604,7 +607,8 @@ class Stream:
 
     def finish(self) -> AgentResponse:
         """Every call, in the provider's order; `raw` is the list of events fed. A call
-        cut off keeps its argument text in `raw_arguments`."""
+        cut off keeps its argument text in `raw_arguments`. `error` is `FRAGMENT` where
+        the stream held only pieces of calls whose start it did not hold."""
         if not self._finished:
             self._finished = True
             if self._sse is not None:

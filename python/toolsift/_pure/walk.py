@@ -120,11 +120,15 @@ class Parser:
         handler = formats.by_name(self._format).stream_handler(**self._options)
         return Stream(handler, format=self._format)
 
-    def assembled(self, doc: Any) -> tuple[list[ToolCall], str]:
+    def assembled(self, doc: Any, spec: formats.Format | None = None) -> tuple[list[ToolCall], str]:
         """A record holding a whole stream (a list of events, or SSE text): its calls,
-        and the format that read them. UnrecognizedShape where an event is not JSON, or
-        (auto) no event is of any format's stream."""
-        stream = self.stream()
+        and the format that read them (`spec`'s reader, where given: a chunk recognized
+        as that format). UnrecognizedShape where an event is not JSON, or (auto) no event
+        is of any format's stream, or it held only pieces of calls (`FRAGMENT`)."""
+        if spec is None:
+            stream = self.stream()
+        else:  # the reader of the format the response was recognized as
+            stream = Stream(spec.stream_handler(**self._options), format=spec.name)
         try:
             stream.feed_record(doc)
         except ParseError:
@@ -151,7 +155,7 @@ class Parser:
             return self.assembled(doc)[0]
         spec = formats.detect(doc) if self._auto else self._spec
         if self._streams and spec is not None and spec.holds_fragments(doc):
-            return self.assembled([doc])[0]  # a chunk of a stream: read as one
+            return self.assembled([doc], spec)[0]  # a chunk of a stream: read as one
         if self._auto:
             return harvest(spec.module.calls(doc))  # type: ignore[union-attr]
         return harvest(self._walk(doc))
