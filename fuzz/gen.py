@@ -10,6 +10,7 @@ a literal written as is, e.g. the number `1e400` or `-0`), then written as JSON 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import types
 from collections.abc import Iterator, Mapping
@@ -548,6 +549,233 @@ def response(src: Source, kind: str | None = None) -> Any:
     if kind is None:
         kind = src.pick(list(RESPONSES))
     return RESPONSES[kind](src)
+
+
+# --------------------------------------------------------------------------- stream events
+
+
+def stream_index(src: Source) -> Any:
+    """An index: mostly small, sometimes missing, of the wrong kind, or beyond 64 bits."""
+    kind = src.int(0, 15)
+    if kind <= 10:
+        return src.int(0, 2)
+    return src.pick([MISSING, None, -1, 2**63 - 1, 2**64, -(2**70), True, "0", 1.0])
+
+
+def cut(src: Source, text: Any, most: int = 4) -> list[Any]:
+    """Text (str or bytes) cut at up to `most` random places (anywhere: inside a UTF-8
+    character or a `\\u` escape too)."""
+    cuts = sorted({src.int(0, len(text)) for _ in range(src.int(0, most))})
+    return [text[a:b] for a, b in itertools.pairwise([0, *cuts, len(text)])]
+
+
+def pieces(src: Source, text: Any) -> list[Any]:
+    """Argument text cut into fragments at random places (anything else: one piece)."""
+    if not isinstance(text, str) or not text:
+        return [text]
+    return cut(src, text)
+
+
+def _call_fragments(src: Source) -> tuple[Any, Any, list[Any]]:
+    """A call's name, id and argument fragments."""
+    found = arguments(src)
+    return name(src), slot(src, src.pick(["call_1", "call_2", "", "fc_1"])), pieces(src, found)
+
+
+def _openai_events(src: Source) -> list[Any]:
+    events: list[Any] = []
+    for _ in range(src.int(1, 3)):
+        call_name, id, fragments = _call_fragments(src)
+        index, choice = stream_index(src), src.pick([0, 0, 1, MISSING])
+        for n, fragment in enumerate(fragments):
+            function = [("arguments", fragment)]
+            if n == 0 or src.one_in(4):
+                function.insert(0, ("name", call_name))
+            fields = [("index", index), ("function", obj(src, function))]
+            if n == 0 or src.one_in(3):
+                fields.append(("id", id))
+            delta = Obj([("tool_calls", [obj(src, fields)])])
+            if src.one_in(10):
+                delta = Obj([("function_call", obj(src, function))])
+            finish = src.pick([MISSING, MISSING, MISSING, None, "tool_calls"])
+            choice_obj = obj(src, [("index", choice), ("delta", delta), ("finish_reason", finish)])
+            events.append(obj(src, [("id", "chatcmpl-1"), ("choices", [choice_obj])]))
+    return events
+
+
+def _responses_events(src: Source) -> list[Any]:
+    events: list[Any] = []
+    items = []
+    for position in range(src.int(1, 2)):
+        call_name, id, fragments = _call_fragments(src)
+        custom = src.one_in(4)
+        item_id = slot(src, f"fc_{position}")
+        kind = "custom_tool_call" if custom else "function_call"
+        key = "input" if custom else "arguments"
+        item = [("type", kind), ("id", item_id), ("call_id", id), ("name", call_name)]
+        added = Obj([*item, (key, "")])
+        index = stream_index(src)
+        events.append(
+            Obj([("type", "response.output_item.added"), ("output_index", index), ("item", added)])
+        )
+        delta = (
+            "response.custom_tool_call_input.delta"
+            if custom
+            else ("response.function_call_arguments.delta")
+        )
+        for fragment in fragments:
+            fields = [("type", delta), ("item_id", item_id), ("output_index", index)]
+            events.append(obj(src, [*fields, ("delta", fragment)]))
+        whole = "".join(f for f in fragments if isinstance(f, str))
+        if src.bool():
+            done = (
+                "response.custom_tool_call_input.done"
+                if custom
+                else ("response.function_call_arguments.done")
+            )
+            events.append(obj(src, [("type", done), ("item_id", item_id), (key, whole)]))
+        items.append(Obj([*item, (key, whole)]))
+        if src.bool():
+            events.append(Obj([("type", "response.output_item.done"), ("item", items[-1])]))
+    if src.bool():
+        response = Obj([("id", "resp_1"), ("output", items)])
+        events.append(
+            Obj(
+                [
+                    ("type", src.pick(["response.completed", "response.failed"])),
+                    ("response", response),
+                ]
+            )
+        )
+    return events
+
+
+def _anthropic_events(src: Source) -> list[Any]:
+    events: list[Any] = [Obj([("type", "message_start"), ("message", Obj([("id", "msg_1")]))])]
+    for _ in range(src.int(1, 3)):
+        call_name, id, fragments = _call_fragments(src)
+        index = stream_index(src)
+        block = obj(
+            src, [("type", "tool_use"), ("id", id), ("name", call_name), ("input", Obj([]))]
+        )
+        events.append(
+            obj(src, [("type", "content_block_start"), ("index", index), ("content_block", block)])
+        )
+        for fragment in fragments:
+            delta = Obj([("type", "input_json_delta"), ("partial_json", fragment)])
+            events.append(
+                obj(src, [("type", "content_block_delta"), ("index", index), ("delta", delta)])
+            )
+        if src.bool():
+            events.append(obj(src, [("type", "content_block_stop"), ("index", index)]))
+    if src.bool():
+        events.append(Obj([("type", "message_stop")]))
+    return events
+
+
+def _bedrock_events(src: Source) -> list[Any]:
+    events: list[Any] = [Obj([("messageStart", Obj([("role", "assistant")]))])]
+    for _ in range(src.int(1, 3)):
+        call_name, id, fragments = _call_fragments(src)
+        index = stream_index(src)
+        use = obj(src, [("toolUseId", id), ("name", call_name)])
+        start = Obj([("contentBlockIndex", index), ("start", Obj([("toolUse", use)]))])
+        events.append(Obj([("contentBlockStart", start)]))
+        for fragment in fragments:
+            delta = Obj([("toolUse", Obj([("input", fragment)]))])
+            block = obj(src, [("contentBlockIndex", index), ("delta", delta)])
+            events.append(Obj([("contentBlockDelta", block)]))
+        if src.bool():
+            events.append(Obj([("contentBlockStop", Obj([("contentBlockIndex", index)]))]))
+    if src.bool():
+        events.append(Obj([("messageStop", Obj([("stopReason", "tool_use")]))]))
+    return events
+
+
+def _cohere_events(src: Source) -> list[Any]:
+    events: list[Any] = [Obj([("type", "message-start"), ("id", "m1")])]
+    for _ in range(src.int(1, 3)):
+        call_name, id, fragments = _call_fragments(src)
+        index = stream_index(src)
+        for n, fragment in enumerate(fragments):
+            function = [("arguments", fragment)]
+            call = [("function", Obj(function))]
+            if n == 0:
+                function.insert(0, ("name", call_name))
+                call += [("id", id), ("type", "function")]
+            delta = Obj([("message", Obj([("tool_calls", obj(src, call))]))])
+            kind = "tool-call-start" if n == 0 else "tool-call-delta"
+            events.append(obj(src, [("type", kind), ("index", index), ("delta", delta)]))
+        if src.bool():
+            events.append(obj(src, [("type", "tool-call-end"), ("index", index)]))
+    if src.bool():
+        events.append(Obj([("type", "message-end")]))
+    return events
+
+
+def _partial_arg(src: Source) -> Any:
+    path = src.pick(["$.a", "$.b[1]", "$['c d']", "$.a.b", "$", "a", "$.x[99999]", "$.é"])
+    kind = src.pick(["stringValue", "numberValue", "boolValue", "nullValue", "string_value"])
+    made = {"stringValue": text(src, 4), "numberValue": number(src), "boolValue": src.bool()}
+    fields = [("jsonPath", path), (kind, made.get(kind, "NULL_VALUE"))]
+    if src.bool():
+        fields.append(("willContinue", src.pick([True, True, False, 1])))
+    return obj(src, fields)
+
+
+def _gemini_events(src: Source) -> list[Any]:
+    events: list[Any] = []
+    for _ in range(src.int(1, 4)):
+        fields: list[tuple[str, Any]] = []
+        if src.bool():
+            fields.append(("name", name(src)))
+        if src.one_in(3):
+            fields.append(("id", slot(src, "fc_1")))
+        if src.one_in(3):
+            fields.append(("args", arguments(src)))
+        if src.bool():
+            fields.append((src.pick(["partialArgs", "partial_args"]), some(src, _partial_arg)))
+        if src.bool():
+            fields.append((src.pick(["willContinue", "will_continue"]), src.pick([True, False])))
+        part = Obj([(src.pick(["functionCall", "function_call"]), obj(src, fields))])
+        content = Obj([("role", "model"), ("parts", [part])])
+        candidate = obj(src, [("content", content), ("index", stream_index(src))])
+        events.append(Obj([("candidates", [candidate]), ("responseId", "r1")]))
+    return events
+
+
+def _ollama_events(src: Source) -> list[Any]:
+    events = []
+    for _ in range(src.int(1, 3)):
+        function = obj(src, [("name", name(src)), ("arguments", arguments(src))])
+        message = Obj([("role", "assistant"), ("tool_calls", [Obj([("function", function)])])])
+        events.append(Obj([("message", message), ("done", src.bool())]))
+    return events
+
+
+def _json_events(src: Source) -> list[Any]:
+    return [json_response(src) for _ in range(src.int(1, 3))]
+
+
+STREAMS = {
+    "openai": _openai_events,
+    "openai-responses": _responses_events,
+    "anthropic": _anthropic_events,
+    "bedrock": _bedrock_events,
+    "cohere": _cohere_events,
+    "gemini": _gemini_events,
+    "ollama": _ollama_events,
+    "json": _json_events,
+}
+"""The stream events of each format, as value trees."""
+
+
+def stream_events(src: Source, kind: str) -> list[Any]:
+    """A stream of `kind`'s events (value trees), sometimes with an unrelated event."""
+    events = STREAMS[kind](src)
+    if src.one_in(6):
+        events.insert(src.int(0, len(events)), value(src, 2))
+    return events
 
 
 # --------------------------------------------------------------------------- Gemma 4 tokens

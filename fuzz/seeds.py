@@ -101,6 +101,8 @@ def seeds() -> dict[str, list[bytes]]:
     # litert: a byte of mode (even: raw) and the text
     out["litert"] += [b"\x00" + t.encode("utf-8", "surrogatepass") for t in litert]
     out["litert"] += structured(12, 200)
+    # streams: decisions only (the format, its events, how they are fed)
+    out["streams"] = [rng.randbytes(rng.randint(8, 400)) for _ in range(24)]
     return out
 
 

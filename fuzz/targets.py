@@ -25,6 +25,9 @@ Targets (`TARGETS`):
   `to_arrow` with threads 1 and 2, and `parse_file` for files.
 * `litert`: `SdkResponseParser.extract_tool_calls`, `clean_raw_for_history` and `parse`
   on LiteRT-LM text (raw bytes, or Gemma 4 tokens and JSON built from the input).
+* `streams`: `parser.stream()` fed a provider's events (`gen.stream_events`) as dicts or
+  objects, as JSON text, or as SSE chunks cut anywhere; every `feed`, `partial` and
+  `finish` result (or exception) must agree, and `parse` of the events as one response.
 
 The first byte of a `parse_many`, `to_arrow` or `litert` input chooses: odd, the case is
 built from the rest (structure-aware); even, the rest is raw text (JSON lines for
@@ -39,6 +42,7 @@ import atexit
 import functools
 import gzip
 import json
+import operator
 import shutil
 import sys
 import tempfile
@@ -672,6 +676,143 @@ def litert(data: bytes) -> None:
 def build_litert_text(src: Source) -> bytes:
     text = gen.litert_text(src).encode("utf-8", "surrogatepass")
     return gen.edit_text(src, text) if src.one_in(4) else text
+
+
+# ------------------------------------------------------------------------- streams
+
+STREAM_PARSERS = {
+    "openai": "OpenAIResponseParser",
+    "openai-responses": "OpenAIResponsesParser",
+    "anthropic": "AnthropicResponseParser",
+    "bedrock": "BedrockConverseParser",
+    "cohere": "CohereResponseParser",
+    "gemini": "GeminiResponseParser",
+    "ollama": "OllamaResponseParser",
+    "json": "JsonResponseParser",
+}
+"""The parser class of each format's stream events (`fuzz.gen.STREAMS`)."""
+
+SSE_EXTRAS = [": ping\n", "event: message\n", "id: 7\n", "retry: 10\n", "data: [DONE]\n\n"]
+
+
+@dataclass
+class StreamCase:
+    cls: str
+    steps: list[tuple[str, Any]]  # ("feed", event) or ("partial", None)
+    texts: list[bytes]  # the events' JSON text (for reports and known issues)
+    events: list[Any] | None = None  # the dict events, for `parse` of the whole list
+
+
+def build_stream_case(src: Source) -> StreamCase:
+    """A format's stream events (`gen.stream_events`) fed as dicts or SDK-like objects,
+    as JSON text (str or bytes, one event or a list), or as an SSE transcript cut into
+    chunks anywhere (bytes: inside a UTF-8 character or a `\\u` escape too; str: between
+    characters); `partial()` now and then."""
+    kind = src.pick(list(gen.STREAMS))
+    cls = STREAM_PARSERS[kind]
+    if kind != "json" and src.one_in(4):
+        cls = "AutoResponseParser"
+    writer = gen.Writer(src, single_line=True)
+    texts = [writer.write(tree) for tree in gen.stream_events(src, kind)]
+    encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
+    case = StreamCase(cls, [], encoded)
+    how = src.int(0, 3)
+    if how == 0:  # an SSE transcript, in chunks
+        lines = []
+        for text in texts:
+            if src.one_in(6):
+                lines.append(src.pick(SSE_EXTRAS))
+            lines.append(f"data: {text}\n" + src.pick(["\n", "\r\n", "\n"]))
+        transcript = "".join(lines)
+        if src.one_in(4):  # cut off
+            transcript = transcript[: src.int(0, len(transcript))]
+        if src.one_in(4):
+            chunks: list[Any] = gen.cut(src, transcript, 8)
+        else:
+            chunks = gen.cut(src, transcript.encode("utf-8", "surrogatepass"), 8)
+        case.steps = [("feed", chunk) for chunk in chunks]
+    elif how == 1:  # JSON text, one event each (or a list of them)
+        for text, data in zip(texts, encoded, strict=True):
+            event: Any = src.pick([text, data, bytearray(data)])
+            case.steps.append(("feed", [event] if src.one_in(8) else event))
+    else:  # the decoded events: dicts, or objects read by attribute
+        case.events = []
+        for text in texts:
+            decoded = stdlib_loads(text)
+            if decoded is _INVALID:
+                decoded = text
+            case.events.append(decoded)
+            event = gen.objects(src, decoded, by_attribute=src.bool()) if how == 3 else decoded
+            case.steps.append(("feed", event))
+    if src.one_in(10):
+        case.steps.insert(src.int(0, len(case.steps)), ("feed", src.pick([None, 5, [[]], b""])))
+    for _ in range(src.int(0, 3)):
+        case.steps.insert(src.int(0, len(case.steps)), ("partial", None))
+    return case
+
+
+def _outcome_view(got: Outcome) -> Any:
+    if got[0] == "raise":
+        return ["raise", f"{got[1].__module__}.{got[1].__qualname__}", got[2]]
+    return ["ok", got[1]]
+
+
+def _run_stream(case: StreamCase, backend: types.ModuleType) -> list[Any]:
+    """Every step's result (or exception), then `finish()`'s and a feed after it."""
+    stream = _bound(case.cls, backend)().stream()
+    fed: list[Any] = []
+    results = []
+    for step, event in case.steps:
+        if step == "feed":
+            fed.append(event)
+            got = outcome(lambda event=event: stream.feed(event), call_dicts)
+        else:
+            got = outcome(stream.partial, call_dicts)
+        results.append(_outcome_view(got))
+
+    def finished(response: Any) -> Any:
+        raw = response.raw if type(response) is AgentResponse else None
+        kept = type(raw) is list and len(raw) == len(fed) and all(map(operator.is_, raw, fed))
+        return [kept, *response_view(response, raw)[1:]]
+
+    results.append(_outcome_view(outcome(stream.finish, finished)))
+    results.append(_outcome_view(outcome(lambda: stream.feed({}), call_dicts)))
+    return results
+
+
+def check_stream_case(case: StreamCase) -> None:
+    about = [case.cls, case.steps]
+    differential(
+        f"{case.cls}.stream()",
+        lambda _, backend: _run_stream(case, backend),
+        lambda results: results,
+        about,
+        case.texts,
+    )
+    if case.events is None:
+        return
+    events = case.events
+    records = [json.dumps(events)]
+    differential(
+        f"{case.cls}.parse(a list of events)",
+        lambda _, backend: _bound(case.cls, backend)().parse(events),
+        lambda response: response_view(response, events),
+        about,
+        case.texts,
+    )
+    differential(
+        f"{case.cls}.parse_many([a list of events as JSON text])",
+        lambda _, backend: _bound(case.cls, backend)().parse_many(records),
+        lambda responses: [response_view(r, records[0]) for r in responses],
+        about,
+        case.texts,
+    )
+
+
+@target("streams")
+def streams(data: bytes) -> None:
+    """`parser.stream()` of a format's events (`build_stream_case`) on both backends."""
+    check_stream_case(build_stream_case(ByteSource(data)))
 
 
 def run_input(name: str, data: bytes) -> None:

@@ -24,7 +24,7 @@ pub struct Call<'a> {
 }
 
 /// What the arguments value turned out to be.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Arguments<'a> {
     /// Missing or null: no arguments.
     Missing,

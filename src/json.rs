@@ -148,6 +148,267 @@ pub fn parse(input: &[u8]) -> Result<Tape<'_>, JsonError> {
     }
 }
 
+/// Containers nest at most this deep in what [`parse_plain`] reads.
+const PLAIN_DEPTH: usize = 64;
+
+/// A fast path of [`parse`] for small documents such as stream events: the same tape,
+/// built in one hand-written pass without serde's per-value machinery. None for what it
+/// does not read: text that is not UTF-8 or not JSON, a lone surrogate escape, nesting
+/// deeper than 64; [`parse`] then reads it (and reports the error).
+pub fn parse_plain(input: &[u8]) -> Option<Tape<'_>> {
+    let text = simdutf8::basic::from_utf8(input).ok()?;
+    if u32::try_from(text.len()).is_err() {
+        return None;
+    }
+    Some(Tape {
+        source: Cow::Borrowed(text),
+        tokens: plain_tokens(text)?,
+    })
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+fn plain_tokens(text: &str) -> Option<Vec<Token>> {
+    let b = text.as_bytes();
+    let mut tokens = Vec::with_capacity(b.len() / 8 + 4);
+    // The open containers: (index of their token, items so far, is an object).
+    let mut open: Vec<(usize, u32, bool)> = Vec::new();
+    let mut i = skip_ws(b, 0);
+    loop {
+        // A value at `i`.
+        match *b.get(i)? {
+            c @ (b'{' | b'[') => {
+                if open.len() >= PLAIN_DEPTH {
+                    return None;
+                }
+                let object = c == b'{';
+                open.push((tokens.len(), 0, object));
+                tokens.push(Token::Null);
+                i = skip_ws(b, i + 1);
+                if b.get(i) != Some(if object { &b'}' } else { &b']' }) {
+                    if object {
+                        i = plain_key(text, i, &mut tokens)?;
+                    }
+                    continue;
+                }
+                i += 1;
+                let (at, _, _) = open.pop()?;
+                tokens[at] = container(object, 0, tokens.len());
+            }
+            b'"' => {
+                let (string, end) = plain_string(text, i)?;
+                tokens.push(Token::Str(string));
+                i = end;
+            }
+            b't' if b[i..].starts_with(b"true") => {
+                tokens.push(Token::Bool(true));
+                i += 4;
+            }
+            b'f' if b[i..].starts_with(b"false") => {
+                tokens.push(Token::Bool(false));
+                i += 5;
+            }
+            b'n' if b[i..].starts_with(b"null") => {
+                tokens.push(Token::Null);
+                i += 4;
+            }
+            b'-' | b'0'..=b'9' => {
+                let end = number_end(b, i)?;
+                let number = &text[i..end];
+                match number_token(number) {
+                    // serde_json writes the exponent of its text its own way: `parse` reads it.
+                    Token::HugeFloat(_) => return None,
+                    // serde_json reads an integer of the unsigned 64-bit range itself.
+                    Token::BigInt(_) if number.parse::<u64>().is_ok() => {
+                        tokens.push(Token::UInt(number.parse().ok()?));
+                    }
+                    token => tokens.push(token),
+                }
+                i = end;
+            }
+            _ => return None,
+        }
+        // After a value: the next one in its container, or the container's end.
+        loop {
+            i = skip_ws(b, i);
+            let Some(top) = open.last_mut() else {
+                return (i == b.len()).then_some(tokens);
+            };
+            top.1 += 1;
+            let (at, len, object) = *top;
+            match *b.get(i)? {
+                b',' => {
+                    i = skip_ws(b, i + 1);
+                    if object {
+                        i = plain_key(text, i, &mut tokens)?;
+                    }
+                    break;
+                }
+                b'}' if object => {}
+                b']' if !object => {}
+                _ => return None,
+            }
+            i += 1;
+            open.pop();
+            tokens[at] = container(object, len, tokens.len());
+        }
+    }
+}
+
+fn container(object: bool, len: u32, end: usize) -> Token {
+    let end = end as u32; // the tape of a source of at most 4 GiB
+    if object {
+        Token::Object { len, end }
+    } else {
+        Token::Array { len, end }
+    }
+}
+
+/// An object's key at `i`, then its colon: the index of the value after them.
+fn plain_key(text: &str, i: usize, tokens: &mut Vec<Token>) -> Option<usize> {
+    if text.as_bytes().get(i) != Some(&b'"') {
+        return None;
+    }
+    let (key, end) = plain_string(text, i)?;
+    tokens.push(Token::Str(key));
+    let colon = skip_ws(text.as_bytes(), end);
+    (text.as_bytes().get(colon) == Some(&b':')).then(|| skip_ws(text.as_bytes(), colon + 1))
+}
+
+/// The string whose opening quote is at `i`, and the index past its closing quote.
+fn plain_string(text: &str, i: usize) -> Option<(Text, usize)> {
+    let b = text.as_bytes();
+    let start = i + 1;
+    let mut j = run_end(b, start);
+    match b.get(j)? {
+        b'"' => {
+            let len = (j - start) as u32;
+            return Some((
+                Text::Source {
+                    start: start as u32,
+                    len,
+                },
+                j + 1,
+            ));
+        }
+        b'\\' => {}
+        _ => return None, // a control character
+    }
+    // Room for the rest of the text (up to a bound): the string ends within it.
+    let mut out = String::with_capacity((b.len() - start).min(4096));
+    out.push_str(&text[start..j]);
+    loop {
+        match *b.get(j)? {
+            b'"' => return Some((Text::Owned(out.into()), j + 1)),
+            b'\\' => {
+                let escape = *b.get(j + 1)?;
+                j += 2;
+                out.push(match escape {
+                    b'"' => '"',
+                    b'\\' => '\\',
+                    b'/' => '/',
+                    b'b' => '\u{8}',
+                    b'f' => '\u{c}',
+                    b'n' => '\n',
+                    b'r' => '\r',
+                    b't' => '\t',
+                    b'u' => {
+                        let high = hex4(b, j)?;
+                        j += 4;
+                        let code = match high {
+                            0xD800..=0xDBFF => {
+                                if b.get(j..j + 2)? != b"\\u" {
+                                    return None; // a lone surrogate: `parse` reports it
+                                }
+                                let low = hex4(b, j + 2)?;
+                                if !(0xDC00..=0xDFFF).contains(&low) {
+                                    return None;
+                                }
+                                j += 6;
+                                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                            }
+                            0xDC00..=0xDFFF => return None,
+                            code => code,
+                        };
+                        char::from_u32(code)?
+                    }
+                    _ => return None,
+                });
+            }
+            c if c < 0x20 => return None,
+            _ => {
+                let run = j;
+                j = run_end(b, j);
+                out.push_str(&text[run..j]);
+            }
+        }
+    }
+}
+
+/// The end of the run of string characters from `i`: the next quote, backslash or
+/// control character (or the end of the text).
+fn run_end(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .position(|&c| ENDS_RUN[usize::from(c)])
+        .map_or(b.len(), |at| i + at)
+}
+
+/// The bytes that end a run of string characters: `"`, `\\` and control characters.
+static ENDS_RUN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        table[c] = true;
+        c += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let digits = b.get(i..i + 4)?;
+    digits.iter().try_fold(0u32, |code, &d| {
+        Some(code * 16 + char::from(d).to_digit(16)?)
+    })
+}
+
+/// The end of the JSON number at `i` (`-`? int frac? exp?), checked as JSON writes it.
+fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |mut i: usize| {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i > start).then_some(i)
+    };
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits(i)?,
+        _ => return None,
+    };
+    if b.get(i) == Some(&b'.') {
+        i = digits(i + 1)?;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        i = digits(i)?;
+    }
+    Some(i)
+}
+
 /// Parse text; strings without escapes point into it.
 pub fn parse_str(text: &str) -> Result<Tape<'_>, JsonError> {
     let tokens = tokens_of(text)?;
@@ -666,6 +927,19 @@ impl Tape<'_> {
         }
     }
 
+    /// Whether the value at `idx` is the string `s` (compared byte by byte).
+    pub fn str_is(&self, idx: usize, s: &str) -> bool {
+        match &self.tokens[idx] {
+            Token::Str(Text::Source { start, len }) => {
+                let (start, len) = (*start as usize, *len as usize);
+                len == s.len()
+                    && self.source.as_bytes().get(start..start + len) == Some(s.as_bytes())
+            }
+            Token::Str(Text::Owned(text)) => **text == *s,
+            _ => false,
+        }
+    }
+
     /// The string at `idx`, if the value there is a string.
     pub fn str_at(&self, idx: usize) -> Option<&str> {
         match &self.tokens[idx] {
@@ -677,6 +951,32 @@ impl Tape<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn parse_plain_builds_the_tape_parse_builds() {
+        let documents = [
+            r#"{"a": [1, -0, 2.5, 1E+2, 1e-7, 18446744073709551616, -9223372036854775808]}"#,
+            "[18446744073709551615, 9223372036854775808, -9223372036854775809]",
+            r#" {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a"}}]},"finish_reason":null}]} "#,
+            r#"["x\u00e9\ud83d\ude00\n\t\/\\\"", "plain é", true, false, null, {}, []]"#,
+            r#"{"a":{"a":1,"a":2},"":""}"#,
+            "0",
+            r#""\u0000""#,
+        ];
+        for text in documents {
+            let plain = parse_plain(text.as_bytes()).expect(text);
+            assert_eq!(plain, parse(text.as_bytes()).unwrap(), "{text}");
+        }
+        let refused = [
+            "", " ", "{", "[1,]", "{\"a\" 1}", "01", "1.", "1e", "-", "tru", "\"\\ud800\"",
+            "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\u{1}\"", "\"\\x\"", "[1] 2", "{\"a\":1,}",
+            "NaN", "1e400", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        ];
+        for text in refused {
+            assert!(parse_plain(text.as_bytes()).is_none(), "{text}");
+        }
+        assert!(parse_plain(b"\"\xff\"").is_none());
+    }
+
     use super::*;
 
     #[test]

@@ -2,6 +2,7 @@
 //! (in the PyO3 layer) the caller's own Python dicts, lists and SDK objects.
 
 use crate::json::{Tape, Token};
+use std::cmp::Ordering;
 use std::convert::Infallible;
 
 /// A value inside a response. Reads never fail on the tape; on Python objects an
@@ -21,11 +22,12 @@ pub trait Node: Sized {
     fn is_nonempty_str(&self) -> bool;
     /// A string equal to `text` (a block's `type`, say).
     fn is_str(&self, text: &str) -> bool;
-    /// A string's text (stream fragments, names and ids are kept past the event).
-    fn text(&self) -> Option<String>;
+    /// A string's text (stream fragments, names and ids are kept past the event); an
+    /// error for a Python `str` that is not Unicode text Rust can hold (lone surrogates).
+    fn text(&self) -> Result<Option<String>, Self::Error>;
     fn is_bool(&self) -> bool;
-    /// An integer that fits in 64 bits (not a bool): an index.
-    fn int(&self) -> Option<i64>;
+    /// An integer of any size (not a bool): an index.
+    fn index(&self) -> Result<Option<Index>, Self::Error>;
     /// The value as compact JSON text (a whole arguments value kept past the event).
     fn to_json(&self) -> Result<String, Self::Error>;
 }
@@ -88,7 +90,7 @@ impl Node for TapeNode<'_, '_> {
         let mut idx = self.idx + 1;
         while idx < end as usize {
             let value = idx + 1;
-            if self.tape.str_at(idx) == Some(key) {
+            if self.tape.str_is(idx, key) {
                 found = Some(value);
             }
             idx = self.tape.skip(value);
@@ -124,26 +126,205 @@ impl Node for TapeNode<'_, '_> {
     }
 
     fn is_str(&self, text: &str) -> bool {
-        self.as_str() == Some(text)
+        self.tape.str_is(self.idx, text)
     }
 
-    fn text(&self) -> Option<String> {
-        self.as_str().map(str::to_owned)
+    fn text(&self) -> Result<Option<String>, Infallible> {
+        Ok(self.as_str().map(str::to_owned))
     }
 
     fn is_bool(&self) -> bool {
         matches!(self.token(), Token::Bool(_))
     }
 
-    fn int(&self) -> Option<i64> {
-        match *self.token() {
-            Token::Int(i) => Some(i),
-            Token::UInt(u) => i64::try_from(u).ok(),
+    fn index(&self) -> Result<Option<Index>, Infallible> {
+        Ok(match self.token() {
+            Token::Int(i) => Some(Index::Int(*i)),
+            Token::UInt(u) => Some(Index::of_magnitude(false, &u.to_be_bytes())),
+            Token::BigInt(digits) => Index::of_decimal(digits),
             _ => None,
-        }
+        })
     }
 
     fn to_json(&self) -> Result<String, Infallible> {
         Ok(crate::bulk::compact::to_json(self.tape, self.idx))
+    }
+}
+
+/// An integer index of any size, ordered by value: Python's ints are unbounded, and the
+/// pure backend keys stream calls by the index as given, so one beyond 64 bits is kept
+/// exactly rather than dropped.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Index {
+    Int(i64),
+    /// Outside `i64`: the sign, and the magnitude as big-endian bytes without leading
+    /// zeros (so a longer magnitude is a larger one).
+    Big {
+        negative: bool,
+        magnitude: Box<[u8]>,
+    },
+}
+
+impl From<i64> for Index {
+    fn from(value: i64) -> Self {
+        Index::Int(value)
+    }
+}
+
+impl Index {
+    /// The integer of this sign and magnitude (big-endian bytes).
+    pub fn of_magnitude(negative: bool, magnitude: &[u8]) -> Index {
+        let start = magnitude
+            .iter()
+            .position(|&b| b != 0)
+            .unwrap_or(magnitude.len());
+        let magnitude = &magnitude[start..];
+        if magnitude.len() <= 8 {
+            let value = magnitude.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+            let signed = if negative {
+                0i64.checked_sub_unsigned(value)
+            } else {
+                i64::try_from(value).ok()
+            };
+            if let Some(signed) = signed {
+                return Index::Int(signed);
+            }
+        }
+        Index::Big {
+            negative,
+            magnitude: magnitude.into(),
+        }
+    }
+
+    /// The integer written in decimal (`-` and digits, as JSON writes it).
+    pub fn of_decimal(text: &str) -> Option<Index> {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(digits) => (true, digits),
+            None => (false, text),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let mut little = Vec::<u8>::new(); // the magnitude, least significant byte first
+        for digit in digits.bytes() {
+            let mut carry = u32::from(digit - b'0');
+            for byte in &mut little {
+                let value = u32::from(*byte) * 10 + carry;
+                *byte = value as u8;
+                carry = value >> 8;
+            }
+            if carry > 0 {
+                little.push(carry as u8);
+            }
+        }
+        little.reverse();
+        Some(Index::of_magnitude(negative, &little))
+    }
+
+    /// The next integer (`self + 1`).
+    pub fn next(&self) -> Index {
+        match self {
+            Index::Int(value) => match value.checked_add(1) {
+                Some(next) => Index::Int(next),
+                None => Index::of_magnitude(false, &(1u64 << 63).to_be_bytes()),
+            },
+            Index::Big {
+                negative,
+                magnitude,
+            } => {
+                let mut bytes = magnitude.to_vec();
+                // A larger magnitude for a positive number, a smaller one for a negative.
+                for byte in bytes.iter_mut().rev() {
+                    let (value, carried) = if *negative {
+                        byte.overflowing_sub(1)
+                    } else {
+                        byte.overflowing_add(1)
+                    };
+                    *byte = value;
+                    if !carried {
+                        break;
+                    }
+                }
+                if !negative && bytes.iter().all(|&b| b == 0) {
+                    bytes.insert(0, 1);
+                }
+                Index::of_magnitude(*negative, &bytes)
+            }
+        }
+    }
+}
+
+impl Ord for Index {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // -1 for a negative big integer, 0 for one that fits, 1 for a positive big one.
+        let rank = |index: &Index| match index {
+            Index::Int(_) => 0,
+            Index::Big { negative, .. } => {
+                if *negative {
+                    -1
+                } else {
+                    1
+                }
+            }
+        };
+        match (self, other) {
+            (Index::Int(a), Index::Int(b)) => a.cmp(b),
+            (
+                Index::Big {
+                    negative,
+                    magnitude: a,
+                },
+                Index::Big { magnitude: b, .. },
+            ) if rank(self) == rank(other) => {
+                let by_magnitude = (a.len(), a).cmp(&(b.len(), b));
+                if *negative {
+                    by_magnitude.reverse()
+                } else {
+                    by_magnitude
+                }
+            }
+            _ => rank(self).cmp(&rank(other)),
+        }
+    }
+}
+
+impl PartialOrd for Index {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Index;
+
+    #[test]
+    fn indices_of_any_size_keep_their_order() {
+        let two_63 = "9223372036854775808";
+        let values = [
+            "-1180591620717411303424",
+            "-9223372036854775809",
+            "-9223372036854775808",
+            "-1",
+            "0",
+            "9223372036854775807",
+            two_63,
+            "18446744073709551616",
+            "1180591620717411303424",
+        ];
+        let indices: Vec<Index> = values
+            .iter()
+            .map(|v| Index::of_decimal(v).unwrap())
+            .collect();
+        assert_eq!(indices[2], Index::Int(i64::MIN));
+        assert_eq!(indices[5], Index::Int(i64::MAX));
+        assert!(indices.windows(2).all(|pair| pair[0] < pair[1]));
+        assert_eq!(indices[5].next(), indices[6]);
+        assert_eq!(indices[1].next(), indices[2]);
+        assert_eq!(Index::of_decimal("255").unwrap().next(), Index::Int(256));
+        assert_eq!(
+            Index::of_decimal("18446744073709551615").unwrap().next(),
+            indices[7]
+        );
     }
 }

@@ -48,7 +48,15 @@ pub fn record_at_with<'a>(
         tape: &tape,
         idx: root,
     };
-    let Ok(walk) = format.walk(&node, Walked::detected);
+    let walked = format.walked(&node, Walked::detected);
+    if let Some(walked) = walked {
+        let Ok(fragments) = walked.holds_fragments(&node);
+        if fragments {
+            // A chunk of a stream: read as a stream of one event.
+            return stream::record(Reader::Walked(walked), tape, root);
+        }
+    }
+    let Ok(walk) = format.walk(&node, |_| walked);
     let (name, raw_calls) = match walk {
         Walk::Calls(name, calls) => (name, calls),
         Walk::Unrecognized => {

@@ -9,12 +9,53 @@
 use crate::calls::{decode_object, Arguments, Call, Record};
 use crate::formats::{Format, JsonOptions, Walked};
 use crate::json::{self, JsonError, Tape, Token};
+pub use crate::node::Index;
 use crate::node::{Node, TapeNode};
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+/// The maps of a stream's calls, keyed by indices the stream's events give: hashed with
+/// a multiply-rotate hash (SipHash's resistance to chosen keys is not needed for the
+/// few keys of one stream, and cost more than the rest of reading a small event).
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<IndexHasher>>;
+
+/// The hash of [`HashMap`] (FxHash's step).
+#[derive(Default)]
+pub struct IndexHasher(u64);
+
+impl Hasher for IndexHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_i64(&mut self, value: i64) {
+        self.write_u64(value as u64);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.write_u64(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Where a call sits in the provider's order: (choice or block group, index).
-pub type Key = (i64, i64);
+pub type Key = (Index, Index);
+
+/// A key of small indices.
+pub fn key(major: i64, minor: i64) -> Key {
+    (Index::Int(major), Index::Int(minor))
+}
 
 /// A whole arguments value: a string as it is, any other value as its JSON text.
 #[derive(Clone, Debug)]
@@ -37,6 +78,10 @@ pub struct Slot {
     pub done: bool,
     /// Arguments streamed as values at JSON paths (Gemini 3 `partial_args`), in order.
     pub paths: Vec<PathValue>,
+    /// The arguments of a completed call as decoded (with `verbatim` as it was then), so
+    /// that `finish()` does not decode again what `feed()` gave; cleared by any change
+    /// to them.
+    cache: OnceLock<(bool, Arguments<'static>)>,
 }
 
 /// A value at a JSON path, and whether (a string) it goes on in the next one.
@@ -71,12 +116,14 @@ impl Slot {
             verbatim: false,
             done: false,
             paths: Vec::new(),
+            cache: OnceLock::new(),
         }
     }
 
     /// A value at a JSON path; a string continues the one before at the same path where
     /// that one said it would go on.
     pub fn add_path_value(&mut self, path: String, value: Tree, continuing: bool) {
+        self.cache = OnceLock::new();
         if let (Some(last), Tree::Str(more)) = (self.paths.last_mut(), &value) {
             if last.path == path && last.continuing {
                 if let Tree::Str(text) = &mut last.value {
@@ -94,38 +141,45 @@ impl Slot {
     }
 
     /// Set once: the first non-empty string.
-    pub fn set_name<N: Node>(&mut self, name: Option<N>) {
+    pub fn set_name<N: Node>(&mut self, name: Option<N>) -> Result<(), N::Error> {
         if self.name.is_none() {
-            self.name = name.and_then(|n| n.text()).filter(|n| !n.is_empty());
+            self.name = text_of(name)?.filter(|n| !n.is_empty());
         }
+        Ok(())
     }
 
     /// Set once: the first non-empty string.
-    pub fn set_id<N: Node>(&mut self, id: Option<N>) {
+    pub fn set_id<N: Node>(&mut self, id: Option<N>) -> Result<(), N::Error> {
         if self.id.is_none() {
-            self.id = id.and_then(|n| n.text()).filter(|n| !n.is_empty());
+            self.id = text_of(id)?.filter(|n| !n.is_empty());
         }
+        Ok(())
     }
 
     /// An argument fragment (a string; anything else is ignored).
-    pub fn append<N: Node>(&mut self, fragment: Option<N>) {
-        if let Some(text) = fragment.and_then(|f| f.text()) {
+    pub fn append<N: Node>(&mut self, fragment: Option<N>) -> Result<(), N::Error> {
+        if let Some(text) = text_of(fragment)? {
+            self.cache = OnceLock::new();
             self.text.push_str(&text);
         }
+        Ok(())
     }
 
     /// The whole argument text (a `.done` event's): it replaces the fragments.
-    pub fn set_text<N: Node>(&mut self, text: Option<N>) {
-        if let Some(text) = text.and_then(|t| t.text()) {
+    pub fn set_text<N: Node>(&mut self, text: Option<N>) -> Result<(), N::Error> {
+        if let Some(text) = text_of(text)? {
+            self.cache = OnceLock::new();
             self.text = text;
         }
+        Ok(())
     }
 
     /// The whole arguments value (an object, or the whole text); fragments, where any
     /// came, stay ahead of it.
     pub fn set_whole<N: Node>(&mut self, value: Option<N>) -> Result<(), N::Error> {
         if let Some(value) = value {
-            self.whole = Some(match value.text() {
+            self.cache = OnceLock::new();
+            self.whole = Some(match value.text()? {
                 Some(text) => Whole::Text(text),
                 None => Whole::Json(value.to_json()?),
             });
@@ -135,22 +189,24 @@ impl Slot {
 
     /// The call as assembled, owning its strings (for a record's calls).
     pub fn owned_call(&self) -> Call<'static> {
-        let call = self.call();
-        let arguments = match call.arguments {
-            Arguments::Missing => Arguments::Missing,
-            Arguments::Undecodable(text) => Arguments::Undecodable(Cow::Owned(text.into_owned())),
-            // Decoded again from an owned copy of its text.
-            _ => decode_object(Cow::Owned(
-                self.arguments_text()
-                    .0
-                    .map(Cow::into_owned)
-                    .unwrap_or_default(),
-            )),
-        };
+        let (text, is_text) = self.arguments_text();
+        let text = text.map(|text| Cow::Owned(text.into_owned()));
         Call {
-            name: call.name.map(|name| Cow::Owned(name.to_owned())),
-            id: call.id.map(|id| Cow::Owned(id.to_owned())),
-            arguments,
+            name: self.name.clone().map(Cow::Owned),
+            id: self.id.clone().map(Cow::Owned),
+            arguments: self.decoded(text, is_text),
+        }
+    }
+
+    /// The arguments (`text`, or the JSON text of a whole value) decoded as `parse`
+    /// decodes them.
+    fn decoded<'a>(&self, text: Option<Cow<'a, str>>, is_text: bool) -> Arguments<'a> {
+        match text {
+            None => Arguments::Missing,
+            Some(text) if self.verbatim && is_text => Arguments::Undecodable(text),
+            Some(text) if text.is_empty() => Arguments::Missing, // a tool with no arguments
+            Some(text) if is_text => decode_object(text),
+            Some(json) => whole_value(json),
         }
     }
 
@@ -172,12 +228,22 @@ impl Slot {
 
     /// The call as assembled so far (arguments decoded as `parse` decodes them).
     pub fn call(&self) -> StreamCall<'_> {
-        let (text, is_text) = self.arguments_text();
-        let arguments = match text {
-            None => Arguments::Missing,
-            Some(text) if self.verbatim && is_text => Arguments::Undecodable(text),
-            Some(text) if text.is_empty() => Arguments::Missing, // a tool with no arguments
-            Some(text) => decode_object(text),
+        let decode = || {
+            let (text, is_text) = self.arguments_text();
+            self.decoded(text, is_text)
+        };
+        let arguments = if self.done {
+            let (verbatim, cached) = self.cache.get_or_init(|| {
+                let (text, is_text) = self.arguments_text();
+                let text = text.map(|text| Cow::Owned(text.into_owned()));
+                (self.verbatim, self.decoded(text, is_text))
+            });
+            match *verbatim == self.verbatim {
+                true => cached.clone(),
+                false => decode(),
+            }
+        } else {
+            decode()
         };
         StreamCall {
             name: self.name.as_deref(),
@@ -212,6 +278,25 @@ impl Slot {
     }
 }
 
+/// The arguments given whole as a value other than a string (its JSON text): an object
+/// is the arguments; any other value is kept as `parse` keeps it (its JSON text, written
+/// from the value as Python writes it: `1e400` as `Infinity`).
+fn whole_value(json: Cow<'_, str>) -> Arguments<'_> {
+    let parsed = match json {
+        Cow::Borrowed(text) => json::parse_str(text).map_err(|_| Cow::Borrowed(text)),
+        Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
+    };
+    match parsed {
+        // Kept as its JSON text as Python writes the value (`1e400` as `Infinity`).
+        Ok(tape) if json::holds_too_long_int(&tape) => {
+            Arguments::Undecodable(Cow::Owned(crate::bulk::compact::to_string(&tape, 0)))
+        }
+        Ok(tape) if matches!(tape.tokens[0], Token::Object { .. }) => Arguments::Decoded(tape),
+        Ok(tape) => Arguments::Value(tape),
+        Err(text) => Arguments::Undecodable(text),
+    }
+}
+
 /// A call of a stream: as [`crate::calls::Call`], and, for a call in progress, its
 /// argument text (kept in `raw_arguments`) beside the arguments decoded so far.
 pub struct StreamCall<'a> {
@@ -232,7 +317,10 @@ pub struct Accumulator {
     /// For formats to find calls by their own rules: a key to the call it now means,
     /// and the latest call of each group.
     pub routes: HashMap<Key, usize>,
-    pub latest: HashMap<i64, usize>,
+    pub latest: HashMap<Index, usize>,
+    /// A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
+    /// name, no call going on): it gives no call; where no call came, [`FRAGMENT`].
+    pub fragment: bool,
 }
 
 impl Accumulator {
@@ -247,22 +335,22 @@ impl Accumulator {
                 found
             }
             None => {
+                self.by_key.insert(key.clone(), self.slots.len());
                 self.slots.push(Slot::new(key, item));
-                self.by_key.insert(key, self.slots.len() - 1);
                 self.slots.len() - 1
             }
         }
     }
 
-    pub fn existing(&self, key: Key) -> Option<usize> {
-        self.by_key.get(&key).copied()
+    pub fn existing(&self, key: &Key) -> Option<usize> {
+        self.by_key.get(key).copied()
     }
 
     /// The call of group `major` with this id, if one was started.
-    pub fn by_id(&self, major: i64, id: &str) -> Option<usize> {
+    pub fn by_id(&self, major: &Index, id: &str) -> Option<usize> {
         self.slots
             .iter()
-            .position(|slot| slot.key.0 == major && slot.id.as_deref() == Some(id))
+            .position(|slot| slot.key.0 == *major && slot.id.as_deref() == Some(id))
     }
 
     /// The call with this provider item id, if one was started.
@@ -273,14 +361,14 @@ impl Accumulator {
     }
 
     /// A key after every other one of `major` (a call with no index of its own).
-    pub fn new_key(&self, major: i64) -> Key {
+    pub fn new_key(&self, major: &Index) -> Key {
         let last = self
             .by_key
             .keys()
-            .filter(|k| k.0 == major)
-            .map(|k| k.1)
+            .filter(|k| k.0 == *major)
+            .map(|k| &k.1)
             .max();
-        (major, last.map_or(0, |last| last.saturating_add(1)))
+        (major.clone(), last.map_or(Index::Int(0), Index::next))
     }
 
     /// A call that arrived whole (Gemini, Ollama): started and completed at once.
@@ -291,11 +379,11 @@ impl Accumulator {
         arguments: Option<N>,
         verbatim: bool,
     ) -> Result<(), N::Error> {
-        let at = self.slot((-1, self.serial), None);
+        let at = self.slot(key(-1, self.serial), None);
         self.serial += 1;
         let slot = &mut self.slots[at];
-        slot.set_name(name);
-        slot.set_id(id);
+        slot.set_name(name)?;
+        slot.set_id(id)?;
         slot.set_whole(arguments)?;
         slot.verbatim = verbatim;
         self.complete(at);
@@ -310,9 +398,9 @@ impl Accumulator {
     }
 
     /// Every call (of group `major`, where given) not completed yet, in key order.
-    pub fn complete_all(&mut self, major: Option<i64>) {
+    pub fn complete_all(&mut self, major: Option<&Index>) {
         for at in self.ordered() {
-            if major.is_none_or(|major| self.slots[at].key.0 == major) {
+            if major.is_none_or(|major| self.slots[at].key.0 == *major) {
                 self.complete(at);
             }
         }
@@ -321,7 +409,7 @@ impl Accumulator {
     /// The calls in the provider's order: by key (stable: then by arrival).
     pub fn ordered(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.slots.len()).collect();
-        order.sort_by_key(|&at| self.slots[at].key);
+        order.sort_by(|&a, &b| self.slots[a].key.cmp(&self.slots[b].key));
         order
     }
 }
@@ -479,7 +567,15 @@ fn render(tree: &Tree, out: &mut String) {
 
 /// An event's `type`, where it is a string.
 pub fn event_type<N: Node>(event: &N) -> Result<Option<String>, N::Error> {
-    Ok(event.field("type")?.and_then(|kind| kind.text()))
+    text_of(event.field("type")?)
+}
+
+/// A string's text, where the value is a string.
+pub fn text_of<N: Node>(value: Option<N>) -> Result<Option<String>, N::Error> {
+    match value {
+        Some(value) => value.text(),
+        None => Ok(None),
+    }
 }
 
 /// Whether an event's `type` is one of `types` (a provider's stream event names).
@@ -488,30 +584,43 @@ pub fn typed_event<N: Node>(event: &N, types: &[&str]) -> Result<bool, N::Error>
 }
 
 /// An index: an integer (not a bool).
-pub fn index_of<N: Node>(value: Option<N>) -> Option<i64> {
-    value.and_then(|v| v.int())
+pub fn index_of<N: Node>(value: Option<N>) -> Result<Option<Index>, N::Error> {
+    match value {
+        Some(value) => value.index(),
+        None => Ok(None),
+    }
 }
 
 /// Server-sent-event text, fed in chunks cut anywhere: the `data` of each complete
 /// event (see `Sse` in the Python twin).
 #[derive(Default, Debug)]
 pub struct Sse {
+    /// The start of a line whose end has not come yet.
     pending: Vec<u8>,
-    data: Vec<Vec<u8>>,
+    /// The event's `data:` lines so far, joined with `\n`; `has_data` where there is one.
+    data: Vec<u8>,
+    has_data: bool,
 }
 
 impl Sse {
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
-        self.pending.extend_from_slice(chunk);
         let mut events = Vec::new();
-        let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') else {
-            return events;
-        };
-        let rest = self.pending.split_off(last + 1);
-        let complete = std::mem::replace(&mut self.pending, rest);
-        for line in complete[..last].split(|&b| b == b'\n') {
-            self.line(line.strip_suffix(b"\r").unwrap_or(line), &mut events);
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', chunk) {
+            let piece = &chunk[start..end];
+            if self.pending.is_empty() {
+                self.line(piece.strip_suffix(b"\r").unwrap_or(piece), &mut events);
+            } else {
+                // A line begun in an earlier chunk.
+                let mut line = std::mem::take(&mut self.pending);
+                line.extend_from_slice(piece);
+                self.line(line.strip_suffix(b"\r").unwrap_or(&line), &mut events);
+                line.clear();
+                self.pending = line;
+            }
+            start = end + 1;
         }
+        self.pending.extend_from_slice(&chunk[start..]);
         events
     }
 
@@ -528,8 +637,9 @@ impl Sse {
 
     fn line(&mut self, line: &[u8], events: &mut Vec<Vec<u8>>) {
         if line.is_empty() {
-            if !self.data.is_empty() {
-                let data = std::mem::take(&mut self.data).join(&b'\n');
+            if self.has_data {
+                self.has_data = false;
+                let data = std::mem::take(&mut self.data);
                 if data.trim_ascii() != b"[DONE]" {
                     events.push(data);
                 }
@@ -537,8 +647,12 @@ impl Sse {
             return;
         }
         if let Some(value) = line.strip_prefix(b"data:") {
+            if self.has_data {
+                self.data.push(b'\n');
+            }
             self.data
-                .push(value.strip_prefix(b" ").unwrap_or(value).to_vec());
+                .extend_from_slice(value.strip_prefix(b" ").unwrap_or(value));
+            self.has_data = true;
         }
         // `event:`, `id:`, `retry:` and `:` comments: the event's type is in its data.
     }
@@ -764,6 +878,11 @@ impl Reader {
 /// The error of a record holding a stream with an event that is not JSON text.
 pub const NOT_JSON: &str = "a stream event is not JSON";
 
+/// The `error` of a response, or a stream, holding only pieces of calls whose start it
+/// does not hold (Gemini 3 `partial_args` without a name): no call is made of them.
+pub const FRAGMENT: &str = "a functionCall with partialArgs but no name: a piece of a stream; \
+                            read the whole stream (parser.stream(), --stream)";
+
 /// Whether the value at `root` holds a whole stream: a list, or SSE text.
 pub fn holds_stream(tape: &Tape<'_>, root: usize) -> bool {
     match &tape.tokens[root] {
@@ -792,12 +911,16 @@ pub fn record<'a>(reader: Reader, tape: Tape<'a>, root: usize) -> Record<'a> {
         }
     };
     stream.finish();
-    let format = read.and_then(|()| {
-        stream
-            .format_name()
-            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))
-    });
     let calls = stream.owned_calls();
+    let format = read.and_then(|()| {
+        let name = stream
+            .format_name()
+            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))?;
+        match stream.error(calls.is_empty()) {
+            Some(error) => Err(error.to_owned()),
+            None => Ok(name),
+        }
+    });
     Record {
         tape,
         calls,
@@ -851,7 +974,11 @@ impl Stream {
     }
 
     fn json_event(&mut self, data: &[u8]) -> Result<(), TextError> {
-        let tape = json::parse(data).map_err(|err| (err, data.to_vec()))?;
+        // Events are small: the hand-written pass first, serde_json for what it refuses.
+        let tape = match json::parse_plain(data) {
+            Some(tape) => tape,
+            None => json::parse(data).map_err(|err| (err, data.to_vec()))?,
+        };
         let root = TapeNode::root(&tape);
         let Ok(()) = self.decoded(&root);
         Ok(())
@@ -910,6 +1037,11 @@ impl Stream {
                 let _ = self.json_event(&event);
             }
         }
+    }
+
+    /// [`FRAGMENT`] where the stream held pieces of calls and gave no call.
+    pub fn error(&self, no_calls: bool) -> Option<&'static str> {
+        (self.acc.fragment && no_calls).then_some(FRAGMENT)
     }
 
     /// The format whose reader reads the events (auto: once an event was recognized).

@@ -19,6 +19,11 @@ fn call_value(call: &StreamCall<'_>) -> Value {
         Arguments::Undecodable(text) => {
             (Value::Object(Map::new()), Value::String(text.to_string()))
         }
+        // Another value given whole: kept as its JSON text.
+        Arguments::Value(tape) => (
+            Value::Object(Map::new()),
+            Value::String(toolsift::bulk::compact::to_string(tape, 0)),
+        ),
         other => panic!("a stream call's arguments are never {other:?}"),
     };
     let raw = call.raw.map_or(raw, |text| Value::String(text.to_owned()));
@@ -74,6 +79,8 @@ fn stream_vectors() {
                 stream.finish();
                 let got: Vec<Value> = stream.calls().iter().map(call_value).collect();
                 check(name, &got, &case["calls"]);
+                let error = stream.error(got.is_empty()).map(Value::from);
+                assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
             }
             checked += 1;
         }
@@ -142,4 +149,48 @@ fn stream_every_prefix() {
             }
         }
     }
+}
+
+/// `json::parse_plain` (the stream events' fast path) builds the tape `json::parse`
+/// builds, on every vector file and every stream event, where it reads the text at all.
+#[test]
+fn parse_plain_agrees_with_parse() {
+    let mut read = 0;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+    let mut texts: Vec<Vec<u8>> = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read(&path).unwrap();
+            let doc: Value = serde_json::from_slice(&text).unwrap();
+            texts.push(text);
+            let mut todo = vec![doc];
+            while let Some(value) = todo.pop() {
+                match value {
+                    Value::String(s) => texts.push(s.into_bytes()),
+                    Value::Array(items) => todo.extend(items),
+                    Value::Object(members) => {
+                        texts.push(serde_json::to_vec(&Value::Object(members.clone())).unwrap());
+                        todo.extend(members.into_iter().map(|(_, v)| v));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    for text in &texts {
+        if let Some(plain) = toolsift::json::parse_plain(text) {
+            let full = toolsift::json::parse(text).expect("parse_plain reads only JSON");
+            let first = (plain.tokens.iter().zip(&full.tokens)).position(|(a, b)| a != b);
+            assert!(
+                first.is_none() && plain.tokens.len() == full.tokens.len(),
+                "token {first:?} of {}: {:?} against {:?}",
+                String::from_utf8_lossy(&text[..text.len().min(200)]),
+                first.map(|at| &plain.tokens[at]),
+                first.map(|at| &full.tokens[at]),
+            );
+            read += 1;
+        }
+    }
+    assert!(read > 1000, "{read} texts read");
 }

@@ -58,12 +58,17 @@ def test_vector(make: Any, case: dict[str, Any]) -> None:
     done, _, response = run(parser, case["events"])
     got = calls_as_dicts(response)
     assert same(got, case["calls"]), got
+    assert response.error == case.get("error")
     if "done" in case:
         assert done == case["done"]
     assert response.raw == [event_of(e) for e in case["events"]]
     if "response" in case:
-        # The non-streamed response of the same call gives the same calls.
-        assert same(calls_as_dicts(parser.parse(case["response"])), case["calls"])
+        # The non-streamed response of the same call gives the same calls (and error),
+        # given as a dict and as JSON text.
+        for raw in (case["response"], json.dumps(case["response"])):
+            parsed = parser.parse(raw)
+            assert same(calls_as_dicts(parsed), case["calls"])
+            assert parsed.error == case.get("error")
     if "partial" in case:
         at, expected = case["partial"]
         stream = parser.stream()
@@ -220,6 +225,76 @@ def test_a_list_of_events_is_fed_in_turn(make: Any) -> None:
     stream = make.OpenAIResponseParser().stream()
     assert len(stream.feed(case["events"])) == 1
     assert same(calls_as_dicts(stream.finish()), case["calls"])
+
+
+def chunk(*calls: dict[str, Any], index: Any = 0) -> dict[str, Any]:
+    return {"choices": [{"index": index, "delta": {"tool_calls": list(calls)}}]}
+
+
+def test_lone_surrogates_in_dict_events_are_kept(make: Any) -> None:
+    # A Python str given in a dict may hold lone surrogates: names, ids and argument text
+    # are kept as they are (never replaced), in feed, partial, finish and parse of a list.
+    first = {"index": 0, "id": "c\ud800", "function": {"name": "f\udc00", "arguments": '{"a'}}
+    later = {"index": 0, "function": {"arguments": '": "\ud800"}'}}
+    events = [chunk({"index": 1, "id": "x", "function": {"name": "g", "arguments": "{}"}})]
+    events += [chunk(first), chunk(later)]
+    stream = make.OpenAIResponseParser().stream()
+    for event in events:
+        assert stream.feed(event) == []
+    assert [(c.name, c.id) for c in stream.partial()] == [("f\udc00", "c\ud800"), ("g", "x")]
+    expected = [
+        {"name": "f\udc00", "arguments": {}, "id": "c\ud800", "raw_arguments": '{"a": "\ud800"}'},
+        {"name": "g", "arguments": {}, "id": "x", "raw_arguments": None},
+    ]
+    assert calls_as_dicts(stream.finish()) == expected
+    assert calls_as_dicts(make.OpenAIResponseParser().parse(events)) == expected
+    stream = make.AnthropicResponseParser().stream()
+    block = {"type": "tool_use", "id": "t", "name": "\ud83d", "input": {}}
+    stream.feed({"type": "content_block_start", "index": 0, "content_block": block})
+    assert [c.name for c in stream.feed({"type": "message_stop"})] == ["\ud83d"]
+
+
+BIG = 2**70
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_indices_beyond_64_bits_key_calls(make: Any, as_text: bool) -> None:
+    # Python ints are unbounded: an index beyond 64 bits keys its call as any other
+    # (in order of value), given in a dict or in JSON text.
+    events = [
+        chunk({"index": BIG, "id": "a", "function": {"name": "f", "arguments": "{}"}}),
+        chunk({"index": -BIG, "id": "b", "function": {"name": "g", "arguments": "{"}}),
+        chunk({"index": 2**63 - 1, "id": "c", "function": {"name": "h", "arguments": ""}}),
+        chunk({"index": -BIG, "function": {"arguments": '"x": 1}'}}),
+        chunk({"id": "d", "function": {"name": "i"}}, index=BIG),
+        chunk({"index": 2**64, "function": {"name": "j"}}, index=BIG),
+    ]
+    stream = make.OpenAIResponseParser().stream()
+    for event in events:
+        stream.feed(json.dumps(event) if as_text else event)
+    expected = [("g", {"x": 1}), ("h", {}), ("f", {}), ("i", {}), ("j", {})]
+    assert [(c.name, c.arguments) for c in stream.finish().tool_calls] == expected
+    # A call without an index goes after the largest one, beyond 64 bits too.
+    stream = make.AnthropicResponseParser().stream()
+    for index in (2**63 - 1, None, None):
+        event: dict[str, Any] = {"type": "content_block_start"}
+        event["content_block"] = {"type": "tool_use", "name": f"t{index}", "input": {}}
+        if index is not None:
+            event["index"] = index
+        stream.feed(json.dumps(event) if as_text else event)
+    names = [c.name for c in stream.finish().tool_calls]
+    assert names == ["t9223372036854775807", "tNone", "tNone"]
+
+
+def test_a_record_with_big_indices_in_bulk(make: Any) -> None:
+    events = [
+        chunk({"index": BIG, "id": "a", "function": {"name": "f", "arguments": "{}"}}),
+        chunk({"index": 1, "id": "b", "function": {"name": "g", "arguments": "{}"}}),
+    ]
+    parser = make.OpenAIResponseParser()
+    [response] = parser.parse_many([json.dumps(events)])
+    assert [c.name for c in response.tool_calls] == ["g", "f"]
+    assert [c.name for c in parser.parse(events).tool_calls] == ["g", "f"]
 
 
 # --- SDK event objects --------------------------------------------------------------
@@ -452,14 +527,18 @@ def test_a_record_holding_a_stream(make: Any, case: dict[str, Any], tmp_path: An
     records = [json.dumps(events), json.dumps(transcript)]
     for parser in (parser_for(make, case["parser"]), make.AutoResponseParser()):
         assert same(calls_as_dicts(parser.parse(events)), case["calls"])
+        assert parser.parse(events).error == case.get("error")
         for response in parser.parse_many(records):
-            assert response.error is None
+            assert response.error == case.get("error")
             assert same(calls_as_dicts(response), case["calls"])
         path = tmp_path / "streams.jsonl"
         path.write_text("\n".join(records) + "\n", "utf-8")
         for response in parser.parse_file(str(path)):
             assert same(calls_as_dicts(response), case["calls"])
         rows = parser.to_arrow(str(path)).to_pylist()
+        if "error" in case:  # one row per record, saying so
+            assert [r["error"] for r in rows] == [case["error"]] * 2
+            continue
         assert len(rows) == 2 * len(case["calls"])
         assert [r["name"] for r in rows] == [c["name"] for c in case["calls"]] * 2
         assert {r["format"] for r in rows} <= {case["parser"]}
@@ -546,10 +625,9 @@ def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
 
 
 def test_extract_stream(impl: str, tmp_path: Any) -> None:
-    """`toolsift extract --stream`: each line one whole stream. A Gemini 3 chunk holding
-    only `partialArgs` is a stream of one event (a call with no name), not a response; a
-    line holding a list of events is assembled; without the flag the lone chunk is read
-    as a response."""
+    """`toolsift extract --stream`: each line one whole stream; a line holding a list of
+    events is assembled. A Gemini 3 chunk holding only `partialArgs` is a piece of a
+    stream, with or without the flag: no call, its record's error says so."""
     import os
     import subprocess
     import sys
@@ -573,11 +651,12 @@ def test_extract_stream(impl: str, tmp_path: Any) -> None:
         return [json.loads(line) for line in done.stdout.splitlines()]
 
     got = rows("--stream", "--quiet")
-    assert [(r["record"], r["name"], r["arguments"]) for r in got] == [
-        (0, "get_weather", streamed["calls"][0]["arguments"]),
-        (1, "", {"location": "Bos"}),
+    fragment = next(c for c in gemini if "error" in c)["error"]
+    assert [(r["record"], r["name"], r["arguments"], r["error"]) for r in got] == [
+        (0, "get_weather", streamed["calls"][0]["arguments"], None),
+        (1, None, None, fragment),
     ]
-    assert [r["record"] for r in rows("--quiet")] == [0, 1]  # the lone chunk: a response
+    assert [(r["record"], r["error"]) for r in rows("--quiet")][1:] == [(1, fragment)]
 
 
 paths = st.lists(

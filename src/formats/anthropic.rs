@@ -10,7 +10,7 @@ use crate::bulk::envelope::{has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape, Token};
 use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, typed_event, Accumulator};
+use crate::stream::{event_type, index_of, typed_event, Accumulator, Index};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -140,17 +140,17 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// `content_block_stop`; `message_stop` completes every call.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = event_type(event)?.unwrap_or_default();
-    let index = index_of(event.field("index")?);
+    let index = index_of(event.field("index")?)?;
     match kind.as_str() {
         "content_block_start" => {
             let block = event.field("content_block")?;
             if field_of(&block, "type")?.is_some_and(|t| t.is_str("tool_use")) {
-                let key = index.map_or_else(|| acc.new_key(0), |index| (0, index));
+                let key = index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
                 let at = acc.slot(key, None);
-                acc.latest.insert(0, at);
+                acc.latest.insert(Index::Int(0), at);
                 let slot = &mut acc.slots[at];
-                slot.set_name(field_of(&block, "name")?);
-                slot.set_id(field_of(&block, "id")?);
+                slot.set_name(field_of(&block, "name")?)?;
+                slot.set_id(field_of(&block, "id")?)?;
                 slot.set_whole(field_of(&block, "input")?)?;
             }
         }
@@ -158,7 +158,7 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             let delta = event.field("delta")?;
             if let Some(at) = stream_block(acc, index) {
                 if field_of(&delta, "type")?.is_some_and(|t| t.is_str("input_json_delta")) {
-                    acc.slots[at].append(field_of(&delta, "partial_json")?);
+                    acc.slots[at].append(field_of(&delta, "partial_json")?)?;
                 }
             }
         }
@@ -174,9 +174,9 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
 }
 
 /// The tool_use block at `index` (without one: the latest), if one was started.
-fn stream_block(acc: &Accumulator, index: Option<i64>) -> Option<usize> {
+fn stream_block(acc: &Accumulator, index: Option<Index>) -> Option<usize> {
     match index {
-        None => acc.latest.get(&0).copied(),
-        Some(index) => acc.existing((0, index)),
+        None => acc.latest.get(&Index::Int(0)).copied(),
+        Some(index) => acc.existing(&(Index::Int(0), index)),
     }
 }

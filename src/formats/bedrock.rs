@@ -9,7 +9,7 @@ use crate::bulk::envelope::{describe_with, has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape};
 use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, Accumulator};
+use crate::stream::{index_of, Accumulator, Index};
 
 /// `output.message.content[].toolUse.{toolUseId, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -126,24 +126,24 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     if let Some(start) = event.field("contentBlockStart")? {
         let use_ = field_of(&start.field("start")?, "toolUse")?;
         if let Some(use_) = use_ {
-            let index = index_of(start.field("contentBlockIndex")?);
-            let key = index.map_or_else(|| acc.new_key(0), |index| (0, index));
+            let index = index_of(start.field("contentBlockIndex")?)?;
+            let key = index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
             let at = acc.slot(key, None);
-            acc.latest.insert(0, at);
+            acc.latest.insert(Index::Int(0), at);
             let slot = &mut acc.slots[at];
-            slot.set_name(use_.field("name")?);
-            slot.set_id(use_.field("toolUseId")?);
+            slot.set_name(use_.field("name")?)?;
+            slot.set_id(use_.field("toolUseId")?)?;
         }
     }
     if let Some(delta) = event.field("contentBlockDelta")? {
         let use_ = field_of(&delta.field("delta")?, "toolUse")?;
-        let block = stream_block(acc, index_of(delta.field("contentBlockIndex")?));
+        let block = stream_block(acc, index_of(delta.field("contentBlockIndex")?)?);
         if let (Some(use_), Some(at)) = (use_, block) {
-            acc.slots[at].append(use_.field("input")?);
+            acc.slots[at].append(use_.field("input")?)?;
         }
     }
     if let Some(stop) = event.field("contentBlockStop")? {
-        if let Some(at) = stream_block(acc, index_of(stop.field("contentBlockIndex")?)) {
+        if let Some(at) = stream_block(acc, index_of(stop.field("contentBlockIndex")?)?) {
             acc.complete(at);
         }
     }
@@ -154,9 +154,9 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
 }
 
 /// The toolUse block at `index` (without one: the latest), if one was started.
-fn stream_block(acc: &Accumulator, index: Option<i64>) -> Option<usize> {
+fn stream_block(acc: &Accumulator, index: Option<Index>) -> Option<usize> {
     match index {
-        None => acc.latest.get(&0).copied(),
-        Some(index) => acc.existing((0, index)),
+        None => acc.latest.get(&Index::Int(0)).copied(),
+        Some(index) => acc.existing(&(Index::Int(0), index)),
     }
 }

@@ -5,7 +5,7 @@
 use super::{field_of, members, openai, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, typed_event, Accumulator};
+use crate::stream::{event_type, index_of, typed_event, Accumulator, Index};
 
 /// `ChatFinishReason` of the v2 API.
 pub const FINISH_REASONS: [&str; 6] = [
@@ -80,18 +80,18 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// appends `arguments`, `tool-call-end` completes it; `message-end` completes all.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = event_type(event)?.unwrap_or_default();
-    let index = index_of(event.field("index")?);
+    let index = index_of(event.field("index")?)?;
     let at = match kind.as_str() {
         "tool-call-start" => {
-            let key = index.map_or_else(|| acc.new_key(0), |index| (0, index));
+            let key = index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
             let at = acc.slot(key, None);
-            acc.latest.insert(0, at);
+            acc.latest.insert(Index::Int(0), at);
             at
         }
         "tool-call-delta" | "tool-call-end" => {
             let found = match index {
-                None => acc.latest.get(&0).copied(),
-                Some(index) => acc.existing((0, index)),
+                None => acc.latest.get(&Index::Int(0)).copied(),
+                Some(index) => acc.existing(&(Index::Int(0), index)),
             };
             let Some(at) = found else {
                 return Ok(());
@@ -108,9 +108,9 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     let call = field_of(&message, "tool_calls")?;
     let function = field_of(&call, "function")?;
     let slot = &mut acc.slots[at];
-    slot.set_name(field_of(&function, "name")?);
-    slot.set_id(field_of(&call, "id")?);
-    slot.append(field_of(&function, "arguments")?);
+    slot.set_name(field_of(&function, "name")?)?;
+    slot.set_id(field_of(&call, "id")?)?;
+    slot.append(field_of(&function, "arguments")?)?;
     if kind == "tool-call-end" {
         acc.complete(at);
     }

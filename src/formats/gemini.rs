@@ -4,25 +4,29 @@
 use super::{elements_of, field_of, items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, Accumulator, Slot, Tree};
+use crate::stream::{index_of, key, text_of, Accumulator, Index, Slot, Tree};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
+    // With what a chunk holding pieces of a stream is read by (`holds_fragments`).
     let call = members(&[
         ("name", Keep::all()),
         ("id", Keep::all()),
         ("args", Keep::all()),
+        ("partial_args", Keep::all()),
+        ("partialArgs", Keep::all()),
+        ("will_continue", Keep::all()),
+        ("willContinue", Keep::all()),
     ]);
-    path(
-        &["candidates"],
-        items(path(
-            &["content", "parts"],
-            items(members(&[
-                ("function_call", call.clone()),
-                ("functionCall", call),
-            ])),
-        )),
-    )
+    let mut candidate = path(
+        &["content", "parts"],
+        items(members(&[
+            ("function_call", call.clone()),
+            ("functionCall", call),
+        ])),
+    );
+    candidate.merge(&members(&[("index", Keep::all())]));
+    path(&["candidates"], items(candidate))
 }
 
 /// A member every response [`detect`] recognizes has (auto-detection looks no further
@@ -78,11 +82,11 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// whose arguments are streamed (`partial_args`).
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     for (position, candidate) in elements_of(event.field("candidates")?).iter().enumerate() {
-        let number = index_of(candidate.field("index")?).unwrap_or(position as i64);
+        let number = index_of(candidate.field("index")?)?.unwrap_or(Index::Int(position as i64));
         let content = candidate.field("content")?;
         for part in elements_of(field_of(&content, "parts")?) {
             if let Some(call) = either(&part, "function_call", "functionCall")? {
-                call_part(acc, number, &call)?;
+                call_part(acc, &number, &call)?;
             }
         }
     }
@@ -104,32 +108,53 @@ fn is_true<N: Node>(value: Option<N>) -> Result<bool, N::Error> {
     }
 }
 
-fn call_part<N: Node>(acc: &mut Accumulator, candidate: i64, call: &N) -> Result<(), N::Error> {
+/// Whether a response holds a piece of a stream (a part with `partial_args`): `parse`
+/// reads such a chunk as a stream of one event.
+pub fn holds_fragments<N: Node>(doc: &N) -> Result<bool, N::Error> {
+    for candidate in elements_of(doc.field("candidates")?) {
+        let content = candidate.field("content")?;
+        for part in elements_of(field_of(&content, "parts")?) {
+            if let Some(call) = either(&part, "function_call", "functionCall")? {
+                if either(&call, "partial_args", "partialArgs")?.is_some() {
+                    return Ok(true);
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
+fn call_part<N: Node>(acc: &mut Accumulator, candidate: &Index, call: &N) -> Result<(), N::Error> {
     let name = call.field("name")?;
     let named = name.as_ref().is_some_and(|n| n.is_nonempty_str());
-    let streaming = acc.routes.get(&(candidate, STREAMING)).copied();
+    let route = (candidate.clone(), Index::Int(STREAMING));
+    let streaming = acc.routes.get(&route).copied();
+    if streaming.is_none() && !named && either(call, "partial_args", "partialArgs")?.is_some() {
+        acc.fragment = true; // the rest of a call whose start is not in the stream
+        return Ok(());
+    }
     let at = match streaming {
         Some(at) if !named => at, // the next part of the call being streamed
         _ => {
             if let Some(at) = streaming {
                 acc.complete(at); // a new call ends the one before
             }
-            let at = acc.slot((-1, acc.serial), None);
+            let at = acc.slot(key(-1, acc.serial), None);
             acc.serial += 1;
             acc.slots[at].set_whole(call.field("args")?)?;
             at
         }
     };
     let slot = &mut acc.slots[at];
-    slot.set_name(name);
-    slot.set_id(call.field("id")?);
+    slot.set_name(name)?;
+    slot.set_id(call.field("id")?)?;
     for arg in elements_of(either(call, "partial_args", "partialArgs")?) {
         partial_arg(slot, &arg)?;
     }
     if is_true(either(call, "will_continue", "willContinue")?)? {
-        acc.routes.insert((candidate, STREAMING), at);
+        acc.routes.insert(route, at);
     } else {
-        acc.routes.remove(&(candidate, STREAMING));
+        acc.routes.remove(&route);
         acc.complete(at);
     }
     Ok(())
@@ -137,7 +162,7 @@ fn call_part<N: Node>(acc: &mut Accumulator, candidate: i64, call: &N) -> Result
 
 /// One `PartialArg`: its value at its path (a string continued: appended to).
 fn partial_arg<N: Node>(slot: &mut Slot, arg: &N) -> Result<(), N::Error> {
-    let Some(path) = either(arg, "json_path", "jsonPath")?.and_then(|p| p.text()) else {
+    let Some(path) = text_of(either(arg, "json_path", "jsonPath")?)? else {
         return Ok(());
     };
     let mut found = None;
@@ -150,7 +175,7 @@ fn partial_arg<N: Node>(slot: &mut Slot, arg: &N) -> Result<(), N::Error> {
     let Some((kind, value)) = found else {
         return Ok(()); // no value
     };
-    let value = match (kind, value.text()) {
+    let value = match (kind, value.text()?) {
         ("null_value", _) => Tree::Null,
         (_, Some(text)) => Tree::Str(text),
         (_, None) => Tree::Json(value.to_json()?),

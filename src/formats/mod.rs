@@ -105,6 +105,15 @@ macro_rules! formats {
                 }
             }
 
+            /// Whether a response holds pieces of a stream (Gemini 3 `partial_args`):
+            /// `parse` reads it as a stream of one event.
+            pub fn holds_fragments<N: Node>(self, doc: &N) -> Result<bool, N::Error> {
+                match self {
+                    Walked::Gemini => gemini::holds_fragments(doc),
+                    _ => Ok(false),
+                }
+            }
+
             /// The walked format called `name`.
             pub fn named(name: &str) -> Option<Walked> {
                 Walked::ALL.iter().copied().find(|walked| walked.name() == name)
@@ -226,6 +235,19 @@ impl Format {
                     all
                 },
             ))),
+        }
+    }
+
+    /// The walked format `doc` is read as (for `auto`, the one `detected` says).
+    pub fn walked<N: Node>(
+        &self,
+        doc: &N,
+        detected: impl FnOnce(&N) -> Option<Walked>,
+    ) -> Option<Walked> {
+        match self {
+            Format::Walked(walked) => Some(*walked),
+            Format::Auto => detected(doc),
+            Format::Json(_) | Format::LiteRt => None,
         }
     }
 

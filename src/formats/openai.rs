@@ -4,7 +4,7 @@
 use super::{elements_of, field_of, items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, Accumulator};
+use crate::stream::{index_of, text_of, Accumulator, Index};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -95,28 +95,27 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// appended; the calls of a choice complete when its `finish_reason` is set.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     for (position, choice) in elements_of(event.field("choices")?).iter().enumerate() {
-        let number = index_of(choice.field("index")?).unwrap_or(position as i64);
+        let number = index_of(choice.field("index")?)?.unwrap_or(Index::Int(position as i64));
         let delta = choice.field("delta")?;
         for call in elements_of(field_of(&delta, "tool_calls")?) {
-            let id = call.field("id")?.and_then(|id| id.text());
-            let id = id.filter(|id| !id.is_empty());
-            let at = call_slot(acc, number, &call, id.as_deref())?;
+            let id = text_of(call.field("id")?)?.filter(|id| !id.is_empty());
+            let at = call_slot(acc, &number, &call, id.as_deref())?;
             let function = call.field("function")?;
             let slot = &mut acc.slots[at];
-            slot.set_name(field_of(&function, "name")?);
+            slot.set_name(field_of(&function, "name")?)?;
             if slot.id.is_none() {
                 slot.id = id;
             }
-            slot.append(field_of(&function, "arguments")?);
+            slot.append(field_of(&function, "arguments")?)?;
         }
         if let Some(function) = field_of(&delta, "function_call")? {
-            let at = acc.slot((number, LEGACY), None);
+            let at = acc.slot((number.clone(), Index::Int(LEGACY)), None);
             let slot = &mut acc.slots[at];
-            slot.set_name(function.field("name")?);
-            slot.append(function.field("arguments")?);
+            slot.set_name(function.field("name")?)?;
+            slot.append(function.field("arguments")?)?;
         }
         if choice.field("finish_reason")?.is_some() {
-            acc.complete_all(Some(number));
+            acc.complete_all(Some(&number));
         }
     }
     Ok(())
@@ -126,11 +125,11 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
 /// twin): by its `index`, or, without one, by its id, else the latest call.
 fn call_slot<N: Node>(
     acc: &mut Accumulator,
-    choice: i64,
+    choice: &Index,
     call: &N,
     id: Option<&str>,
 ) -> Result<usize, N::Error> {
-    let index = index_of(call.field("index")?);
+    let index = index_of(call.field("index")?)?;
     let new_slot = |acc: &mut Accumulator| {
         let key = acc.new_key(choice);
         acc.slot(key, None)
@@ -139,7 +138,7 @@ fn call_slot<N: Node>(
         None => {
             let found = match id {
                 Some(id) => acc.by_id(choice, id),
-                None => acc.latest.get(&choice).copied(),
+                None => acc.latest.get(choice).copied(),
             };
             match found {
                 Some(at) => at,
@@ -147,9 +146,10 @@ fn call_slot<N: Node>(
             }
         }
         Some(index) => {
-            let mut at = match acc.routes.get(&(choice, index)) {
+            let route = (choice.clone(), index);
+            let mut at = match acc.routes.get(&route) {
                 Some(&at) => at,
-                None => acc.slot((choice, index), None),
+                None => acc.slot(route.clone(), None),
             };
             if let Some(id) = id {
                 if acc.slots[at].id.as_deref().is_some_and(|own| own != id) {
@@ -159,10 +159,10 @@ fn call_slot<N: Node>(
                     };
                 }
             }
-            acc.routes.insert((choice, index), at);
+            acc.routes.insert(route, at);
             at
         }
     };
-    acc.latest.insert(choice, at);
+    acc.latest.insert(choice.clone(), at);
     Ok(at)
 }

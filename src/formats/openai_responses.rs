@@ -6,7 +6,7 @@
 use super::{items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, Accumulator};
+use crate::stream::{event_type, index_of, text_of, Accumulator, Index};
 
 /// `output[]` items `function_call` and `custom_tool_call`, by `call_id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -90,7 +90,7 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     };
     let kind = kind.as_str();
     if ITEM_EVENTS.contains(&kind) {
-        let output_index = index_of(event.field("output_index")?);
+        let output_index = index_of(event.field("output_index")?)?;
         stream_item(
             acc,
             event.field("item")?,
@@ -101,20 +101,20 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         let at = stream_slot(acc, event, event.field("item_id")?)?;
         let slot = &mut acc.slots[at];
         slot.verbatim = slot.verbatim || kind == DELTAS[1];
-        slot.append(event.field("delta")?);
+        slot.append(event.field("delta")?)?;
     } else if DONES.contains(&kind) {
         let at = stream_slot(acc, event, event.field("item_id")?)?;
         let custom = kind == DONES[1];
         let slot = &mut acc.slots[at];
         slot.verbatim = slot.verbatim || custom;
-        slot.set_name(event.field("name")?);
-        slot.set_text(event.field(if custom { "input" } else { "arguments" })?);
+        slot.set_name(event.field("name")?)?;
+        slot.set_text(event.field(if custom { "input" } else { "arguments" })?)?;
         acc.complete(at);
     } else if ENDS.contains(&kind) {
         let response = event.field("response")?;
         let output = super::field_of(&response, "output")?;
         for (position, item) in super::elements_of(output).into_iter().enumerate() {
-            stream_item(acc, Some(item), Some(position as i64), true)?;
+            stream_item(acc, Some(item), Some(Index::Int(position as i64)), true)?;
         }
         acc.complete_all(None);
     }
@@ -126,7 +126,7 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
 fn stream_item<N: Node>(
     acc: &mut Accumulator,
     item: Option<N>,
-    output_index: Option<i64>,
+    output_index: Option<Index>,
     done: bool,
 ) -> Result<(), N::Error> {
     let Some(item) = item else {
@@ -137,21 +137,22 @@ fn stream_item<N: Node>(
     if !(custom || kind.is_some_and(|k| k.is_str("function_call"))) {
         return Ok(());
     }
-    let item_id = item.field("id")?.and_then(|id| id.text());
+    let item_id = text_of(item.field("id")?)?;
     let at = match item_id.as_deref().and_then(|id| acc.by_item(id)) {
         Some(at) => at,
         None => {
-            let key = output_index.map_or_else(|| acc.new_key(0), |index| (0, index));
+            let key =
+                output_index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
             acc.slot(key, item_id)
         }
     };
     let slot = &mut acc.slots[at];
     slot.verbatim = custom;
-    slot.set_name(item.field("name")?);
-    slot.set_id(item.field("call_id")?);
+    slot.set_name(item.field("name")?)?;
+    slot.set_id(item.field("call_id")?)?;
     let arguments = item.field(if custom { "input" } else { "arguments" })?;
     if done {
-        slot.set_text(arguments);
+        slot.set_text(arguments)?;
         acc.complete(at);
     } else {
         slot.set_whole(arguments)?;
@@ -165,11 +166,11 @@ fn stream_slot<N: Node>(
     event: &N,
     item_id: Option<N>,
 ) -> Result<usize, N::Error> {
-    let item_id = item_id.and_then(|id| id.text());
+    let item_id = text_of(item_id)?;
     if let Some(at) = item_id.as_deref().and_then(|id| acc.by_item(id)) {
         return Ok(at);
     }
-    let output_index = index_of(event.field("output_index")?);
-    let key = output_index.map_or_else(|| acc.new_key(0), |index| (0, index));
+    let output_index = index_of(event.field("output_index")?)?;
+    let key = output_index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
     Ok(acc.slot(key, item_id))
 }

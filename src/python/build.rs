@@ -5,7 +5,7 @@ use super::objects::PyNode;
 use crate::calls::{Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{JsonError, Tape, Token};
-use crate::stream::Reader;
+use crate::stream::{Reader, FRAGMENT};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
@@ -262,6 +262,17 @@ impl<'py> Builder<'py> {
         self.agent_response(calls, raw, self.py.None().into_bound(self.py))
     }
 
+    /// `AgentResponse(calls, raw, error)`.
+    pub fn response_with_error(
+        &self,
+        calls: Vec<Bound<'py, PyAny>>,
+        raw: &Bound<'py, PyAny>,
+        error: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let calls = PyList::new(self.py, calls)?;
+        self.agent_response(calls, raw, PyString::new(self.py, error).into_any())
+    }
+
     /// `AgentResponse(tool_calls, raw, error)`.
     fn agent_response(
         &self,
@@ -392,6 +403,10 @@ pub fn response_from_record<'py>(
     record: &Record<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if let Err(message) = &record.format {
+        if message == FRAGMENT {
+            // A piece of a stream: no call, and the response says so.
+            return b.response_with_error(Vec::new(), raw, FRAGMENT);
+        }
         return Err(b.unrecognized(message));
     }
     let calls = calls_from_record(b, record)?;
@@ -467,16 +482,20 @@ pub fn response_from_node<'py>(
     if raw.is_instance_of::<PyList>() || raw.is_instance_of::<PyTuple>() {
         if let Some(reader) = Reader::for_records(format) {
             // A list of events: a whole stream.
-            let calls = super::stream::assemble(b, reader, raw)?;
-            return match calls {
-                Some(calls) => b.response(calls, raw),
-                None => Err(b.unrecognized_object(raw)),
-            };
+            return super::stream::assembled_response(b, reader, raw, raw);
         }
     }
     let mut calls = Vec::new();
-    let detected = |node: &PyNode<'py>| b.detected(&node.0);
-    let found = match format.walk(&PyNode(raw.clone()), detected)? {
+    let node = PyNode(raw.clone());
+    let walked = format.walked(&node, |node| b.detected(&node.0));
+    if let Some(walked) = walked {
+        if walked.holds_fragments(&node)? {
+            // A chunk of a stream: read as a stream of one event.
+            let events = PyTuple::new(py, [raw])?;
+            return super::stream::assembled_response(b, Reader::Walked(walked), &events, raw);
+        }
+    }
+    let found = match format.walk(&node, |_| walked)? {
         Walk::Calls(_, found) => found,
         Walk::Unrecognized => return Err(b.unrecognized_object(raw)),
     };

@@ -1,13 +1,60 @@
 //! The caller's Python objects as [`Node`]s: dicts by key, SDK objects by attribute.
 
 use super::build::field_key;
-use crate::node::Node;
+use crate::node::{Index, Node};
 use pyo3::exceptions::PyAttributeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
+
+pyo3::create_exception!(
+    toolsift,
+    PythonOnly,
+    pyo3::exceptions::PyException,
+    "A value the Rust core cannot hold as JSON data (see `plain_json`): a stream given \
+     one is read by the pure backend."
+);
+
+/// Whether a value is plain JSON data, which the Rust core may hold as JSON text and
+/// decode again with nothing changed: exact dicts with `str` keys, lists, `str` (Unicode
+/// text Rust can hold), `int`, finite `float`, `bool`, None, nested at most
+/// `MAX_DEPTH` deep (a cycle is not).
+fn plain_json(value: &Bound<'_, PyAny>) -> bool {
+    let text = |s: &Bound<'_, PyAny>| s.cast_exact::<PyString>().is_ok_and(|s| s.to_str().is_ok());
+    let mut todo = vec![(value.clone(), 0usize)];
+    while let Some((value, depth)) = todo.pop() {
+        if depth > crate::json::MAX_DEPTH {
+            return false;
+        }
+        if value.is_none()
+            || value.is_exact_instance_of::<PyBool>()
+            || value.is_exact_instance_of::<PyInt>()
+            || text(&value)
+        {
+            continue;
+        }
+        if let Ok(float) = value.cast_exact::<PyFloat>() {
+            if float.value().is_finite() {
+                continue;
+            }
+        } else if let Ok(list) = value.cast_exact::<PyList>() {
+            todo.extend(list.iter().map(|item| (item, depth + 1)));
+            continue;
+        } else if let Ok(dict) = value.cast_exact::<PyDict>() {
+            for (key, item) in dict.iter() {
+                if !text(&key) {
+                    return false;
+                }
+                todo.push((item, depth + 1));
+            }
+            continue;
+        }
+        return false;
+    }
+    true
+}
 
 /// A Python value inside a response.
 #[derive(Clone)]
@@ -126,24 +173,46 @@ impl<'py> Node for PyNode<'py> {
             .is_ok_and(|s| s.to_str().is_ok_and(|s| s == text))
     }
 
-    fn text(&self) -> Option<String> {
-        let text = self.0.cast::<PyString>().ok()?;
-        Some(text.to_string_lossy().into_owned())
+    /// A `str` with lone surrogates is an error (UnicodeEncodeError): Rust cannot hold
+    /// it; the stream gives such events to the pure backend (`stream::Stream`).
+    fn text(&self) -> PyResult<Option<String>> {
+        match self.0.cast::<PyString>() {
+            Ok(text) => Ok(Some(text.to_str()?.to_owned())),
+            Err(_) => Ok(None),
+        }
     }
 
     fn is_bool(&self) -> bool {
         self.0.is_instance_of::<PyBool>()
     }
 
-    fn int(&self) -> Option<i64> {
+    fn index(&self) -> PyResult<Option<Index>> {
         if self.0.is_instance_of::<PyBool>() || !self.0.is_instance_of::<PyInt>() {
-            return None;
+            return Ok(None);
         }
-        self.0.extract().ok()
+        if let Ok(small) = self.0.extract::<i64>() {
+            return Ok(Some(Index::Int(small)));
+        }
+        // Beyond 64 bits: its magnitude's bytes (no digit limit, unlike `str()`).
+        let py = self.0.py();
+        let negative = self.0.lt(0)?;
+        let magnitude = self.0.call_method0(intern!(py, "__abs__"))?;
+        let bits: usize = magnitude
+            .call_method0(intern!(py, "bit_length"))?
+            .extract()?;
+        let bytes = magnitude.call_method1(intern!(py, "to_bytes"), (bits.div_ceil(8), "big"))?;
+        Ok(Some(Index::of_magnitude(
+            negative,
+            bytes.cast::<PyBytes>()?.as_bytes(),
+        )))
     }
 
+    /// A value that is not plain JSON data (`plain_json`) is a `PythonOnly` error.
     fn to_json(&self) -> PyResult<String> {
         let py = self.0.py();
+        if !plain_json(&self.0) {
+            return Err(PythonOnly::new_err("not plain JSON data"));
+        }
         let dumps = py
             .import(intern!(py, "toolsift._jsontext"))?
             .getattr(intern!(py, "dumps_compact"))?;

@@ -2,28 +2,81 @@
 //! SDK objects read by attribute, `str` / `bytes` of JSON or SSE text, lists of them).
 
 use super::build::{arguments_pair, Builder};
-use super::objects::PyNode;
+use super::objects::{PyNode, PythonOnly};
 use crate::stream::{Reader, Stream as Core, StreamCall};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
 };
 
 /// The calls of one stream being fed (`toolsift._pure.stream.Stream` is the twin).
+///
+/// An event holding what Rust cannot hold as the pure backend holds it (a `str` with
+/// lone surrogates, kept as it is; arguments given whole that are not plain JSON data,
+/// kept as the objects they are) hands the stream to the pure backend: its stream of the
+/// same reader is fed every event so far, and reads the rest (as the LiteRT reader gives
+/// such strings to the pure scanner).
 #[pyclass(module = "toolsift._native")]
 pub struct Stream {
     core: Core,
+    /// The reader as made (auto: before any event was recognized), for the pure twin.
+    reader: Reader,
     events: Vec<Py<PyAny>>,
+    pure: Option<Py<PyAny>>,
+}
+
+/// Whether `err` says an event holds what the Rust core cannot hold (see [`Stream`]): a
+/// `str` with lone surrogates, or a value that is not plain JSON data (a mapping, a
+/// tuple, a NaN, an SDK object inside arguments given whole).
+fn python_only(py: Python<'_>, err: &PyErr) -> bool {
+    err.is_instance_of::<PyUnicodeEncodeError>(py) || err.is_instance_of::<PythonOnly>(py)
+}
+
+/// The pure backend's parser for `reader` (`toolsift._pure.walk.Parser`).
+fn pure_parser<'py>(py: Python<'py>, reader: &Reader) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = PyDict::new(py);
+    let name = match reader {
+        Reader::Walked(walked) => walked.name(),
+        Reader::Json(options) => {
+            kwargs.set_item("tool_calls_key", options.path.join("."))?;
+            kwargs.set_item("name_key", &options.name_key)?;
+            kwargs.set_item("arguments_key", &options.arguments_key)?;
+            kwargs.set_item("single", options.single)?;
+            crate::formats::json_path::NAME
+        }
+        Reader::Auto => crate::formats::AUTO,
+    };
+    py.import(intern!(py, "toolsift._pure.walk"))?
+        .getattr(intern!(py, "Parser"))?
+        .call((name,), Some(&kwargs))
 }
 
 impl Stream {
     pub fn new(reader: Reader) -> Self {
         Stream {
-            core: Core::new(reader),
+            core: Core::new(reader.clone()),
+            reader,
             events: Vec::new(),
+            pure: None,
         }
+    }
+
+    /// The pure twin, fed the events before the last one (their errors were raised
+    /// when they were fed here).
+    fn hand_to_pure<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pure = pure_parser(py, &self.reader)?.call_method0(intern!(py, "stream"))?;
+        let earlier = self.events.len().saturating_sub(1);
+        for event in &self.events[..earlier] {
+            if let Err(err) = pure.call_method1(intern!(py, "feed"), (event.bind(py),)) {
+                if !err.is_instance_of::<PyException>(py) {
+                    return Err(err); // KeyboardInterrupt, SystemExit
+                }
+            }
+        }
+        self.pure = Some(pure.clone().unbind());
+        Ok(pure)
     }
 
     fn read(&mut self, event: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -103,22 +156,48 @@ fn build<'py>(
     Ok(out)
 }
 
-/// A list of events given as one response: the calls of the stream they make, or None
-/// (auto) where no event is of any format's stream.
-pub fn assemble<'py>(
+/// A list of events given as one response (`raw`): the AgentResponse of the stream they
+/// make; `UnrecognizedShape` (auto) where no event is of any format's stream.
+pub fn assembled_response<'py>(
     b: &mut Builder<'py>,
     reader: Reader,
     events: &Bound<'py, PyAny>,
-) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
-    let mut core = Core::new(reader);
+    raw: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let mut core = Core::new(reader.clone());
     for event in events.try_iter()? {
-        core.feed_node(&PyNode(event?))?;
+        match core.feed_node(&PyNode(event?)) {
+            Err(err) if python_only(py, &err) => {
+                // Strings Rust cannot hold: the pure backend assembles the stream.
+                let stream = pure_parser(py, &reader)?.call_method0(intern!(py, "stream"))?;
+                stream.call_method1(intern!(py, "feed_record"), (events,))?;
+                let response = stream.call_method0(intern!(py, "finish"))?;
+                if stream.getattr(intern!(py, "format"))?.is_none() {
+                    return Err(b.unrecognized_object(raw));
+                }
+                let calls = response.getattr(intern!(py, "tool_calls"))?;
+                let calls = calls.try_iter()?.collect::<PyResult<_>>()?;
+                let error = response.getattr(intern!(py, "error"))?;
+                return match error.extract::<Option<String>>()? {
+                    Some(error) => b.response_with_error(calls, raw, &error),
+                    None => b.response(calls, raw),
+                };
+            }
+            read => read?,
+        }
     }
     core.finish();
     if core.format_name().is_none() {
-        return Ok(None);
+        return Err(b.unrecognized_object(raw));
     }
-    build(b, core.calls()).map(Some)
+    let calls = core.calls();
+    let error = core.error(calls.is_empty());
+    let calls = build(b, calls)?;
+    match error {
+        Some(error) => b.response_with_error(calls, raw, error),
+        None => b.response(calls, raw),
+    }
 }
 
 #[pymethods]
@@ -132,10 +211,26 @@ impl Stream {
             ));
         }
         self.events.push(event.clone().unbind());
+        if let Some(pure) = &self.pure {
+            return pure
+                .bind(py)
+                .call_method1(intern!(py, "feed"), (event,))?
+                .cast_into()
+                .map_err(Into::into);
+        }
         self.core.begin();
         let read = self.read(event);
         let done = std::mem::take(&mut self.core.acc.done_now);
-        read?;
+        match read {
+            Err(err) if python_only(py, &err) => {
+                let pure = self.hand_to_pure(py)?;
+                return pure
+                    .call_method1(intern!(py, "feed"), (event,))?
+                    .cast_into()
+                    .map_err(Into::into);
+            }
+            read => read?,
+        }
         if done.is_empty() {
             return Ok(PyList::empty(py)); // most events: nothing to build
         }
@@ -148,6 +243,13 @@ impl Stream {
     /// Every call started so far, arguments still arriving decoded as far as they are
     /// complete. Never raises.
     fn partial<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(pure) = &self.pure {
+            return pure
+                .bind(py)
+                .call_method0(intern!(py, "partial"))?
+                .cast_into()
+                .map_err(Into::into);
+        }
         let mut b = Builder::new(py)?;
         let calls = build(&mut b, self.core.partial())?;
         PyList::new(py, calls)
@@ -155,10 +257,19 @@ impl Stream {
 
     /// Every call, in the provider's order; `raw` is the list of events fed.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(pure) = &self.pure {
+            self.core.finished = true;
+            return pure.bind(py).call_method0(intern!(py, "finish"));
+        }
         let mut b = Builder::new(py)?;
         self.core.finish();
-        let calls = build(&mut b, self.core.calls())?;
+        let calls = self.core.calls();
+        let error = self.core.error(calls.is_empty());
+        let calls = build(&mut b, calls)?;
         let raw = PyList::new(py, self.events.iter().map(|e| e.bind(py)))?;
-        b.response(calls, raw.as_any())
+        match error {
+            Some(error) => b.response_with_error(calls, raw.as_any(), error),
+            None => b.response(calls, raw.as_any()),
+        }
     }
 }

@@ -12,6 +12,8 @@ optionally `"response"`.
 * `response`: the non-streamed response of the same call, where there is one: `parse`
   of it gives `calls` (the test checks it, so the expectations are the provider's own).
 * `partial`: optional `[event number, calls]`: what `partial()` gives after that event.
+* `error`: optional: the `error` of `finish()`'s response (and of `parse(response)`),
+  where it is not None.
 * `"sdk": false`: events the provider's SDK model refuses (malformed on purpose); the
   SDK-object test skips the case.
 
@@ -969,7 +971,36 @@ gemini += [
         "done": [0, 0],
         "calls": [call("get_weather", {"location": "Bos"}, "fc_1")],
     },
+    {
+        "name": "gemini 3 chunk with a name and partial_args: the call with its own pieces",
+        "parser": "gemini",
+        "events": [
+            fc(
+                name="get_weather",
+                id="fc_1",
+                partialArgs=streamed_args[1]["candidates"][0]["content"]["parts"][0][
+                    "functionCall"
+                ]["partialArgs"],
+                willContinue=True,
+            )
+        ],
+        "done": [0],
+        "calls": [call("get_weather", {"location": "Bos"}, "fc_1")],
+    },
+    {
+        "name": "gemini 3 stream without its first chunk: pieces give no call, and an error",
+        "parser": "gemini",
+        "events": streamed_args[1:3],
+        "done": [0, 0],
+        "calls": [],
+        "response": streamed_args[1],
+        "error": (
+            "a functionCall with partialArgs but no name: a piece of a stream; "
+            "read the whole stream (parser.stream(), --stream)"
+        ),
+    },
 ]
+gemini[-2]["response"] = gemini[-2]["events"][0]
 files["gemini"] = gemini
 
 # --- Ollama NDJSON chunks -------------------------------------------------------------

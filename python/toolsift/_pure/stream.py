@@ -21,6 +21,9 @@ Rules, the same in both backends:
   whole value given (an object, or a string); where none of these, `{}`.
 * `finish()` gives every started call, in the provider's order (by the key the format
   gives, then by arrival); arguments that do not decode are kept in `raw_arguments`.
+* Strings are kept as given (a `str` with lone surrogates too); an index is any int.
+  A piece of a call whose start was not fed (Gemini 3 `partial_args` without a name)
+  gives no call; where no call came, the response's `error` is `FRAGMENT`.
 """
 
 from __future__ import annotations
@@ -184,7 +187,12 @@ def starts_sse(data: bytes) -> bool:
     """Text that starts with a server-sent-event field (or with the start of one: a
     chunk may be cut inside `data:`) begins an SSE stream."""
     data = data.lstrip()
-    return bool(data) and any(data.startswith(f) or f.startswith(data) for f in SSE_FIELDS)
+    if data[:1] not in _SSE_FIRST:  # most text is a JSON event: `{` or `[`
+        return False
+    return any(data.startswith(f) or f.startswith(data) for f in SSE_FIELDS)
+
+
+_SSE_FIRST = frozenset(field[:1] for field in SSE_FIELDS)
 
 
 class Slot:
@@ -229,6 +237,9 @@ class Accumulator:
         # and the latest call of each major key.
         self.routes: dict[tuple[int, int], Slot] = {}
         self.latest: dict[int, Slot] = {}
+        # A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
+        # name, no call going on): it gives no call; where no call came, `FRAGMENT`.
+        self.fragment = False
 
     def slot(self, key: tuple[int, int], item: str | None = None) -> Slot:
         """The call at `key` (made if new)."""
@@ -450,11 +461,8 @@ def partial_call(slot: Slot) -> ToolCall:
     value = slot.arguments()
     if slot.done or slot.verbatim or not isinstance(value, str) or call.raw_arguments is None:
         return call
-    try:
-        decoded = loads(partial_json(value) or "{}")
-    except ParseError:  # pragma: no cover - partial_json gives JSON text
-        decoded = {}
-    return ToolCall(call.name, decoded if isinstance(decoded, dict) else {}, call.id, value)
+    decoded, _ = arguments_of(partial_json(value) or "{}")  # as `parse` decodes text
+    return ToolCall(call.name, decoded, call.id, value)
 
 
 class Sse:
@@ -538,6 +546,18 @@ def group_lines(lines: Iterable[bytes], module_of: Callable[[Any], Any]) -> list
 NOT_JSON = "a stream event is not JSON"
 """The error of a record holding a stream with an event that is not JSON text."""
 
+FRAGMENT = (
+    "a functionCall with partialArgs but no name: a piece of a stream; "
+    "read the whole stream (parser.stream(), --stream)"
+)
+"""The `error` of a response, or a stream, holding only pieces of calls whose start it
+does not hold (Gemini 3 `partial_args` without a name): no call is made of them."""
+
+
+def fragment_error(acc: Accumulator, calls: list[ToolCall]) -> str | None:
+    """`FRAGMENT` where the stream held pieces of calls and gave no call."""
+    return FRAGMENT if acc.fragment and not calls else None
+
 
 class Stream:
     """`parser.stream()`: feed events, read the calls in progress, finish.
@@ -587,7 +607,8 @@ class Stream:
 
     def finish(self) -> AgentResponse:
         """Every call, in the provider's order; `raw` is the list of events fed. A call
-        cut off keeps its argument text in `raw_arguments`."""
+        cut off keeps its argument text in `raw_arguments`. `error` is `FRAGMENT` where
+        the stream held only pieces of calls whose start it did not hold."""
         if not self._finished:
             self._finished = True
             if self._sse is not None:
@@ -597,7 +618,7 @@ class Stream:
                     except ParseError:
                         pass  # the stream was cut inside its last event
         calls = [tool_call(slot) for slot in self._acc.ordered()]
-        return AgentResponse(calls, list(self._events))
+        return AgentResponse(calls, list(self._events), fragment_error(self._acc, calls))
 
     def _read(self, event: Any) -> None:
         if isinstance(event, (list, tuple)):

@@ -25,7 +25,7 @@ from toolsift._pure import bulk, formats
 from toolsift._pure.calls import decoded_tool_call, harvest
 from toolsift._pure.formats import litert
 from toolsift._pure.nodes import TEXT_TYPES
-from toolsift._pure.stream import NOT_JSON, Stream, starts_sse
+from toolsift._pure.stream import FRAGMENT, NOT_JSON, Stream, starts_sse
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser", "gc_paused"]
@@ -73,6 +73,7 @@ class Parser:
         }
         self._auto = format == formats.AUTO
         spec = None if self._auto else formats.by_name(format)
+        self._spec = spec
         self._litert = spec is not None and spec.reads_text
         # A record that is a list (of events) or a string (an SSE transcript) holds a
         # whole stream, for the walked formats and auto (`json` reads lists its own way).
@@ -88,6 +89,14 @@ class Parser:
     def parse(self, raw: Any) -> AgentResponse:
         if self._litert:  # never raises: text without calls (or not Unicode) has none
             return AgentResponse(litert.parse_sdk(raw), raw)
+        try:
+            return self._parse(raw)
+        except UnrecognizedShape as exc:
+            if exc.msg == FRAGMENT:  # a piece of a stream: no call, and the response says so
+                return AgentResponse([], raw, FRAGMENT)
+            raise
+
+    def _parse(self, raw: Any) -> AgentResponse:
         if not isinstance(raw, TEXT_TYPES):
             return AgentResponse(self.calls_in(raw), raw)
         text = raw.tobytes() if isinstance(raw, memoryview) else raw  # as the Rust backend
@@ -111,19 +120,25 @@ class Parser:
         handler = formats.by_name(self._format).stream_handler(**self._options)
         return Stream(handler, format=self._format)
 
-    def assembled(self, doc: Any) -> tuple[list[ToolCall], str]:
+    def assembled(self, doc: Any, spec: formats.Format | None = None) -> tuple[list[ToolCall], str]:
         """A record holding a whole stream (a list of events, or SSE text): its calls,
-        and the format that read them. UnrecognizedShape where an event is not JSON, or
-        (auto) no event is of any format's stream."""
-        stream = self.stream()
+        and the format that read them (`spec`'s reader, where given: a chunk recognized
+        as that format). UnrecognizedShape where an event is not JSON, or (auto) no event
+        is of any format's stream, or it held only pieces of calls (`FRAGMENT`)."""
+        if spec is None:
+            stream = self.stream()
+        else:  # the reader of the format the response was recognized as
+            stream = Stream(spec.stream_handler(**self._options), format=spec.name)
         try:
             stream.feed_record(doc)
         except ParseError:
             raise _unrecognized(NOT_JSON) from None
-        calls = stream.finish().tool_calls
+        response = stream.finish()
         if stream.format is None:
             raise UnrecognizedShape(doc)
-        return calls, stream.format
+        if response.error is not None:
+            raise _unrecognized(response.error)
+        return response.tool_calls, stream.format
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
@@ -138,8 +153,11 @@ class Parser:
             return litert.parse_sdk(doc)
         if self._streams and holds_stream(doc):
             return self.assembled(doc)[0]
+        spec = formats.detect(doc) if self._auto else self._spec
+        if self._streams and spec is not None and spec.holds_fragments(doc):
+            return self.assembled([doc], spec)[0]  # a chunk of a stream: read as one
         if self._auto:
-            return harvest(formats.detect(doc).module.calls(doc))
+            return harvest(spec.module.calls(doc))  # type: ignore[union-attr]
         return harvest(self._walk(doc))
 
     def decoded_calls(self, doc: Any, text: Any) -> list[ToolCall] | None:
@@ -150,10 +168,10 @@ class Parser:
         shapes auto-detection does not recognize."""
         if self._litert or (self._streams and holds_stream(doc)):
             return None  # a stream: decoded exactly, by `calls_in`
+        spec = formats.detect_or_none(doc) if self._auto else self._spec
+        if spec is None or spec.holds_fragments(doc):
+            return None  # unrecognized, or a chunk of a stream: read by `calls_in`
         if self._auto:
-            spec = formats.detect_or_none(doc)
-            if spec is None:
-                return None
             walk = spec.walkers()[1]
         else:
             walk = self._decoded_walk

@@ -70,6 +70,12 @@ class Format:
         detect = getattr(self.module, "detect", None)
         return detect is not None and bool(detect(doc))
 
+    def holds_fragments(self, doc: Any) -> bool:
+        """Whether a response holds pieces of a stream (`parse` reads it as a stream of
+        one event): the module's `holds_fragments`, where it has one."""
+        holds = getattr(self.module, "holds_fragments", None)
+        return holds is not None and bool(holds(doc))
+
     def walkers(self, **options: Any) -> tuple[Walker, Callable[[Any], list[RawCall]]]:
         """(the walker of any response, the one of documents decoded from JSON text);
         `options` (`JsonResponseParser`'s keywords) go to a format that takes them."""

@@ -85,10 +85,30 @@ def _either(obj: Any, snake: str, camel: str) -> Any:
     return field(obj, camel) if value is None else value
 
 
+def _fragment(call: Any, named: bool) -> bool:
+    """A part with `partial_args` but no name: the next piece of a streamed call."""
+    return not named and _either(call, "partial_args", "partialArgs") is not None
+
+
+def holds_fragments(doc: Any) -> bool:
+    """Whether a response holds a piece of a stream (a part with `partial_args`): `parse`
+    reads such a chunk as a stream of one event."""
+    for candidate in elements(field(doc, "candidates")):
+        for part in elements(field(field(candidate, "content"), "parts")):
+            call = _either(part, "function_call", "functionCall")
+            if call is not None and _either(call, "partial_args", "partialArgs") is not None:
+                return True
+    return False
+
+
 def _call_part(acc: Accumulator, candidate: int, call: Any) -> None:
     name = field(call, "name")
+    named = isinstance(name, str) and bool(name)
     streaming = acc.routes.get((candidate, STREAMING))
-    if streaming is not None and not (isinstance(name, str) and name):
+    if streaming is None and _fragment(call, named):
+        acc.fragment = True  # the rest of a call whose start is not in the stream
+        return
+    if streaming is not None and not named:
         slot = streaming  # the next part of the call being streamed
     else:
         if streaming is not None:
