@@ -979,6 +979,80 @@ mod tests {
 
     use super::*;
 
+    /// Every text of up to 400 bytes in the stream vectors: the events (compact), and
+    /// the strings inside them (JSON text, pieces of it, SSE).
+    fn stream_vector_texts() -> Vec<String> {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+        let mut texts = Vec::new();
+        let mut todo = Vec::new();
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.to_string_lossy().ends_with(".stream.json") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                todo.push(serde_json::from_str::<serde_json::Value>(&text).unwrap());
+            }
+        }
+        while let Some(value) = todo.pop() {
+            match &value {
+                serde_json::Value::Object(map) => {
+                    texts.push(serde_json::to_string(&value).unwrap());
+                    todo.extend(map.values().cloned());
+                }
+                serde_json::Value::Array(items) => todo.extend(items.iter().cloned()),
+                serde_json::Value::String(text) => texts.push(text.clone()),
+                _ => {}
+            }
+        }
+        texts.retain(|text| text.len() <= 400);
+        texts.sort();
+        texts.dedup();
+        texts
+    }
+
+    /// What `parse_plain` reads, it reads as `parse` does: on every prefix of every
+    /// text of the stream vectors, and on each of them with one byte changed anywhere
+    /// (into bytes that end strings, escape, close, separate, start a number, or start
+    /// a UTF-8 sequence).
+    #[test]
+    fn parse_plain_agrees_with_parse_on_cut_and_changed_texts() {
+        let texts = stream_vector_texts();
+        assert!(texts.len() > 100, "{} texts", texts.len());
+        let (mut read, mut checked) = (0, 0);
+        let mut check = |text: &[u8]| {
+            checked += 1;
+            if let Some(plain) = parse_plain(text) {
+                read += 1;
+                let parsed = parse(text).unwrap_or_else(|err| {
+                    panic!(
+                        "{:?}: plain read what parse refuses ({err:?})",
+                        String::from_utf8_lossy(text)
+                    )
+                });
+                assert_eq!(plain, parsed, "{:?}", String::from_utf8_lossy(text));
+            }
+        };
+        for text in &texts {
+            let bytes = text.as_bytes();
+            for end in 0..=bytes.len() {
+                check(&bytes[..end]);
+            }
+            let mut changed = bytes.to_vec();
+            for at in 0..bytes.len() {
+                for byte in [
+                    b'"', b'\\', b'{', b']', b',', b':', b'0', b'-', b'e', b'.', b' ', 0xc3,
+                ] {
+                    changed[at] = byte;
+                    check(&changed);
+                }
+                changed[at] = bytes[at];
+            }
+        }
+        assert!(
+            read > 1000 && checked > 10 * read / 9,
+            "{read} of {checked} read"
+        );
+    }
+
     #[test]
     fn scalars_and_containers() {
         let tape = parse(br#"{"a":[1,-2,1.5,true,null,"x"],"b":{}}"#).unwrap();
