@@ -306,39 +306,9 @@ fn plain_string(text: &str, i: usize) -> Option<(Text, usize)> {
         match *b.get(j)? {
             b'"' => return Some((Text::Owned(out.into()), j + 1)),
             b'\\' => {
-                let escape = *b.get(j + 1)?;
-                j += 2;
-                out.push(match escape {
-                    b'"' => '"',
-                    b'\\' => '\\',
-                    b'/' => '/',
-                    b'b' => '\u{8}',
-                    b'f' => '\u{c}',
-                    b'n' => '\n',
-                    b'r' => '\r',
-                    b't' => '\t',
-                    b'u' => {
-                        let high = hex4(b, j)?;
-                        j += 4;
-                        let code = match high {
-                            0xD800..=0xDBFF => {
-                                if b.get(j..j + 2)? != b"\\u" {
-                                    return None; // a lone surrogate: `parse` reports it
-                                }
-                                let low = hex4(b, j + 2)?;
-                                if !(0xDC00..=0xDFFF).contains(&low) {
-                                    return None;
-                                }
-                                j += 6;
-                                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                            }
-                            0xDC00..=0xDFFF => return None,
-                            code => code,
-                        };
-                        char::from_u32(code)?
-                    }
-                    _ => return None,
-                });
+                let (c, next) = escaped_char(b, j + 1)?;
+                out.push(c);
+                j = next;
             }
             c if c < 0x20 => return None,
             _ => {
@@ -371,6 +341,44 @@ static ENDS_RUN: [bool; 256] = {
     table[b'\\' as usize] = true;
     table
 };
+
+/// The character of the JSON escape whose letter is at `b[i]` (just past the
+/// backslash), and where the text goes on; None for an escape JSON does not allow, a
+/// lone surrogate, or one cut off by the end of the text.
+pub fn escaped_char(b: &[u8], i: usize) -> Option<(char, usize)> {
+    let c = match *b.get(i)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let high = hex4(b, i + 1)?;
+            let end = i + 5;
+            return match high {
+                // A high surrogate must be followed by an escaped low one.
+                0xD800..=0xDBFF => {
+                    if b.get(end..end + 2)? != b"\\u" {
+                        return None;
+                    }
+                    let low = hex4(b, end + 2)?;
+                    if !(0xDC00..=0xDFFF).contains(&low) {
+                        return None;
+                    }
+                    let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                    Some((char::from_u32(code)?, end + 6))
+                }
+                0xDC00..=0xDFFF => None,
+                code => Some((char::from_u32(code)?, end)),
+            };
+        }
+        _ => return None,
+    };
+    Some((c, i + 1))
+}
 
 fn hex4(b: &[u8], i: usize) -> Option<u32> {
     let digits = b.get(i..i + 4)?;

@@ -264,51 +264,9 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn hex4(&self, at: usize) -> Option<u32> {
-        let digits = self.bytes.get(at..at + 4)?;
-        digits.iter().try_fold(0u32, |acc, &b| {
-            let d = (b as char).to_digit(16)?;
-            Some(acc * 16 + d)
-        })
-    }
-
     fn escape(&mut self) -> Result<(), Stop> {
-        let Some(&kind) = self.bytes.get(self.i + 1) else {
-            return Err(INVALID);
-        };
-        self.i += 2;
-        let c = match kind {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let unit = self.hex4(self.i).ok_or(INVALID)?;
-                self.i += 4;
-                let code = match unit {
-                    0xD800..=0xDBFF => {
-                        // A high surrogate must be followed by an escaped low one.
-                        if self.bytes.get(self.i..self.i + 2) != Some(b"\\u") {
-                            return Err(INVALID);
-                        }
-                        let low = self.hex4(self.i + 2).ok_or(INVALID)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return Err(INVALID);
-                        }
-                        self.i += 6;
-                        0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    0xDC00..=0xDFFF => return Err(INVALID),
-                    _ => unit,
-                };
-                char::from_u32(code).ok_or(INVALID)?
-            }
-            _ => return Err(INVALID),
-        };
+        let (c, next) = crate::json::escaped_char(self.bytes, self.i + 1).ok_or(INVALID)?;
+        self.i = next;
         let mut buf = [0u8; 4];
         let encoded: &str = c.encode_utf8(&mut buf);
         // The character as Python writes it (escaped where it must be).
