@@ -12,42 +12,12 @@ use crate::json::{self, JsonError, Tape, Token};
 pub use crate::node::Index;
 use crate::node::{Node, TapeNode};
 use std::borrow::Cow;
-use std::collections::HashMap as StdHashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-/// The maps of a stream's calls, keyed by indices the stream's events give: hashed with
-/// a multiply-rotate hash (SipHash's resistance to chosen keys is not needed for the
-/// few keys of one stream, and cost more than the rest of reading a small event).
-type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<IndexHasher>>;
-
-/// The hash of [`HashMap`] (FxHash's step).
-#[derive(Default)]
-pub struct IndexHasher(u64);
-
-impl Hasher for IndexHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_i64(&mut self, value: i64) {
-        self.write_u64(value as u64);
-    }
-
-    fn write_usize(&mut self, value: usize) {
-        self.write_u64(value as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// The maps of a stream's calls, keyed by indices the stream's events give: FxHash
+/// (SipHash's resistance to chosen keys is not needed for the few keys of one stream,
+/// and costs more than the rest of reading a small event).
+type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// Where a call sits in the provider's order: (choice or block group, index).
 pub type Key = (Index, Index);
@@ -238,9 +208,10 @@ impl Slot {
                 let text = text.map(|text| Cow::Owned(text.into_owned()));
                 (self.verbatim, self.decoded(text, is_text))
             });
-            match *verbatim == self.verbatim {
-                true => cached.clone(),
-                false => decode(),
+            if *verbatim == self.verbatim {
+                cached.clone()
+            } else {
+                decode()
             }
         } else {
             decode()

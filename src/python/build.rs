@@ -258,19 +258,22 @@ impl<'py> Builder<'py> {
         calls: Vec<Bound<'py, PyAny>>,
         raw: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let calls = PyList::new(self.py, calls)?;
-        self.agent_response(calls, raw, self.py.None().into_bound(self.py))
+        self.response_with(calls, raw, None)
     }
 
-    /// `AgentResponse(calls, raw, error)`.
-    pub fn response_with_error(
+    /// `AgentResponse(calls, raw, error)`, `error` None where there is none.
+    pub fn response_with(
         &self,
         calls: Vec<Bound<'py, PyAny>>,
         raw: &Bound<'py, PyAny>,
-        error: &str,
+        error: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let calls = PyList::new(self.py, calls)?;
-        self.agent_response(calls, raw, PyString::new(self.py, error).into_any())
+        let error = match error {
+            Some(error) => PyString::new(self.py, error).into_any(),
+            None => self.py.None().into_bound(self.py),
+        };
+        self.agent_response(calls, raw, error)
     }
 
     /// `AgentResponse(tool_calls, raw, error)`.
@@ -405,7 +408,7 @@ pub fn response_from_record<'py>(
     if let Err(message) = &record.format {
         if message == FRAGMENT {
             // A piece of a stream: no call, and the response says so.
-            return b.response_with_error(Vec::new(), raw, FRAGMENT);
+            return b.response_with(Vec::new(), raw, Some(FRAGMENT));
         }
         return Err(b.unrecognized(message));
     }

@@ -179,10 +179,8 @@ pub fn assembled_response<'py>(
                 let calls = response.getattr(intern!(py, "tool_calls"))?;
                 let calls = calls.try_iter()?.collect::<PyResult<_>>()?;
                 let error = response.getattr(intern!(py, "error"))?;
-                return match error.extract::<Option<String>>()? {
-                    Some(error) => b.response_with_error(calls, raw, &error),
-                    None => b.response(calls, raw),
-                };
+                let error: Option<String> = error.extract()?;
+                return b.response_with(calls, raw, error.as_deref());
             }
             read => read?,
         }
@@ -194,10 +192,7 @@ pub fn assembled_response<'py>(
     let calls = core.calls();
     let error = core.error(calls.is_empty());
     let calls = build(b, calls)?;
-    match error {
-        Some(error) => b.response_with_error(calls, raw, error),
-        None => b.response(calls, raw),
-    }
+    b.response_with(calls, raw, error)
 }
 
 #[pymethods]
@@ -267,9 +262,6 @@ impl Stream {
         let error = self.core.error(calls.is_empty());
         let calls = build(&mut b, calls)?;
         let raw = PyList::new(py, self.events.iter().map(|e| e.bind(py)))?;
-        match error {
-            Some(error) => b.response_with_error(calls, raw.as_any(), error),
-            None => b.response(calls, raw.as_any()),
-        }
+        b.response_with(calls, raw.as_any(), error)
     }
 }

@@ -16,8 +16,6 @@ _PLAIN = (str, bytes, bytearray, memoryview, int, float, list, tuple, type(None)
 
 def field(obj: Any, key: str) -> Any:
     """`obj[key]` for a dict, `obj.key` for an SDK object; None where missing."""
-    if type(obj) is dict:  # the common case, first
-        return obj.get(key)
     if isinstance(obj, dict):
         return obj.get(key)
     if isinstance(obj, _PLAIN):
