@@ -11,7 +11,9 @@ Entries:
   one process per file, two processes at a time (each start of Python counts).
 * `cli all files, t=1` and `t=2`: one `toolsift extract FILE... --threads N -o
   OUT.parquet` (files read in parallel, up to N at once: `toolsift.Files`).
-* `ray read_tool_calls`: a local Ray cluster (`num_cpus=2`), one read task per file.
+* `ray read_tool_calls`: a local Ray cluster (`num_cpus=2`), read tasks chosen by size
+  (the default: Spark's rule for the cluster's CPUs); and `ray read_tool_calls, a task
+  per file` (`override_num_blocks` the number of files).
 * `spark data source`: a local Spark session (`local[2]`), files grouped into partitions
   by size (the default: Spark's own rule); and `spark data source, a partition per file`
   (`filesPerPartition` 1).
@@ -128,13 +130,17 @@ def cli_all_files(threads: int) -> Callable[[list[Path], Path], None]:
     return run
 
 
-def ray_read(paths: list[Path], out: Path) -> None:
-    import toolsift.ray
+def ray_read(per_task: int | None) -> Callable[[list[Path], Path], None]:
+    def run(paths: list[Path], out: Path) -> None:
+        import toolsift.ray
 
-    dataset = toolsift.ray.read_tool_calls(
-        [str(path) for path in paths], format=FORMAT, override_num_blocks=len(paths)
-    )
-    dataset.write_parquet(str(out))
+        options = {} if per_task is None else {"override_num_blocks": len(paths) // per_task}
+        dataset = toolsift.ray.read_tool_calls(
+            [str(path) for path in paths], format=FORMAT, **options
+        )
+        dataset.write_parquet(str(out))
+
+    return run
 
 
 def spark_read(engines: Engines, per_partition: int | None) -> Callable[[list[Path], Path], None]:
@@ -153,7 +159,8 @@ def entries(engines: Engines) -> dict[str, Callable[[list[Path], Path], None]]:
         "cli per file, t=1, 2 at a time": cli_per_file,
         "cli all files, t=1": cli_all_files(1),
         "cli all files, t=2": cli_all_files(2),
-        "ray read_tool_calls": ray_read,
+        "ray read_tool_calls": ray_read(None),
+        "ray read_tool_calls, a task per file": ray_read(1),
         "spark data source": spark_read(engines, None),
         "spark data source, a partition per file": spark_read(engines, 1),
     }

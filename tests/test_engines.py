@@ -192,3 +192,31 @@ def test_import_toolsift_imports_no_engine() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+MiB = 1 << 20
+
+
+@pytest.mark.parametrize(
+    ("sizes", "splitting", "groups"),
+    [
+        # 16 files of 1.5 MiB on 2 cores: each costs 5.5 MiB, 44 MiB a core: 2 partitions
+        ([3 * MiB // 2] * 16, _engines.Splitting(128 * MiB, 4 * MiB, 2), [range(8), range(8, 16)]),
+        # big files: at most max_partition_bytes a partition, a bigger file alone
+        (
+            [100 * MiB, 100 * MiB, 300 * MiB, 1],
+            _engines.Splitting(128 * MiB, 4 * MiB, 2),
+            [range(1), range(1, 2), range(2, 3), range(3, 4)],
+        ),
+        # many small files on 4 cores: packed to a quarter of the cost each
+        (
+            [MiB] * 10,
+            _engines.Splitting(128 * MiB, 4 * MiB, 4),
+            [range(3), range(3, 6), range(6, 9), range(9, 10)],
+        ),
+        ([], _engines.Splitting(), []),
+        ([0], _engines.Splitting(1, 0, 1), [range(1)]),
+    ],
+)
+def test_group_by_size(sizes: list[int], splitting: Any, groups: list[range]) -> None:
+    assert _engines.group_by_size(sizes, splitting) == groups

@@ -116,6 +116,25 @@ def test_read_tasks_group_files(cluster: str, files: list[Path]) -> None:
     ]
 
 
+def test_default_read_tasks_follow_size(cluster: str, files: list[Path]) -> None:
+    """Without `override_num_blocks`: the files grouped by size for the cluster's 2 CPUs
+    (4 small files: 2 tasks), and Ray does not split the tasks' output further (its own
+    default made 200 blocks of these 4 files, in a stage of their own)."""
+    from toolsift import _ray
+
+    source = _ray.ToolCallsDatasource(
+        str(files[0].parent),
+        parser=parsers.OpenAIResponseParser(),
+        record_path=None,
+        threads=1,
+        schema=_engines.file_schema(),
+    )
+    assert _ray.read_task_count(source) == 2
+    dataset = toolsift.ray.read_tool_calls(str(files[0].parent), format="openai")
+    assert dataset.materialize().num_blocks() <= len(files)
+    assert rows_of(dataset) == expected(cluster, files)
+
+
 def test_read_a_list_of_files_with_a_parser(cluster: str, files: list[Path]) -> None:
     chosen = [str(files[1]), str(files[2])]  # gzip, gzip named without .gz
     dataset = toolsift.ray.read_tool_calls(

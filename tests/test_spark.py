@@ -132,31 +132,6 @@ def test_register_takes_the_sessions_file_settings(spark: Any, files: list[Path]
 MiB = 1 << 20
 
 
-@pytest.mark.parametrize(
-    ("sizes", "splitting", "groups"),
-    [
-        # 16 files of 1.5 MiB on 2 cores: each costs 5.5 MiB, 44 MiB a core: 2 partitions
-        ([3 * MiB // 2] * 16, _spark.Splitting(128 * MiB, 4 * MiB, 2), [range(8), range(8, 16)]),
-        # big files: at most max_partition_bytes a partition, a bigger file alone
-        (
-            [100 * MiB, 100 * MiB, 300 * MiB, 1],
-            _spark.Splitting(128 * MiB, 4 * MiB, 2),
-            [range(1), range(1, 2), range(2, 3), range(3, 4)],
-        ),
-        # many small files on 4 cores: packed to a quarter of the cost each
-        (
-            [MiB] * 10,
-            _spark.Splitting(128 * MiB, 4 * MiB, 4),
-            [range(3), range(3, 6), range(6, 9), range(9, 10)],
-        ),
-        ([], _spark.Splitting(), []),
-        ([0], _spark.Splitting(1, 0, 1), [range(1)]),
-    ],
-)
-def test_group_by_size(sizes: list[int], splitting: Any, groups: list[range]) -> None:
-    assert _spark.group_by_size(sizes, splitting) == groups
-
-
 def test_byte_count() -> None:
     assert _spark.byte_count("134217728b") == 128 * MiB
     assert _spark.byte_count("4m") == _spark.byte_count("4MB") == 4 * MiB

@@ -16,18 +16,20 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
-from typing import IO, Any
+from collections.abc import Iterator, Sequence
+from typing import IO, Any, NamedTuple
 
 from toolsift import _bulk
 
 __all__ = [
     "CALL_COLUMNS",
     "FILE_COLUMN",
+    "Splitting",
     "extract_schema",
     "extract_table",
     "file_batches",
     "file_schema",
+    "group_by_size",
     "parser_for",
 ]
 
@@ -40,6 +42,38 @@ CALL_COLUMNS = tuple(name for name in _bulk.COLUMNS if name != "record")
 (the carried columns say which record a call came from)."""
 
 _COPY_CHUNK = 1 << 20
+
+
+class Splitting(NamedTuple):
+    """How files are grouped into tasks by size: Spark's rule for its own file sources
+    (`spark.sql.files.maxPartitionBytes`, `openCostInBytes`, `minPartitionNum`, which
+    defaults to the default parallelism), used by the Spark data source and, for the
+    number of read tasks, by `toolsift.ray.read_tool_calls`."""
+
+    max_partition_bytes: int = 128 * 1024 * 1024
+    open_cost_bytes: int = 4 * 1024 * 1024
+    min_partitions: int = 1
+
+
+def group_by_size(sizes: Sequence[int], splitting: Splitting) -> list[range]:
+    """The files (by position) of each task: Spark's FilePartition packing, each
+    file costing its size plus the open cost, a task closed before it would pass
+    min(max_partition_bytes, max(open cost, total cost / min_partitions)). Files keep
+    their input order (Spark sorts them by size first), so rows come out in that order."""
+    open_cost = splitting.open_cost_bytes
+    total = sum(size + open_cost for size in sizes)
+    per_core = total // max(splitting.min_partitions, 1)
+    limit = min(splitting.max_partition_bytes, max(open_cost, per_core))
+    groups: list[range] = []
+    start, filled = 0, 0
+    for index, size in enumerate(sizes):
+        if index > start and filled + size > limit:
+            groups.append(range(start, index))
+            start, filled = index, 0
+        filled += size + open_cost
+    if start < len(sizes):
+        groups.append(range(start, len(sizes)))
+    return groups
 
 
 def parser_for(format: Any, **options: Any) -> Any:

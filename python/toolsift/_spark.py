@@ -10,7 +10,7 @@ import json
 import os
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import pyarrow.fs
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
@@ -18,6 +18,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
 from toolsift import _engines
+from toolsift._engines import Splitting, group_by_size
 
 _GLOB = frozenset("*?[")
 # Hadoop's names: s3a:// and s3n:// are S3 to pyarrow.
@@ -25,17 +26,7 @@ _SCHEMES = {"s3a": "s3", "s3n": "s3"}
 _JSON_OPTIONS = ("tool_calls_key", "name_key", "arguments_key", "single")
 
 
-class Splitting(NamedTuple):
-    """How files are grouped into partitions when `filesPerPartition` is not given: Spark's
-    rule for its own file sources (`spark.sql.files.maxPartitionBytes`, `openCostInBytes`,
-    `minPartitionNum`, which defaults to the default parallelism)."""
-
-    max_partition_bytes: int = 128 * 1024 * 1024
-    open_cost_bytes: int = 4 * 1024 * 1024
-    min_partitions: int = os.cpu_count() or 1
-
-
-SPARK_DEFAULTS = Splitting()
+SPARK_DEFAULTS = Splitting(min_partitions=os.cpu_count() or 1)
 
 
 def session_splitting(spark: Any) -> Splitting:
@@ -70,27 +61,6 @@ def byte_count(text: str) -> int:
     if match is None:
         raise ValueError(f"not a size in bytes: {text!r}")
     return int(match.group(1)) * _UNITS[match.group(2).lower()]
-
-
-def group_by_size(sizes: Sequence[int], splitting: Splitting) -> list[range]:
-    """The files (by position) of each partition: Spark's FilePartition packing, each
-    file costing its size plus the open cost, a partition closed before it would pass
-    min(max_partition_bytes, max(open cost, total cost / min_partitions)). Files keep
-    their input order (Spark sorts them by size first), so rows come out in that order."""
-    open_cost = splitting.open_cost_bytes
-    total = sum(size + open_cost for size in sizes)
-    per_core = total // max(splitting.min_partitions, 1)
-    limit = min(splitting.max_partition_bytes, max(open_cost, per_core))
-    groups: list[range] = []
-    start, filled = 0, 0
-    for index, size in enumerate(sizes):
-        if index > start and filled + size > limit:
-            groups.append(range(start, index))
-            start, filled = index, 0
-        filled += size + open_cost
-    if start < len(sizes):
-        groups.append(range(start, len(sizes)))
-    return groups
 
 
 class ToolsiftDataSource(DataSource):  # type: ignore[misc]

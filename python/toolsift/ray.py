@@ -48,8 +48,10 @@ def read_tool_calls(
     `partitioning`, `partition_filter`, `ignore_missing_paths`, `shuffle`,
     `include_paths`, `file_extensions`, `open_stream_args` without `compression`) and
     of `ray.data.read_datasource` (`override_num_blocks`, `concurrency`,
-    `ray_remote_args`, ...). Files are grouped into read tasks by Ray (one or more
-    files per task; `override_num_blocks` sets the number of tasks).
+    `ray_remote_args`, ...). `override_num_blocks` sets the number of read tasks; by
+    default it is the number of groups Spark's rule makes of the files by size for the
+    cluster's CPUs (at most 128 MiB a task, at least a task per CPU when the files are
+    that many), and Ray hands the files to the tasks in order.
 
     Compression is told by content, never by the name. A local file is read by path; a
     file on another filesystem is copied to a local temporary file by its read task
@@ -77,6 +79,8 @@ def read_tool_calls(
         schema=_engines.file_schema(),
         **file_options,
     )
+    if ray_options.get("override_num_blocks") is None and ray_options.get("parallelism", -1) == -1:
+        ray_options["override_num_blocks"] = _ray.read_task_count(datasource)
     return ray.data.read_datasource(datasource, **ray_options)
 
 
