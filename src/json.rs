@@ -1,11 +1,17 @@
 //! JSON text to a flat tape of tokens, with the project's JSON semantics.
 //!
-//! serde_json does the parsing; this module only decides what to keep. Integers of any
-//! size are exact (serde_json's `arbitrary_precision` hands over the digits of every
-//! number that does not fit 64 bits), floats are parsed from their text with Rust's
-//! correctly rounded `f64::from_str`, duplicate keys are all kept in order (readers take
-//! the last one), and nesting deeper than [`MAX_DEPTH`] is an error. Deep input never
-//! overflows the stack: every container recursion runs under `stacker::maybe_grow`.
+//! A hand-written pass ([`parse_plain`]) reads most documents; serde_json reads the rest:
+//! text that is not JSON (and reports its error), nesting deeper than 64, numbers beyond
+//! the float range, escaped lone surrogates; and [`parse_pruned`] reads parts of
+//! documents with it. Both build the same tape: tests check that on every text of the
+//! vectors, cut and changed, and the fuzz targets compare the backends on random input.
+//!
+//! The semantics: integers of any size are exact (serde_json's `arbitrary_precision`
+//! hands over the digits of every number that does not fit 64 bits), floats are parsed
+//! from their text with Rust's correctly rounded `f64::from_str`, duplicate keys are all
+//! kept in order (readers take the last one), and nesting deeper than [`MAX_DEPTH`] is an
+//! error. Deep input never overflows the stack: every container recursion runs under
+//! `stacker::maybe_grow`.
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -151,10 +157,11 @@ pub fn parse(input: &[u8]) -> Result<Tape<'_>, JsonError> {
 /// Containers nest at most this deep in what [`parse_plain`] reads.
 const PLAIN_DEPTH: usize = 64;
 
-/// A fast path of [`parse`] for small documents such as stream events: the same tape,
-/// built in one hand-written pass without serde's per-value machinery. None for what it
-/// does not read: text that is not UTF-8 or not JSON, a lone surrogate escape, nesting
-/// deeper than 64; [`parse`] then reads it (and reports the error).
+/// The fast path of [`parse`] (also taken first by the bulk reader): the same tape, built
+/// in one hand-written pass without serde's per-value machinery. None for what it does
+/// not read: text that is not UTF-8 or not JSON, a lone surrogate escape, nesting deeper
+/// than 64, a number beyond the float range; serde_json then reads it (and reports the
+/// error).
 pub fn parse_plain(input: &[u8]) -> Option<Tape<'_>> {
     let text = simdutf8::basic::from_utf8(input).ok()?;
     if u32::try_from(text.len()).is_err() {
@@ -320,31 +327,36 @@ fn plain_string(text: &str, i: usize) -> Option<(Text, usize)> {
     }
 }
 
-/// The end of the run of string characters from `i`: the next quote, backslash or
-/// control character (or the end of the text).
-fn run_end(b: &[u8], i: usize) -> usize {
-    b[i..]
-        .iter()
-        .position(|&c| ENDS_RUN[usize::from(c)])
-        .map_or(b.len(), |at| i + at)
-}
-
-/// The bytes that end a run of string characters: `"`, `\\` and control characters.
-static ENDS_RUN: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        table[c] = true;
-        c += 1;
+/// The end of the run of string characters from `i`: the index of the next quote,
+/// backslash or control character (the bytes a JSON string escapes), or the length.
+/// Eight bytes at a time.
+pub fn run_end(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        // A byte is zero in `x` where it matched; standard "has a zero byte" trick.
+        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+        let quote = zero(word ^ (ONES * u64::from(b'"')));
+        let backslash = zero(word ^ (ONES * u64::from(b'\\')));
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        let found = quote | backslash | control;
+        if found != 0 {
+            // The lowest flagged byte is a real match (borrows only run upwards).
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
     }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
+    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0x00..=0x1f) {
+        i += 1;
+    }
+    i
+}
 
 /// The character of the JSON escape whose letter is at `b[i]` (just past the
 /// backslash), and where the text goes on; None for an escape JSON does not allow, a
 /// lone surrogate, or one cut off by the end of the text.
+#[inline]
 pub fn escaped_char(b: &[u8], i: usize) -> Option<(char, usize)> {
     let c = match *b.get(i)? {
         b'"' => '"',
@@ -380,12 +392,31 @@ pub fn escaped_char(b: &[u8], i: usize) -> Option<(char, usize)> {
     Some((c, i + 1))
 }
 
+#[inline]
 fn hex4(b: &[u8], i: usize) -> Option<u32> {
     let digits = b.get(i..i + 4)?;
     digits.iter().try_fold(0u32, |code, &d| {
-        Some(code * 16 + char::from(d).to_digit(16)?)
+        let digit = HEX_DIGITS[usize::from(d)];
+        (digit < 16).then_some(code * 16 + u32::from(digit))
     })
 }
+
+/// The value of each hexadecimal digit byte; 16 for the other bytes.
+static HEX_DIGITS: [u8; 256] = {
+    let mut table = [16u8; 256];
+    let mut d = 0;
+    while d < 10 {
+        table[b'0' as usize + d] = d as u8;
+        d += 1;
+    }
+    let mut d = 0;
+    while d < 6 {
+        table[b'a' as usize + d] = 10 + d as u8;
+        table[b'A' as usize + d] = 10 + d as u8;
+        d += 1;
+    }
+    table
+};
 
 /// The end of the JSON number at `i` (`-`? int frac? exp?), checked as JSON writes it.
 fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
@@ -438,6 +469,13 @@ pub fn parse_string(text: String) -> Result<Tape<'static>, (JsonError, String)> 
 }
 
 fn tokens_of(text: &str) -> Result<Vec<Token>, JsonError> {
+    // The hand-written pass reads most documents, and reads them as serde_json does
+    // (`parse_plain`); serde_json reads the rest and reports their errors.
+    if u32::try_from(text.len()).is_ok() {
+        if let Some(tokens) = plain_tokens(text) {
+            return Ok(tokens);
+        }
+    }
     tokens_with(text, None)
 }
 
@@ -972,6 +1010,7 @@ mod tests {
         ];
         for text in documents {
             let plain = parse_plain(text.as_bytes()).expect(text);
+            assert_eq!(plain, serde_parse(text.as_bytes()).unwrap(), "{text}");
             assert_eq!(plain, parse(text.as_bytes()).unwrap(), "{text}");
         }
         let refused = [
@@ -987,15 +1026,27 @@ mod tests {
 
     use super::*;
 
-    /// Every text of up to 400 bytes in the stream vectors: the events (compact), and
-    /// the strings inside them (JSON text, pieces of it, SSE).
-    fn stream_vector_texts() -> Vec<String> {
+    /// What `parse` did before its hand-written pass: serde_json alone.
+    fn serde_parse(input: &[u8]) -> Result<Tape<'_>, JsonError> {
+        let text = std::str::from_utf8(input).map_err(|err| JsonError {
+            pos: err.valid_up_to(),
+            message: "invalid UTF-8".to_owned(),
+        })?;
+        Ok(Tape {
+            source: Cow::Borrowed(text),
+            tokens: tokens_with(text, None)?,
+        })
+    }
+
+    /// Every text in the vectors: the documents (compact), and the strings inside them
+    /// (responses, argument text, pieces of it, SSE).
+    fn vector_texts() -> Vec<String> {
         let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
         let mut texts = Vec::new();
         let mut todo = Vec::new();
         for entry in std::fs::read_dir(folder).unwrap() {
             let path = entry.unwrap().path();
-            if path.to_string_lossy().ends_with(".stream.json") {
+            if path.extension().is_some_and(|ext| ext == "json") {
                 let text = std::fs::read_to_string(&path).unwrap();
                 todo.push(serde_json::from_str::<serde_json::Value>(&text).unwrap());
             }
@@ -1011,35 +1062,40 @@ mod tests {
                 _ => {}
             }
         }
-        texts.retain(|text| text.len() <= 400);
         texts.sort();
         texts.dedup();
         texts
     }
 
-    /// What `parse_plain` reads, it reads as `parse` does: on every prefix of every
-    /// text of the stream vectors, and on each of them with one byte changed anywhere
-    /// (into bytes that end strings, escape, close, separate, start a number, or start
-    /// a UTF-8 sequence).
+    /// What `parse_plain` reads, it reads as serde_json does: every text of the vectors
+    /// whole; and every prefix of those of up to 400 bytes, and each of them with one
+    /// byte changed anywhere (into bytes that end strings, escape, close, separate,
+    /// start a number, or start a UTF-8 sequence).
     #[test]
-    fn parse_plain_agrees_with_parse_on_cut_and_changed_texts() {
-        let texts = stream_vector_texts();
-        assert!(texts.len() > 100, "{} texts", texts.len());
+    fn parse_plain_agrees_with_serde_json_on_cut_and_changed_texts() {
+        let texts = vector_texts();
+        assert!(texts.len() > 1000, "{} texts", texts.len());
         let (mut read, mut checked) = (0, 0);
         let mut check = |text: &[u8]| {
             checked += 1;
+            let parsed = serde_parse(text);
             if let Some(plain) = parse_plain(text) {
                 read += 1;
-                let parsed = parse(text).unwrap_or_else(|err| {
-                    panic!(
-                        "{:?}: plain read what parse refuses ({err:?})",
+                match &parsed {
+                    Ok(parsed) => assert_eq!(&plain, parsed, "{:?}", String::from_utf8_lossy(text)),
+                    Err(err) => panic!(
+                        "{:?}: plain read what serde_json refuses ({err:?})",
                         String::from_utf8_lossy(text)
-                    )
-                });
-                assert_eq!(plain, parsed, "{:?}", String::from_utf8_lossy(text));
+                    ),
+                }
             }
+            // `parse` is the one or the other.
+            assert_eq!(parse(text), parsed, "{:?}", String::from_utf8_lossy(text));
         };
         for text in &texts {
+            check(text.as_bytes());
+        }
+        for text in texts.iter().filter(|text| text.len() <= 400) {
             let bytes = text.as_bytes();
             for end in 0..=bytes.len() {
                 check(&bytes[..end]);

@@ -7,8 +7,8 @@
 //! What is valid is what `json::parse` accepts: RFC 8259 text, escaped surrogates only
 //! in high-low pairs, nesting at most `json::MAX_DEPTH` deep (the text is UTF-8 already).
 
-use super::compact::{skip_plain, write_float, write_huge_float};
-use crate::json::{self, MAX_DEPTH};
+use super::compact::{write_float, write_huge_float};
+use crate::json::{self, run_end, MAX_DEPTH};
 
 /// Why the text was not written.
 #[derive(Debug, PartialEq, Eq)]
@@ -248,7 +248,7 @@ impl Writer<'_, '_> {
     fn string(&mut self) -> Result<(), Stop> {
         self.out.push('"');
         loop {
-            let end = skip_plain(self.bytes, self.i);
+            let end = run_end(self.bytes, self.i);
             // `i` and `end` are on character boundaries: both follow or precede ASCII.
             self.out.push_str(&self.text[self.i..end]);
             self.i = end;

@@ -14,7 +14,7 @@
 //! * strings with `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` and `\u00XX` (lowercase hex)
 //!   for the other control characters below U+0020; everything else as raw UTF-8.
 
-use crate::json::{Tape, Token};
+use crate::json::{run_end, Tape, Token};
 use std::fmt::Write;
 
 /// The compact JSON text of the value at `idx`.
@@ -217,7 +217,7 @@ pub fn write_str_body(s: &str, out: &mut String) {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        i = skip_plain(bytes, i);
+        i = run_end(bytes, i);
         if i >= bytes.len() {
             break;
         }
@@ -240,31 +240,6 @@ pub fn write_str_body(s: &str, out: &mut String) {
         start = i;
     }
     out.push_str(&s[start..]);
-}
-
-/// The index of the first byte at or after `i` that must be escaped (a quote, a
-/// backslash or a control character), or the length: eight bytes at a time.
-pub(crate) fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        // A byte is zero in `x` where it matched; standard "has a zero byte" trick.
-        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-        let quote = zero(word ^ (ONES * u64::from(b'"')));
-        let backslash = zero(word ^ (ONES * u64::from(b'\\')));
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-        let found = quote | backslash | control;
-        if found != 0 {
-            // The lowest flagged byte is a real match (borrows only run upwards).
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0x00..=0x1f) {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]
