@@ -532,14 +532,25 @@ def check_parity(
         ]
     }
 )
+@example(
+    {
+        "candidates": [
+            {"content": {"parts": [{"functionCall": {"name": "f", "args": {}}}]}},
+            {"content": {"parts": [{"functionCall": {"partialArgs": [], "name": ""}}]}},
+        ]
+    }
+)
+@example({"candidates": [{"content": {"parts": [{"function_call": {"partial_args": None}}]}}]})
 def test_decoded_walkers_follow_the_walkers(doc: Any) -> None:
     """The pure backend's walkers for documents it decoded itself (dicts and lists only)
-    find what its walkers for any object find."""
+    find what its walkers for any object find; None for a chunk of a stream."""
     from toolsift._pure import fast, formats
 
     decoded = json.loads(json.dumps(doc))  # JSON's own types: dicts, lists, scalars
     for name, decoded_walker in fast.DECODED_WALKERS.items():
-        assert decoded_walker(decoded) == list(formats.by_name(name).module.calls(decoded))
+        spec = formats.by_name(name)
+        expected = None if spec.holds_fragments(decoded) else list(spec.module.calls(decoded))
+        assert decoded_walker(decoded) == expected
 
 
 def parser_factory(format: str, **options: Any) -> Callable[[Any], Any]:

@@ -43,8 +43,10 @@ def decoded_openai_calls(doc: Any) -> list[RawCall]:
     return found
 
 
-def decoded_gemini_calls(doc: Any) -> list[RawCall]:
-    """`formats.gemini.calls` of a document decoded from JSON text."""
+def decoded_gemini_calls(doc: Any) -> list[RawCall] | None:
+    """`formats.gemini.calls` of a document decoded from JSON text; None when a call has
+    `partial_args` (`formats.gemini.holds_fragments`: a chunk of a stream), found in the
+    same pass."""
     found: list[RawCall] = []
     candidates = doc.get("candidates") if type(doc) is dict else None
     if type(candidates) is not list:
@@ -63,14 +65,20 @@ def decoded_gemini_calls(doc: Any) -> list[RawCall]:
                 if call is None:
                     continue
             if type(call) is dict:
+                partial = call.get("partial_args")
+                if partial is None:
+                    partial = call.get("partialArgs")
+                if partial is not None:
+                    return None
                 found.append((call.get("name"), call.get("id"), call.get("args")))
             else:
                 found.append((None, None, None))
     return found
 
 
-DECODED_WALKERS: dict[str, Callable[[Any], list[RawCall]]] = {
+DECODED_WALKERS: dict[str, Callable[[Any], list[RawCall] | None]] = {
     "openai": decoded_openai_calls,
     "gemini": decoded_gemini_calls,
 }
-"""The formats with a walker of their own for decoded documents (by name)."""
+"""The formats with a walker of their own for decoded documents (by name). Like every
+decoded walker (`Spec.walkers`), each returns None for a chunk of a stream."""

@@ -169,13 +169,15 @@ class Parser:
         if self._litert or (self._streams and holds_stream(doc)):
             return None  # a stream: decoded exactly, by `calls_in`
         spec = formats.detect_or_none(doc) if self._auto else self._spec
-        if spec is None or spec.holds_fragments(doc):
-            return None  # unrecognized, or a chunk of a stream: read by `calls_in`
+        if spec is None:
+            return None  # unrecognized: `calls_in` says so
         if self._auto:
             walk = spec.walkers()[1]
         else:
             walk = self._decoded_walk
         found = walk(doc)
+        if found is None:
+            return None  # a chunk of a stream: read by `calls_in`
         inline = any(type(arguments) not in _STR_OR_NONE for _, _, arguments in found)
         if inline and may_hold_big_integer(text):
             return None

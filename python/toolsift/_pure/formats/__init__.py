@@ -76,9 +76,10 @@ class Format:
         holds = getattr(self.module, "holds_fragments", None)
         return holds is not None and bool(holds(doc))
 
-    def walkers(self, **options: Any) -> tuple[Walker, Callable[[Any], list[RawCall]]]:
-        """(the walker of any response, the one of documents decoded from JSON text);
-        `options` (`JsonResponseParser`'s keywords) go to a format that takes them."""
+    def walkers(self, **options: Any) -> tuple[Walker, Callable[[Any], list[RawCall] | None]]:
+        """(the walker of any response, the one of documents decoded from JSON text, which
+        returns None for a chunk of a stream, `holds_fragments`); `options`
+        (`JsonResponseParser`'s keywords) go to a format that takes them."""
         make = getattr(self.module, "walker", None)
         if make is not None:
             walk = make(**options)
@@ -86,7 +87,13 @@ class Format:
         from toolsift._pure.fast import DECODED_WALKERS
 
         calls = self.module.calls
-        return calls, DECODED_WALKERS.get(self.name) or (lambda doc: list(calls(doc)))
+        decoded = DECODED_WALKERS.get(self.name)
+        if decoded is not None:
+            return calls, decoded
+        holds = getattr(self.module, "holds_fragments", None)
+        if holds is None:
+            return calls, lambda doc: list(calls(doc))
+        return calls, lambda doc: None if holds(doc) else list(calls(doc))
 
     def stream_handler(self, **options: Any) -> Callable[[Any, Any], None]:
         """How this format's stream events add to an `Accumulator`: the module's
