@@ -63,6 +63,6 @@ def read_task_count(datasource: ToolCallsDatasource) -> int:
     target of 200 blocks: reading and writing then run as separate stages, which took
     twice as long on the benchmark's 16 files as 2 or 4 tasks did. Ray hands the files
     to the tasks by count, in order (files of one size make equal tasks)."""
-    sizes = [size or 0 for size in datasource._file_sizes()]
+    sizes = [int(size or 0) for size in datasource._file_sizes()]
     cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
     return max(len(group_by_size(sizes, Splitting(min_partitions=cpus))), 1)
