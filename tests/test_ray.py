@@ -98,17 +98,22 @@ def test_read_equals_to_arrow(cluster: str, files: list[Path], tasks: int) -> No
     assert backends_seen(dataset) == {cluster}
 
 
-def test_read_tasks_group_files(cluster: str, files: list[Path]) -> None:
-    """What `override_num_blocks=2` above asks of the datasource: 2 read tasks, 2 files each."""
+def datasource_of(files: list[Path]) -> Any:
+    """The datasource `read_tool_calls` makes of the folder of `files`."""
     from toolsift import _ray
 
-    source = _ray.ToolCallsDatasource(
+    return _ray.ToolCallsDatasource(
         str(files[0].parent),
         parser=parsers.OpenAIResponseParser(),
         record_path=None,
         threads=1,
         schema=_engines.file_schema(),
     )
+
+
+def test_read_tasks_group_files(cluster: str, files: list[Path]) -> None:
+    """What `override_num_blocks=2` above asks of the datasource: 2 read tasks, 2 files each."""
+    source = datasource_of(files)
     tasks = source.get_read_tasks(2)
     assert [len(task.metadata.input_files) for task in tasks] == [2, 2]
     assert sorted(f for task in tasks for f in task.metadata.input_files) == [
@@ -122,14 +127,7 @@ def test_default_read_tasks_follow_size(cluster: str, files: list[Path]) -> None
     default made 200 blocks of these 4 files, in a stage of their own)."""
     from toolsift import _ray
 
-    source = _ray.ToolCallsDatasource(
-        str(files[0].parent),
-        parser=parsers.OpenAIResponseParser(),
-        record_path=None,
-        threads=1,
-        schema=_engines.file_schema(),
-    )
-    assert _ray.read_task_count(source) == 2
+    assert _ray.read_task_count(datasource_of(files)) == 2
     dataset = toolsift.ray.read_tool_calls(str(files[0].parent), format="openai")
     assert dataset.materialize().num_blocks() <= len(files)
     assert rows_of(dataset) == expected(cluster, files)
