@@ -945,11 +945,7 @@ impl Stream {
     }
 
     fn json_event(&mut self, data: &[u8]) -> Result<(), TextError> {
-        // Events are small: the hand-written pass first, serde_json for what it refuses.
-        let tape = match json::parse_plain(data) {
-            Some(tape) => tape,
-            None => json::parse(data).map_err(|err| (err, data.to_vec()))?,
-        };
+        let tape = json::parse(data).map_err(|err| (err, data.to_vec()))?;
         let root = TapeNode::root(&tape);
         let Ok(()) = self.decoded(&root);
         Ok(())
