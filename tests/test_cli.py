@@ -131,6 +131,8 @@ def test_several_inputs_in_parallel_keep_their_order(
     assert done.returncode == 0, done.stderr
     expected = make.OpenAIResponseParser().to_arrow(Files(inputs))
     assert pq.read_table(out).equals(expected)
+    # Batches (one or more per input) are gathered into row groups: these rows make one.
+    assert pq.ParquetFile(out).metadata.num_row_groups == 1
     assert summary(done.stderr)[:3] == (
         sum(expected_summary(make, "OpenAIResponseParser", p)[0] for p in inputs),
         sum(expected_summary(make, "OpenAIResponseParser", p)[1] for p in inputs),
@@ -637,6 +639,36 @@ def test_broken_pipe_in_the_writer_thread_through_main(
     assert cli.main(["extract", str(src), "--format", "openai", "--threads", threads]) == 0
     assert capsys.readouterr().err == ""
     assert silenced == [True]
+
+
+@pytest.mark.parametrize("limit", ["ROW_GROUP_ROWS", "ROW_GROUP_BYTES"])
+def test_parquet_row_groups_gather_batches(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, limit: str
+) -> None:
+    """Batches are gathered into row groups until one reaches `ROW_GROUP_ROWS` rows or
+    `ROW_GROUP_BYTES` bytes: every row kept, in order, and no group past the limit by
+    more than the batch that reached it."""
+    from toolsift import _bulk, cli
+
+    src = tmp_path / "big.jsonl"
+    src.write_bytes(OPENAI.read_bytes() * 40)
+    batches = list(_bulk.stream(parsers.OpenAIResponseParser()._core, str(src), None, None, False))
+    largest = max(batch.num_rows for batch in batches)
+    # Past any one batch: a group holds two or more.
+    if limit == "ROW_GROUP_ROWS":
+        size = largest + 1
+    else:
+        size = max(batch.nbytes for batch in batches) + 1
+    monkeypatch.setattr(cli, limit, size)
+    out = tmp_path / "o.parquet"
+    assert cli.main(["extract", str(src), "--format", "openai", "--quiet", "-o", str(out)]) == 0
+    assert pq.read_table(out).equals(parsers.OpenAIResponseParser().to_arrow(src))
+    meta = pq.ParquetFile(out).metadata
+    groups = [meta.row_group(k).num_rows for k in range(meta.num_row_groups)]
+    assert 1 < len(groups) < len(batches)
+    if limit == "ROW_GROUP_ROWS":
+        for rows in groups[:-1]:  # the last holds what was left
+            assert size <= rows < size + largest
 
 
 def test_interrupted_run_keeps_the_previous_output(
