@@ -355,8 +355,10 @@ pub fn run_end(bytes: &[u8], mut i: usize) -> usize {
 
 /// The character of the JSON escape whose letter is at `b[i]` (just past the
 /// backslash), and where the text goes on; None for an escape JSON does not allow, a
-/// lone surrogate, or one cut off by the end of the text.
-#[inline]
+/// lone surrogate, or one cut off by the end of the text. Always inlined: the
+/// one-letter escapes (most of them: the quotes of JSON text inside a string) cost a
+/// jump; `\u` escapes go to a function of their own.
+#[inline(always)]
 pub fn escaped_char(b: &[u8], i: usize) -> Option<(char, usize)> {
     let c = match *b.get(i)? {
         b'"' => '"',
@@ -367,29 +369,34 @@ pub fn escaped_char(b: &[u8], i: usize) -> Option<(char, usize)> {
         b'n' => '\n',
         b'r' => '\r',
         b't' => '\t',
-        b'u' => {
-            let high = hex4(b, i + 1)?;
-            let end = i + 5;
-            return match high {
-                // A high surrogate must be followed by an escaped low one.
-                0xD800..=0xDBFF => {
-                    if b.get(end..end + 2)? != b"\\u" {
-                        return None;
-                    }
-                    let low = hex4(b, end + 2)?;
-                    if !(0xDC00..=0xDFFF).contains(&low) {
-                        return None;
-                    }
-                    let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                    Some((char::from_u32(code)?, end + 6))
-                }
-                0xDC00..=0xDFFF => None,
-                code => Some((char::from_u32(code)?, end)),
-            };
-        }
+        b'u' => return unicode_escape(b, i + 1),
         _ => return None,
     };
     Some((c, i + 1))
+}
+
+/// The character of a `\uXXXX` escape whose digits start at `b[i]` (a high surrogate
+/// joined with the escaped low one that must follow), and where the text goes on.
+#[inline(never)]
+fn unicode_escape(b: &[u8], i: usize) -> Option<(char, usize)> {
+    let high = hex4(b, i)?;
+    let end = i + 4;
+    match high {
+        // A high surrogate must be followed by an escaped low one.
+        0xD800..=0xDBFF => {
+            if b.get(end..end + 2)? != b"\\u" {
+                return None;
+            }
+            let low = hex4(b, end + 2)?;
+            if !(0xDC00..=0xDFFF).contains(&low) {
+                return None;
+            }
+            let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+            Some((char::from_u32(code)?, end + 6))
+        }
+        0xDC00..=0xDFFF => None,
+        code => Some((char::from_u32(code)?, end)),
+    }
 }
 
 #[inline]
