@@ -102,7 +102,6 @@ import functools
 import json
 import math
 import re
-import secrets
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -351,6 +350,8 @@ def _dumps_marked(value: Any, huge_as_text: bool) -> str:
     """`dumps_compact` writing each `TooLongInt` (and, if `huge_as_text`, each
     `HugeFloat`) as its text: each becomes a string the value does not hold, replaced
     after encoding."""
+    import secrets  # here, not at the top: it imports hashlib (~13 ms of every start)
+
     texts: list[str] = []
     tag = secrets.token_hex(8)
 
