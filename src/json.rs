@@ -567,7 +567,7 @@ impl SourceRange {
 }
 
 /// One level deeper into arrays and objects: an error beyond [`MAX_DEPTH`].
-pub fn enter<E: de::Error>(depth: &mut usize) -> Result<(), E> {
+fn enter<E: de::Error>(depth: &mut usize) -> Result<(), E> {
     *depth += 1;
     if *depth > MAX_DEPTH {
         return Err(E::custom(format!("nesting deeper than {MAX_DEPTH}")));
@@ -855,11 +855,6 @@ fn is_number_key(source: SourceRange, v: &str) -> bool {
     source.offset(v).is_none() && v == NUMBER_TOKEN
 }
 
-/// [`is_number_key`] for a key borrowed while parsing `text`.
-pub fn is_number_key_of(text: &str, v: &str) -> bool {
-    is_number_key(SourceRange::of(text), v)
-}
-
 /// An object key, or serde_json's number hand-over (its key is not in the source).
 enum KeyText {
     Key(Text),
@@ -898,7 +893,7 @@ impl<'de> Visitor<'de> for Key {
 }
 
 /// The text of a number handed over by serde_json.
-pub struct NumberText;
+struct NumberText;
 
 impl<'de> DeserializeSeed<'de> for NumberText {
     type Value = Cow<'de, str>;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -97,3 +98,34 @@ def test_json_keys_must_be_str(make: Any, key: str, value: Any) -> None:
 def test_json_single_is_read_for_its_truth(make: Any, single: Any, found: int) -> None:
     parser = make.JsonResponseParser(single=single)
     assert len(parser.parse({"tool_calls": [{"name": "f"}]}).tool_calls) == found
+
+
+STRINGS = ["", "a", "ab", "plain ascii " * 40, "\x00\x1f\x7f", "é", "naïve", "€uro", "😀 x"]
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_strings_are_pythons_own(make: Any, as_bytes: bool) -> None:
+    """Names, ids, keys and argument strings are the strings Python itself would make:
+    equal, with the same hash, width (`isascii`) and, for ASCII, size (the Rust backend
+    copies ASCII text straight into new string objects)."""
+    args = {s: [s, {s: s}] for s in STRINGS}
+    calls = [
+        {"id": s, "type": "function", "function": {"name": s, "arguments": json.dumps(args)}}
+        for s in STRINGS
+    ]
+    text = json.dumps({"choices": [{"message": {"tool_calls": calls}}]})
+    response = make.OpenAIResponseParser().parse(text.encode() if as_bytes else text)
+    got: list[str] = []
+    for call, s in zip(response.tool_calls, STRINGS, strict=True):
+        assert call.name == s and call.id == s
+        assert call.arguments == args
+        got += [call.name, call.id]
+        for key, (item, inner) in call.arguments.items():
+            got += [key, item, *inner.keys(), *inner.values()]
+    for s in got:
+        twin = "".join(list(s))  # made by Python
+        assert s == twin and hash(s) == hash(twin)
+        assert s.isascii() == twin.isascii()
+        if s.isascii():
+            # (Other strings grow by a cached UTF-8 copy once something asks for one.)
+            assert sys.getsizeof(s) == sys.getsizeof(twin), repr(s)

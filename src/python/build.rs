@@ -1,8 +1,7 @@
 //! Core results to Python objects: tool calls, their arguments, whole responses.
 
-use super::decode::object_of_text;
 use super::objects::PyNode;
-use crate::calls::{Arguments, Record};
+use crate::calls::{decode_object, Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{JsonError, Tape, Token};
 use crate::stream::{Reader, FRAGMENT};
@@ -10,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
+use std::borrow::Cow;
 use std::sync::Mutex;
 
 /// Python objects the builder needs, looked up once per process.
@@ -85,11 +85,43 @@ static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
 /// the same every time.
 static FIELD_KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
 
+/// `text` as a new Python string. ASCII text (nearly every key, name, id and argument
+/// string) is copied straight into a new string object: Python's own constructor would
+/// scan it again to find its widest character. Other text goes through that constructor.
+pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+    // Empty and one-character strings are Python's shared singletons: its constructor
+    // returns those.
+    if text.len() < 2 || !text.is_ascii() {
+        return PyString::new(py, text);
+    }
+    let Ok(len) = pyo3::ffi::Py_ssize_t::try_from(text.len()) else {
+        return PyString::new(py, text);
+    };
+    // SAFETY: we hold the GIL (`py`). `PyUnicode_New(len, 127)` returns a new compact
+    // ASCII string (one byte per character, room for `len` bytes and the NUL it has
+    // already written after them), or NULL with an exception set, which `from_owned_ptr_or_err`
+    // turns into an error. The only reference is ours until we return it, so writing
+    // its `len` bytes is unaliased; `text` holds exactly `len` bytes, all below 128 (checked
+    // above), which is what a string of maximum character 127 must hold. Tests compare
+    // these strings, their hashes and `isascii()` with Python's own.
+    unsafe {
+        let object = pyo3::ffi::PyUnicode_New(len, 127);
+        if !object.is_null() {
+            let data = pyo3::ffi::PyUnicode_1BYTE_DATA(object);
+            std::ptr::copy_nonoverlapping(text.as_ptr(), data, text.len());
+        }
+        match Bound::from_owned_ptr_or_err(py, object) {
+            Ok(string) => string.cast_into_unchecked::<PyString>(),
+            Err(_) => PyString::new(py, text), // out of memory: Python's own path reports it
+        }
+    }
+}
+
 /// `key` as a Python string, for looking it up in a dict or an object.
 pub fn field_key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
     match FIELD_KEYS.try_lock() {
         Ok(mut cache) => cache.get_or_insert_with(KeyCache::new).get(py, key),
-        Err(_) => PyString::new(py, key), // busy: a lookup from inside a lookup
+        Err(_) => new_str(py, key), // busy: a lookup from inside a lookup
     }
 }
 
@@ -102,7 +134,7 @@ impl KeyCache {
 
     fn get<'py>(&mut self, py: Python<'py>, key: &str) -> Bound<'py, PyString> {
         if key.len() > KEY_MAX_LEN {
-            return PyString::new(py, key);
+            return new_str(py, key);
         }
         // FNV-1a: short keys, no need for anything stronger.
         let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
@@ -114,7 +146,7 @@ impl KeyCache {
                 return string.bind(py).clone();
             }
         }
-        let string = PyString::new(py, key);
+        let string = new_str(py, key);
         *slot = Some((key.into(), string.clone().unbind()));
         string
     }
@@ -156,7 +188,7 @@ impl<'py> Builder<'py> {
     pub(super) fn key(&mut self, key: &str) -> Bound<'py, PyString> {
         match self.keys.as_mut().and_then(|guard| guard.as_mut()) {
             Some(cache) => cache.get(self.py, key),
-            None => PyString::new(self.py, key),
+            None => new_str(self.py, key),
         }
     }
 
@@ -164,7 +196,7 @@ impl<'py> Builder<'py> {
     fn value(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let py = self.py;
         match &tape.tokens[idx] {
-            Token::Str(s) => Ok((PyString::new(py, tape.text(s)).into_any(), idx + 1)),
+            Token::Str(s) => Ok((new_str(py, tape.text(s)).into_any(), idx + 1)),
             Token::Array { len, end } => {
                 let mut items = Vec::with_capacity(*len as usize);
                 let mut at = idx + 1;
@@ -426,17 +458,26 @@ pub fn calls_from_record<'py>(
     let mut calls = Vec::with_capacity(record.calls.len());
     for call in &record.calls {
         let name = match &call.name {
-            Some(name) => PyString::new(py, name),
+            Some(name) => new_str(py, name),
             None => intern!(py, "").clone(),
         };
         let id = match &call.id {
-            Some(id) => PyString::new(py, id).into_any(),
+            Some(id) => new_str(py, id).into_any(),
             None => py.None().into_bound(py),
         };
         let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
     }
     Ok(calls)
+}
+
+/// The dict that `text` is the JSON text of; `None` when it is not the JSON text of an
+/// object (the caller keeps the text), as [`decode_object`] reads it.
+fn object_of_text<'py>(b: &mut Builder<'py>, text: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    match decode_object(Cow::Borrowed(text)) {
+        Arguments::Decoded(tape) => Ok(Some(b.object(&tape, 0)?.0)),
+        _ => Ok(None),
+    }
 }
 
 /// `(arguments, raw_arguments)` of a call's arguments; `tape` is the response's, which
@@ -451,7 +492,7 @@ pub fn arguments_pair<'py>(
         (Arguments::Missing, _) => (b.empty_dict(), py.None().into_bound(py)),
         (Arguments::Object(idx), Some(tape)) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
         (Arguments::Decoded(args), _) => (b.object(args, 0)?.0, py.None().into_bound(py)),
-        (Arguments::Undecodable(text), _) => (b.empty_dict(), PyString::new(py, text).into_any()),
+        (Arguments::Undecodable(text), _) => (b.empty_dict(), new_str(py, text).into_any()),
         (Arguments::Other(idx), Some(tape)) => {
             let value = b.value(tape, *idx)?.0;
             b.kept_as_text(&value)?
@@ -462,7 +503,7 @@ pub fn arguments_pair<'py>(
         }
         (Arguments::Encoded(text), _) => match object_of_text(b, text)? {
             Some(args) => (args.into_any(), py.None().into_bound(py)),
-            None => (b.empty_dict(), PyString::new(py, text).into_any()),
+            None => (b.empty_dict(), new_str(py, text).into_any()),
         },
         (Arguments::Object(_) | Arguments::Other(_), None) => {
             (b.empty_dict(), py.None().into_bound(py))

@@ -3,7 +3,7 @@
 //! `SdkResponseParser.parse` (the rest of `SdkResponseParser`'s helpers are pure Python in
 //! both backends: they are not hot).
 
-use super::build::{arguments_pair, calls_from_record, Builder};
+use super::build::{arguments_pair, calls_from_record, new_str, Builder};
 use super::objects::{dict_get, dict_items, python_items, Input};
 use crate::calls::{Arguments, Record};
 use crate::formats::litert;
@@ -301,8 +301,8 @@ pub fn clean_raw_for_history<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'p
         litert::clean_raw_for_history(decoded)
     };
     Ok(match (cleaned, &input) {
-        (Some(cleaned), _) => PyString::new(py, &cleaned).into_any(),
+        (Some(cleaned), _) => new_str(py, &cleaned).into_any(),
         (None, Input::Str(_)) => text.clone(),
-        (None, _) => PyString::new(py, decoded).into_any(),
+        (None, _) => new_str(py, decoded).into_any(),
     })
 }

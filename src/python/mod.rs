@@ -3,7 +3,6 @@
 mod batch;
 mod build;
 mod bulk;
-mod decode;
 mod litert;
 mod objects;
 mod stream;

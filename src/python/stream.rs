@@ -1,7 +1,7 @@
 //! `parser.stream()`: the core [`crate::stream::Stream`] fed with Python events (dicts,
 //! SDK objects read by attribute, `str` / `bytes` of JSON or SSE text, lists of them).
 
-use super::build::{arguments_pair, Builder};
+use super::build::{arguments_pair, new_str, Builder};
 use super::objects::{PyNode, PythonOnly};
 use crate::stream::{Reader, Stream as Core, StreamCall};
 use pyo3::exceptions::{PyException, PyTypeError, PyUnicodeEncodeError, PyValueError};
@@ -142,14 +142,14 @@ fn build<'py>(
     let py = b.py;
     let mut out = Vec::with_capacity(calls.len());
     for call in calls {
-        let name = PyString::new(py, call.name.unwrap_or_default()).into_any();
+        let name = new_str(py, call.name.unwrap_or_default()).into_any();
         let id = match call.id {
-            Some(id) => PyString::new(py, id).into_any(),
+            Some(id) => new_str(py, id).into_any(),
             None => py.None().into_bound(py),
         };
         let (arguments, mut raw) = arguments_pair(b, None, &call.arguments)?;
         if let Some(text) = call.raw {
-            raw = PyString::new(py, text).into_any();
+            raw = new_str(py, text).into_any();
         }
         out.push(b.tool_call(name, arguments, id, raw)?);
     }
