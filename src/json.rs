@@ -1032,7 +1032,7 @@ impl Tape<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #[test]
     fn parse_plain_builds_the_tape_parse_builds() {
         let documents = [
@@ -1076,7 +1076,7 @@ mod tests {
 
     /// Every text in the vectors: the documents (compact), and the strings inside them
     /// (responses, argument text, pieces of it, SSE).
-    fn vector_texts() -> Vec<String> {
+    pub(crate) fn vector_texts() -> Vec<String> {
         let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
         let mut texts = Vec::new();
         let mut todo = Vec::new();
