@@ -276,7 +276,9 @@ fn container(object: bool, len: u32, end: usize) -> Token {
     }
 }
 
-/// An object's key at `i`, then its colon: the index of the value after them.
+/// An object's key at `i`, then its colon: the index of the value after them. Inlined
+/// (in the two places that read keys): a call cost a sixth of reading a short key.
+#[inline(always)]
 fn plain_key(text: &str, i: usize, tokens: &mut Vec<Token>) -> Option<usize> {
     if text.as_bytes().get(i) != Some(&b'"') {
         return None;
