@@ -148,9 +148,12 @@ def ray_read(per_task: int | None) -> Callable[[list[Path], Path], None]:
     return run
 
 
-def spark_read(
-    engines: Engines, per_partition: int | None, write: bool = True
-) -> Callable[[list[Path], Path], int | None]:
+# An entry writes the calls of the files as Parquet under its folder, or returns the
+# number of rows it read without writing them.
+Entry = Callable[[list[Path], Path], int | None]
+
+
+def spark_read(engines: Engines, per_partition: int | None, write: bool = True) -> Entry:
     def run(paths: list[Path], out: Path) -> int | None:
         reader = engines.spark.read.format("toolsift").option("format", FORMAT)
         if per_partition is not None:
@@ -164,11 +167,6 @@ def spark_read(
         return None
 
     return run
-
-
-# An entry writes the calls of the files as Parquet under its folder, or returns the
-# number of rows it read without writing them.
-Entry = Callable[[list[Path], Path], int | None]
 
 
 def entries(engines: Engines) -> dict[str, Entry]:
