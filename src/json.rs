@@ -57,6 +57,16 @@ pub enum Text {
     Owned(Box<str>),
 }
 
+impl Text {
+    /// The string's contents, `source` being the text it was read from.
+    pub fn in_source<'s>(&'s self, source: &'s str) -> &'s str {
+        match self {
+            Text::Source { start, len } => &source[*start as usize..(*start + *len) as usize],
+            Text::Owned(s) => s,
+        }
+    }
+}
+
 /// A parsed document: `tokens[0]` is the root. Strings point into `source`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tape<'a> {
@@ -181,78 +191,148 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 fn plain_tokens(text: &str) -> Option<Vec<Token>> {
+    let mut tokens = TapeSink(Vec::with_capacity(text.len() / 8 + 4));
+    scan_plain(text, &mut tokens)?;
+    Some(tokens.0)
+}
+
+/// What [`scan_plain`] hands the values it reads to, in the order of the text: the
+/// tape's tokens ([`TapeSink`]), or, in the Python layer, Python objects built as the
+/// text is read. Each method returns None to stop the scan (the sink says why).
+pub trait Sink {
+    /// What the sink keeps of a container while it is open.
+    type Open;
+    /// An array or object starts.
+    fn open(&mut self, object: bool) -> Option<Self::Open>;
+    /// A key of the object `open`; its value follows.
+    fn key(&mut self, open: &mut Self::Open, key: Text) -> Option<()>;
+    /// A scalar or string value, in the container `parent` (None: the root).
+    fn value(&mut self, parent: Option<&mut Self::Open>, value: Token) -> Option<()>;
+    /// The container `open` ends with `len` items (or members), in `parent`.
+    fn close(&mut self, open: Self::Open, len: u32, parent: Option<&mut Self::Open>) -> Option<()>;
+}
+
+/// The tape's tokens, as [`scan_plain`] reads them. An open container is the index of
+/// its token, written when it closes.
+struct TapeSink(Vec<Token>);
+
+impl Sink for TapeSink {
+    type Open = (usize, bool);
+
+    #[inline(always)]
+    fn open(&mut self, object: bool) -> Option<(usize, bool)> {
+        self.0.push(Token::Null);
+        Some((self.0.len() - 1, object))
+    }
+
+    #[inline(always)]
+    fn key(&mut self, _: &mut (usize, bool), key: Text) -> Option<()> {
+        self.0.push(Token::Str(key));
+        Some(())
+    }
+
+    #[inline(always)]
+    fn value(&mut self, _: Option<&mut (usize, bool)>, value: Token) -> Option<()> {
+        self.0.push(value);
+        Some(())
+    }
+
+    #[inline(always)]
+    fn close(
+        &mut self,
+        (at, object): (usize, bool),
+        len: u32,
+        _: Option<&mut (usize, bool)>,
+    ) -> Option<()> {
+        self.0[at] = container(object, len, self.0.len());
+        Some(())
+    }
+}
+
+/// Reads `text` (of at most 4 GiB: strings are `u32` ranges of it) in one hand-written
+/// pass, handing its values to `sink`. None for what it does not read: text that is not
+/// JSON, a lone surrogate escape, nesting deeper than 64, a number beyond the float range
+/// (serde_json reads those, and reports the errors); or where the sink stopped it.
+pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
     let b = text.as_bytes();
-    let mut tokens = Vec::with_capacity(b.len() / 8 + 4);
-    // The open containers: (index of their token, items so far, is an object).
-    let mut open: Vec<(usize, u32, bool)> = Vec::new();
+    // The open containers: (what the sink keeps of them, items so far, is an object).
+    let mut open: Vec<(S::Open, u32, bool)> = Vec::new();
     let mut i = skip_ws(b, 0);
     loop {
         // A value at `i`.
-        match *b.get(i)? {
+        let value = match *b.get(i)? {
             c @ (b'{' | b'[') => {
                 if open.len() >= PLAIN_DEPTH {
                     return None;
                 }
                 let object = c == b'{';
-                open.push((tokens.len(), 0, object));
-                tokens.push(Token::Null);
+                let mut started = sink.open(object)?;
                 i = skip_ws(b, i + 1);
                 if b.get(i) != Some(if object { &b'}' } else { &b']' }) {
                     if object {
-                        i = plain_key(text, i, &mut tokens)?;
+                        let (key, next) = plain_key(text, i)?;
+                        sink.key(&mut started, key)?;
+                        i = next;
                     }
+                    open.push((started, 0, object));
                     continue;
                 }
                 i += 1;
-                let (at, _, _) = open.pop()?;
-                tokens[at] = container(object, 0, tokens.len());
+                let parent = open.last_mut().map(|top| &mut top.0);
+                sink.close(started, 0, parent)?;
+                None
             }
             b'"' => {
                 let (string, end) = plain_string(text, i)?;
-                tokens.push(Token::Str(string));
                 i = end;
+                Some(Token::Str(string))
             }
             b't' if b[i..].starts_with(b"true") => {
-                tokens.push(Token::Bool(true));
                 i += 4;
+                Some(Token::Bool(true))
             }
             b'f' if b[i..].starts_with(b"false") => {
-                tokens.push(Token::Bool(false));
                 i += 5;
+                Some(Token::Bool(false))
             }
             b'n' if b[i..].starts_with(b"null") => {
-                tokens.push(Token::Null);
                 i += 4;
+                Some(Token::Null)
             }
             b'-' | b'0'..=b'9' => {
                 let end = number_end(b, i)?;
                 let number = &text[i..end];
-                match number_token(number) {
+                i = end;
+                Some(match number_token(number) {
                     // serde_json writes the exponent of its text its own way: `parse` reads it.
                     Token::HugeFloat(_) => return None,
                     // serde_json reads an integer of the unsigned 64-bit range itself.
                     Token::BigInt(_) if number.parse::<u64>().is_ok() => {
-                        tokens.push(Token::UInt(number.parse().ok()?));
+                        Token::UInt(number.parse().ok()?)
                     }
-                    token => tokens.push(token),
-                }
-                i = end;
+                    token => token,
+                })
             }
             _ => return None,
+        };
+        if let Some(value) = value {
+            sink.value(open.last_mut().map(|top| &mut top.0), value)?;
         }
         // After a value: the next one in its container, or the container's end.
         loop {
             i = skip_ws(b, i);
             let Some(top) = open.last_mut() else {
-                return (i == b.len()).then_some(tokens);
+                return (i == b.len()).then_some(());
             };
             top.1 += 1;
-            let (at, len, object) = *top;
+            let object = top.2;
             match *b.get(i)? {
                 b',' => {
                     i = skip_ws(b, i + 1);
                     if object {
-                        i = plain_key(text, i, &mut tokens)?;
+                        let (key, next) = plain_key(text, i)?;
+                        sink.key(&mut top.0, key)?;
+                        i = next;
                     }
                     break;
                 }
@@ -261,8 +341,8 @@ fn plain_tokens(text: &str) -> Option<Vec<Token>> {
                 _ => return None,
             }
             i += 1;
-            open.pop();
-            tokens[at] = container(object, len, tokens.len());
+            let (closed, len, _) = open.pop()?;
+            sink.close(closed, len, open.last_mut().map(|top| &mut top.0))?;
         }
     }
 }
@@ -276,17 +356,17 @@ fn container(object: bool, len: u32, end: usize) -> Token {
     }
 }
 
-/// An object's key at `i`, then its colon: the index of the value after them. Inlined
-/// (in the two places that read keys): a call cost a sixth of reading a short key.
+/// An object's key at `i`, then its colon: the key, and the index of the value after
+/// them. Inlined (in the two places that read keys): a call cost a sixth of reading a
+/// short key.
 #[inline(always)]
-fn plain_key(text: &str, i: usize, tokens: &mut Vec<Token>) -> Option<usize> {
+fn plain_key(text: &str, i: usize) -> Option<(Text, usize)> {
     if text.as_bytes().get(i) != Some(&b'"') {
         return None;
     }
     let (key, end) = plain_string(text, i)?;
-    tokens.push(Token::Str(key));
     let colon = skip_ws(text.as_bytes(), end);
-    (text.as_bytes().get(colon) == Some(&b':')).then(|| skip_ws(text.as_bytes(), colon + 1))
+    (text.as_bytes().get(colon) == Some(&b':')).then(|| (key, skip_ws(text.as_bytes(), colon + 1)))
 }
 
 /// The string whose opening quote is at `i`, and the index past its closing quote.
@@ -1070,10 +1150,7 @@ impl Tape<'_> {
 
     /// The contents of a tape string.
     pub fn text<'s>(&'s self, text: &'s Text) -> &'s str {
-        match text {
-            Text::Source { start, len } => &self.source[*start as usize..(*start + *len) as usize],
-            Text::Owned(s) => s,
-        }
+        text.in_source(&self.source)
     }
 
     /// Whether the value at `idx` is the string `s` (compared byte by byte).

@@ -3,7 +3,7 @@
 use super::objects::PyNode;
 use crate::calls::{decode_object, Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
-use crate::json::{JsonError, Tape, Token};
+use crate::json::{is_too_long_int, scan_plain, JsonError, Sink, Tape, Text, Token};
 use crate::stream::{Reader, FRAGMENT};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -472,11 +472,115 @@ pub fn calls_from_record<'py>(
 }
 
 /// The dict that `text` is the JSON text of; `None` when it is not the JSON text of an
-/// object (the caller keeps the text), as [`decode_object`] reads it.
+/// object (the caller keeps the text), as [`decode_object`] reads it. Most texts are read
+/// straight into Python objects ([`ObjectSink`]); the rest go through a tape.
 fn object_of_text<'py>(b: &mut Builder<'py>, text: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if u32::try_from(text.len()).is_ok() {
+        let mut sink = ObjectSink {
+            builder: b,
+            source: text,
+            root: None,
+            error: None,
+        };
+        let read = scan_plain(text, &mut sink);
+        if let Some(err) = sink.error {
+            return Err(err);
+        }
+        if read.is_some() {
+            return Ok(sink.root.filter(|root| root.is_instance_of::<PyDict>()));
+        }
+    }
     match decode_object(Cow::Borrowed(text)) {
         Arguments::Decoded(tape) => Ok(Some(b.object(&tape, 0)?.0)),
         _ => Ok(None),
+    }
+}
+
+/// Python objects built as [`scan_plain`] reads JSON text, without a tape: the same
+/// objects [`Builder::value`] makes of the tape. It stops the scan at an integer longer
+/// than Python converts (the tape's reading of the text decides what to do with it).
+struct ObjectSink<'b, 'py, 's> {
+    builder: &'b mut Builder<'py>,
+    source: &'s str,
+    root: Option<Bound<'py, PyAny>>,
+    /// A Python error that stopped the scan.
+    error: Option<PyErr>,
+}
+
+/// An open container of an [`ObjectSink`]: a list's items so far, or a dict with the key
+/// whose value comes next.
+enum OpenObject<'py> {
+    List(Vec<Bound<'py, PyAny>>),
+    Dict(Bound<'py, PyDict>, Option<Bound<'py, PyString>>),
+}
+
+impl<'py> ObjectSink<'_, 'py, '_> {
+    /// `value` into `parent` (or as the root); duplicate keys: the last value wins.
+    fn place(
+        &mut self,
+        parent: Option<&mut OpenObject<'py>>,
+        value: Bound<'py, PyAny>,
+    ) -> Option<()> {
+        match parent {
+            None => self.root = Some(value),
+            Some(OpenObject::List(items)) => items.push(value),
+            Some(OpenObject::Dict(dict, key)) => {
+                let key = key.take()?;
+                self.ok(dict.set_item(key, value))?;
+            }
+        }
+        Some(())
+    }
+
+    fn ok<T>(&mut self, result: PyResult<T>) -> Option<T> {
+        result.map_err(|err| self.error = Some(err)).ok()
+    }
+}
+
+impl<'py> Sink for ObjectSink<'_, 'py, '_> {
+    type Open = OpenObject<'py>;
+
+    fn open(&mut self, object: bool) -> Option<OpenObject<'py>> {
+        Some(if object {
+            OpenObject::Dict(PyDict::new(self.builder.py), None)
+        } else {
+            OpenObject::List(Vec::new())
+        })
+    }
+
+    fn key(&mut self, open: &mut OpenObject<'py>, key: Text) -> Option<()> {
+        if let OpenObject::Dict(_, slot) = open {
+            *slot = Some(self.builder.key(key.in_source(self.source)));
+        }
+        Some(())
+    }
+
+    fn value(&mut self, parent: Option<&mut OpenObject<'py>>, value: Token) -> Option<()> {
+        let value = match value {
+            Token::Str(text) => new_str(self.builder.py, text.in_source(self.source)).into_any(),
+            Token::BigInt(digits) if is_too_long_int(&digits) => return None,
+            scalar => {
+                let value = self.builder.scalar(&scalar);
+                self.ok(value)?
+            }
+        };
+        self.place(parent, value)
+    }
+
+    fn close(
+        &mut self,
+        open: OpenObject<'py>,
+        _: u32,
+        parent: Option<&mut OpenObject<'py>>,
+    ) -> Option<()> {
+        let value = match open {
+            OpenObject::List(items) => {
+                let list = PyList::new(self.builder.py, items);
+                self.ok(list)?.into_any()
+            }
+            OpenObject::Dict(dict, _) => dict.into_any(),
+        };
+        self.place(parent, value)
     }
 }
 
