@@ -4,9 +4,12 @@ Each baseline turns a list of JSON lines (bytes) into a list of toolsift ``Agent
 objects holding ``ToolCall`` objects with the arguments decoded into dicts, with
 toolsift's rules: arguments that do not decode into a JSON object become ``{}`` and
 their text is kept in ``raw_arguments``; Gemini reads ``functionCall`` and
-``function_call``. ``raw`` is the line itself, as toolsift's ``parse(bytes)`` gives it, so
-the decoded document is dropped after the walk (keeping it alive as ``raw``, as russo
-does, costs much more than one may think: the collector walks it again and again).
+``function_call``; LiteRT-LM reads top-level ``tool_calls`` (OpenAI-style or flat) and
+``content[]`` items of type ``tool_call``, and strips Gemma's escape token ``<|"|>`` from
+the arguments' strings (raw Gemma call tokens in text are not looked for). ``raw`` is
+the line itself, as toolsift's ``parse(bytes)`` gives it, so the decoded document is
+dropped after the walk (keeping it alive as ``raw``, as russo does, costs much more
+than one may think: the collector walks it again and again).
 
 * ``json_walk_*``: ``json.loads`` the line, then a plain Python walk.
 * ``orjson_walk_*``: the same walk with ``orjson.loads`` (both for the line and for the
@@ -30,20 +33,27 @@ from typing import Any
 
 import msgspec
 import orjson
+from litert_corpus import strip_escape_tokens
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
     "gemini_walk",
     "json_walk_gemini",
+    "json_walk_litert",
     "json_walk_openai",
+    "litert_walk",
     "msgspec_one_gemini",
+    "msgspec_one_litert",
     "msgspec_one_openai",
     "msgspec_walk_gemini",
+    "msgspec_walk_litert",
     "msgspec_walk_openai",
     "openai_walk",
     "orjson_one_gemini",
+    "orjson_one_litert",
     "orjson_one_openai",
     "orjson_walk_gemini",
+    "orjson_walk_litert",
     "orjson_walk_openai",
     "russo_bytes",
     "russo_import_error",
@@ -113,6 +123,45 @@ def gemini_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentRe
     return AgentResponse(calls, doc if raw is None else raw)
 
 
+def _litert_items(message: dict[str, Any]) -> list[Any]:
+    items = list(message.get("tool_calls") or ())
+    content = message.get("content")
+    if isinstance(content, list):
+        items += [
+            part.get("tool_call")
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "tool_call"
+        ]
+    return items
+
+
+def litert_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentResponse:
+    """The calls of a LiteRT-LM message: `tool_calls[]` (`{id, function: {name,
+    arguments}}` or flat `{name, arguments}`), then `content[]` items of type `tool_call`.
+
+    `raw` is what the caller passed (the line); None means `doc` itself.
+    """
+    calls = []
+    for item in _litert_items(doc) if isinstance(doc, dict) else ():
+        if not isinstance(item, dict):
+            continue
+        function = item.get("function")
+        body = function if isinstance(function, dict) else item
+        name = body.get("name")
+        if not isinstance(name, str) or not name:
+            continue
+        args = body.get("arguments")
+        raw_args = None
+        if isinstance(args, str):
+            args, raw_args = _decode_args(args, loads)
+        elif args is None:
+            args = {}
+        elif not isinstance(args, dict):
+            args, raw_args = {}, json.dumps(args)
+        calls.append(ToolCall(name, strip_escape_tokens(args), item.get("id"), raw_args))
+    return AgentResponse(calls, doc if raw is None else raw)
+
+
 def json_walk_openai(lines: list[bytes]) -> list[AgentResponse]:
     loads = json.loads
     return [openai_walk(loads(line), line, loads) for line in lines]
@@ -131,6 +180,20 @@ def json_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
 def orjson_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
     loads = orjson.loads
     return [gemini_walk(loads(line), line, loads) for line in lines]
+
+
+def json_walk_litert(lines: list[bytes]) -> list[AgentResponse]:
+    loads = json.loads
+    return [litert_walk(loads(line), line, loads) for line in lines]
+
+
+def orjson_walk_litert(lines: list[bytes]) -> list[AgentResponse]:
+    loads = orjson.loads
+    return [litert_walk(loads(line), line, loads) for line in lines]
+
+
+def orjson_one_litert(line: bytes) -> AgentResponse:
+    return litert_walk(orjson.loads(line), line, orjson.loads)
 
 
 def orjson_one_openai(line: bytes) -> AgentResponse:
@@ -189,8 +252,31 @@ class _GenerateContentResponse(msgspec.Struct):
     candidates: list[_Candidate] | None = None
 
 
+class _LiteRtFunction(msgspec.Struct):
+    name: str | None = None
+    arguments: Any = None
+
+
+class _LiteRtCall(msgspec.Struct):
+    function: _LiteRtFunction | None = None
+    name: str | None = None  # a flat call
+    arguments: Any = None
+    id: str | None = None
+
+
+class _LiteRtPart(msgspec.Struct):
+    type: str | None = None
+    tool_call: _LiteRtCall | None = None
+
+
+class _LiteRtMessage(msgspec.Struct):
+    tool_calls: list[_LiteRtCall] | None = None
+    content: list[_LiteRtPart] | str | None = None
+
+
 _decode_completion = msgspec.json.Decoder(_Completion).decode
 _decode_gemini = msgspec.json.Decoder(_GenerateContentResponse).decode
+_decode_litert = msgspec.json.Decoder(_LiteRtMessage).decode
 _decode_any = msgspec.json.Decoder().decode
 
 
@@ -234,6 +320,25 @@ def msgspec_one_gemini(line: bytes) -> AgentResponse:
             args, raw_args = _msgspec_args(fc.args or {})
             calls.append(ToolCall(fc.name, args, fc.id, raw_args))
     return AgentResponse(calls, line)
+
+
+def msgspec_one_litert(line: bytes) -> AgentResponse:
+    message = _decode_litert(line)
+    items = list(message.tool_calls or ())
+    if isinstance(message.content, list):
+        items += [p.tool_call for p in message.content if p.type == "tool_call" and p.tool_call]
+    calls = []
+    for item in items:
+        body = item.function or item
+        if not body.name:
+            continue
+        args, raw_args = _msgspec_args({} if body.arguments is None else body.arguments)
+        calls.append(ToolCall(body.name, strip_escape_tokens(args), item.id, raw_args))
+    return AgentResponse(calls, line)
+
+
+def msgspec_walk_litert(lines: list[bytes]) -> list[AgentResponse]:
+    return [msgspec_one_litert(line) for line in lines]
 
 
 def msgspec_walk_openai(lines: list[bytes]) -> list[AgentResponse]:

@@ -1,6 +1,6 @@
 """A seeded generator of realistic *logged* LLM responses, one JSON document per line.
 
-Three corpora, all reproducible from a seed:
+Four corpora, all reproducible from a seed:
 
 * ``openai``: Chat Completions responses (``choices[].message.tool_calls[]``, arguments as
   JSON *text*). About 70% of the lines look like raw HTTP bodies (compact, raw UTF-8,
@@ -13,6 +13,11 @@ Three corpora, all reproducible from a seed:
 * ``gemini_sdk``: the same responses as the google-genai SDK's
   ``model_dump(mode="json", exclude_none=True)`` logs them (snake_case: ``function_call``).
   russo's ``GeminiResponseParser`` reads only this spelling.
+* ``litert``: LiteRT-LM (Gemma 4 on device) messages, the records of
+  ``litert_corpus.py`` that are one compact JSON document (its ``json`` kind: calls in
+  ``tool_calls``, OpenAI-style or flat, and in ``content[]`` items; arguments as an object
+  or JSON text, half of them with Gemma's escape token left in), for the per-call
+  comparison with what a user writes instead (the rest of that corpus is not JSON).
 
 Each response has 0-3 tool calls. Argument sizes are small (~50 B), medium (~1 KB) and,
 rarely, large (~20 KB), with nested objects and lists, CJK, emoji and accented text,
@@ -42,7 +47,15 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["CORPORA", "calls_of", "corpus_lines", "describe", "gemini_lines", "openai_lines"]
+__all__ = [
+    "CORPORA",
+    "calls_of",
+    "corpus_lines",
+    "describe",
+    "gemini_lines",
+    "litert_lines",
+    "openai_lines",
+]
 
 # --------------------------------------------------------------------------- vocabulary
 
@@ -768,10 +781,26 @@ def gemini_lines(n: int, seed: int = 0, *, case: str = "camel") -> list[bytes]:
 
 # ------------------------------------------------------------------------- the corpora
 
+
+def litert_lines(n: int, seed: int = 0) -> list[bytes]:
+    """`n` LiteRT-LM messages: the one-document JSON records of `litert_corpus`."""
+    import litert_corpus
+
+    drawn = 3 * n + 16  # about a third of the records are of the `json` kind
+    while True:
+        found = [
+            t.encode() for kind, t in litert_corpus.litert_texts(drawn, seed) if kind == "json"
+        ]
+        if len(found) >= n:
+            return found[:n]
+        drawn *= 2
+
+
 CORPORA: dict[str, Callable[[int, int], list[bytes]]] = {
     "openai": openai_lines,
     "gemini": lambda n, seed=0: gemini_lines(n, seed, case="camel"),
     "gemini_sdk": lambda n, seed=0: gemini_lines(n, seed, case="snake"),
+    "litert": litert_lines,
 }
 
 
@@ -785,8 +814,16 @@ def corpus_lines(name: str, n: int, seed: int = 0) -> list[bytes]:
 
 
 def calls_of(doc: dict[str, Any]) -> list[tuple[str, Any]]:
-    """(name, arguments as logged) of every call in a decoded line, either format."""
+    """(name, arguments as logged) of every call in a decoded line, any corpus."""
     found = []
+    # LiteRT-LM: top-level `tool_calls` (OpenAI-style or flat), then `content[]` items.
+    items = list(doc.get("tool_calls") or ())
+    for part in doc.get("content") if isinstance(doc.get("content"), list) else ():
+        if part.get("type") == "tool_call":
+            items.append(part["tool_call"])
+    for item in items:
+        body = item.get("function") or item
+        found.append((body["name"], body.get("arguments")))
     for choice in doc.get("choices") or ():
         for tc in (choice.get("message") or {}).get("tool_calls") or ():
             found.append((tc["function"]["name"], tc["function"]["arguments"]))

@@ -30,7 +30,7 @@ import random
 from collections import Counter
 from typing import Any
 
-__all__ = ["KINDS", "litert_texts", "plain_clean", "plain_extract"]
+__all__ = ["KINDS", "litert_texts", "plain_clean", "plain_extract", "strip_escape_tokens"]
 
 E = '<|"|>'
 
@@ -173,13 +173,14 @@ def litert_texts(n: int, seed: int = 0) -> list[tuple[str, str]]:
 # ------------------------------------------------- what a user would write instead
 
 
-def _strip(value: Any) -> Any:
+def strip_escape_tokens(value: Any) -> Any:
+    """`value` without Gemma's escape token in any string of it, at any depth."""
     if isinstance(value, str):
         return value.replace(E, "")
     if isinstance(value, dict):
-        return {key: _strip(item) for key, item in value.items()}
+        return {key: strip_escape_tokens(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_strip(item) for item in value]
+        return [strip_escape_tokens(item) for item in value]
     return value
 
 
@@ -190,7 +191,7 @@ def plain_clean(text: str) -> str:
         value = json.loads(text)
     except ValueError:
         return text
-    return json.dumps(_strip(value), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(strip_escape_tokens(value), ensure_ascii=False, separators=(",", ":"))
 
 
 def plain_extract(text: str) -> list[tuple[str, Any]]:
@@ -219,7 +220,12 @@ def plain_extract(text: str) -> list[tuple[str, Any]]:
                 arguments = json.loads(arguments)
             except ValueError:
                 arguments = {}
-        calls.append((body.get("name"), _strip(arguments if isinstance(arguments, dict) else {})))
+        calls.append(
+            (
+                body.get("name"),
+                strip_escape_tokens(arguments if isinstance(arguments, dict) else {}),
+            )
+        )
     return calls
 
 

@@ -1,6 +1,7 @@
 """Parse throughput, side by side in one run: toolsift (rust, python) vs what users write today.
 
-One benchmark group per corpus (``parse-openai``, ``parse-gemini``, ``parse-gemini_sdk``);
+One benchmark group per corpus (``parse-openai``, ``parse-gemini``, ``parse-gemini_sdk``,
+``parse-litert``);
 each entry turns the whole corpus into AgentResponses (or, for the read floors, only
 touches the bytes). ``extra_info`` carries ``MB``, ``records`` and ``calls`` so
 ``benches/report.py`` can print throughput and ratios.
@@ -19,9 +20,13 @@ from typing import Any
 import pytest
 from conftest import run_on_fresh_heap
 
-CORPORA = ("openai", "gemini", "gemini_sdk")
-FORMAT = {"openai": "openai", "gemini": "gemini", "gemini_sdk": "gemini"}
-PARSER_CLASS = {"openai": "OpenAIResponseParser", "gemini": "GeminiResponseParser"}
+CORPORA = ("openai", "gemini", "gemini_sdk", "litert")
+FORMAT = {"openai": "openai", "gemini": "gemini", "gemini_sdk": "gemini", "litert": "litert"}
+PARSER_CLASS = {
+    "openai": "OpenAIResponseParser",
+    "gemini": "GeminiResponseParser",
+    "litert": "SdkResponseParser",
+}
 
 
 # ------------------------------------------------------------------- what is available
@@ -70,6 +75,8 @@ def _baselines() -> Any:
 
 
 def _russo_parser(fmt: str, corpus_name: str) -> Any:
+    if fmt == "litert":
+        pytest.skip("russo has no LiteRT-LM parser")
     if corpus_name == "gemini":
         pytest.skip(
             "russo's GeminiResponseParser reads only snake_case `function_call`, so on REST "
