@@ -33,7 +33,7 @@ from typing import Any
 
 import msgspec
 import orjson
-from litert_corpus import strip_escape_tokens
+from litert_corpus import call_items, strip_escape_tokens
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -123,18 +123,6 @@ def gemini_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentRe
     return AgentResponse(calls, doc if raw is None else raw)
 
 
-def _litert_items(message: dict[str, Any]) -> list[Any]:
-    items = list(message.get("tool_calls") or ())
-    content = message.get("content")
-    if isinstance(content, list):
-        items += [
-            part.get("tool_call")
-            for part in content
-            if isinstance(part, dict) and part.get("type") == "tool_call"
-        ]
-    return items
-
-
 def litert_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentResponse:
     """The calls of a LiteRT-LM message: `tool_calls[]` (`{id, function: {name,
     arguments}}` or flat `{name, arguments}`), then `content[]` items of type `tool_call`.
@@ -142,7 +130,7 @@ def litert_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentRe
     `raw` is what the caller passed (the line); None means `doc` itself.
     """
     calls = []
-    for item in _litert_items(doc) if isinstance(doc, dict) else ():
+    for item in call_items(doc) if isinstance(doc, dict) else ():
         if not isinstance(item, dict):
             continue
         function = item.get("function")

@@ -30,7 +30,14 @@ import random
 from collections import Counter
 from typing import Any
 
-__all__ = ["KINDS", "litert_texts", "plain_clean", "plain_extract", "strip_escape_tokens"]
+__all__ = [
+    "KINDS",
+    "call_items",
+    "litert_texts",
+    "plain_clean",
+    "plain_extract",
+    "strip_escape_tokens",
+]
 
 E = '<|"|>'
 
@@ -194,6 +201,20 @@ def plain_clean(text: str) -> str:
     return json.dumps(strip_escape_tokens(value), ensure_ascii=False, separators=(",", ":"))
 
 
+def call_items(message: dict[str, Any]) -> list[Any]:
+    """The call items of a decoded message: `tool_calls[]`, then the `tool_call` of each
+    `content[]` item of type `tool_call`."""
+    items = list(message.get("tool_calls") or ())
+    content = message.get("content")
+    if isinstance(content, list):
+        items += [
+            part.get("tool_call")
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "tool_call"
+        ]
+    return items
+
+
 def plain_extract(text: str) -> list[tuple[str, Any]]:
     """`json.loads` + a walk of `tool_calls` and `content[]` + a recursive strip. It reads
     only one JSON document: glued documents and raw Gemma tokens give nothing."""
@@ -203,14 +224,8 @@ def plain_extract(text: str) -> list[tuple[str, Any]]:
         return []
     if not isinstance(message, dict):
         return []
-    items = list(message.get("tool_calls") or ())
-    items += [
-        part.get("tool_call")
-        for part in message.get("content") or ()
-        if isinstance(part, dict) and part.get("type") == "tool_call"
-    ]
     calls = []
-    for item in items:
+    for item in call_items(message):
         if not isinstance(item, dict):
             continue
         body = item.get("function") if isinstance(item.get("function"), dict) else item
