@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import gc
 import pickle
+import sys
 from typing import Any
 
 import pytest
@@ -294,14 +296,30 @@ def test_agent_response_pickle_round_trip(protocol: int) -> None:
 
 
 def test_results_of_both_backends_are_these_types(make: Any) -> None:
-    response = make.OpenAIResponseParser().parse(
-        b'{"choices":[{"message":{"tool_calls":[{"id":"c","function":{"name":"f"}}]}}]}'
-    )
+    """The objects a backend returns are those `__init__` makes (the Rust backend makes
+    them without running it): the same type, fields, repr, pickling, and tracked by the
+    collector like any other instance; making them holds no extra reference to the types."""
+    text = b'{"choices":[{"message":{"tool_calls":[{"id":"c","function":{"name":"f"}}]}}]}'
+    parser = make.OpenAIResponseParser()
+    parser.parse(text)  # first-call set-up
+    before = (sys.getrefcount(AgentResponse), sys.getrefcount(ToolCall))
+    responses = [parser.parse(text) for _ in range(100)]
+    response = responses[0]
     assert type(response) is AgentResponse
     assert [type(c) for c in response.tool_calls] == [ToolCall]
+    made = AgentResponse([ToolCall("f", {}, "c")], text)
+    assert response == made and repr(response) == repr(made)
+    call = response.tool_calls[0]
+    assert (call.name, call.arguments, call.id, call.raw_arguments) == ("f", {}, "c", None)
+    assert (response.tool_calls, response.raw, response.error) == ([call], text, None)
+    assert gc.is_tracked(response) and gc.is_tracked(call)
+    assert not hasattr(call, "__dict__") and not hasattr(response, "__dict__")
     back = pickle.loads(pickle.dumps(response))
     assert back == response
     assert back.tool_calls[0].id == "c"
+    del responses, response, call, back, made
+    gc.collect()
+    assert (sys.getrefcount(AgentResponse), sys.getrefcount(ToolCall)) == before
 
 
 # --------------------------------------------------------------------------- ParseError

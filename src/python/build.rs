@@ -7,18 +7,17 @@ use crate::json::{is_too_long_int, scan_plain, JsonError, Sink, Tape, Text, Toke
 use crate::stream::{Reader, FRAGMENT};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple, PyType};
 use pyo3::{intern, IntoPyObjectExt};
 use std::borrow::Cow;
 use std::sync::Mutex;
 
 /// Python objects the builder needs, looked up once per process.
 struct Hooks {
-    /// `object.__new__`: ToolCall and AgentResponse are made with it and their slots set,
+    /// ToolCall and AgentResponse: made as `object.__new__` makes them, their slots set,
     /// without a Python frame for their `__init__` (the same fields, the same values).
-    new_object: Py<PyAny>,
-    tool_call: Py<PyAny>,
-    agent_response: Py<PyAny>,
+    tool_call: Py<PyType>,
+    agent_response: Py<PyType>,
     parse_error: Py<PyAny>,
     error_for: Py<PyAny>,
     dumps_compact: Py<PyAny>,
@@ -42,13 +41,11 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
         let errors = py.import("toolsift._errors")?;
         let jsontext = py.import("toolsift._jsontext")?;
         Ok(Hooks {
-            new_object: py
-                .import("builtins")?
-                .getattr("object")?
-                .getattr("__new__")?
+            tool_call: types.getattr("ToolCall")?.cast_into::<PyType>()?.unbind(),
+            agent_response: types
+                .getattr("AgentResponse")?
+                .cast_into::<PyType>()?
                 .unbind(),
-            tool_call: types.getattr("ToolCall")?.unbind(),
-            agent_response: types.getattr("AgentResponse")?.unbind(),
             parse_error: errors.getattr("ParseError")?.unbind(),
             error_for: jsontext.getattr("error_for")?.unbind(),
             dumps_compact: jsontext.getattr("dumps_compact")?.unbind(),
@@ -327,14 +324,26 @@ impl<'py> Builder<'py> {
     }
 
     /// An instance of `cls` (ToolCall, AgentResponse: classes with `__slots__` whose
-    /// `__init__` only stores its arguments) made by `object.__new__` with its slots set,
-    /// without a Python frame for `__init__`.
+    /// `__init__` only stores its arguments) made as `object.__new__(cls)` makes it, with
+    /// its slots set, without a Python frame for `__init__`.
     fn instance<const N: usize>(
         &self,
-        cls: &Py<PyAny>,
+        cls: &Py<PyType>,
         slots: [(&Bound<'py, PyString>, Bound<'py, PyAny>); N],
     ) -> PyResult<Bound<'py, PyAny>> {
-        let object = self.hooks.new_object.bind(self.py).call1((cls,))?;
+        let cls = cls.bind(self.py).as_type_ptr();
+        // SAFETY: we hold the GIL, and `cls` is a live type object (the hooks hold it).
+        // `object.__new__(cls)` checks that it is given no arguments and that `cls` is not
+        // abstract (ToolCall and AgentResponse are plain classes), then returns
+        // `cls->tp_alloc(cls, 0)`: a new object of `cls`, its slots empty, tracked by the
+        // collector, or NULL with an exception set, which `from_owned_ptr_or_err` turns
+        // into an error. Calling `tp_alloc` here does the same without the call of
+        // `object.__new__` through Python's calling convention. Tests check the objects
+        // made here against those `__init__` makes (fields, equality, pickling, repr).
+        let object = unsafe {
+            let alloc = (*cls).tp_alloc.unwrap_or(pyo3::ffi::PyType_GenericAlloc);
+            Bound::from_owned_ptr_or_err(self.py, alloc(cls, 0))?
+        };
         for (name, value) in slots {
             object.setattr(name, value)?;
         }
