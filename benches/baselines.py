@@ -150,34 +150,24 @@ def litert_walk(doc: Any, raw: Any = None, loads: Loads = json.loads) -> AgentRe
     return AgentResponse(calls, doc if raw is None else raw)
 
 
-def json_walk_openai(lines: list[bytes]) -> list[AgentResponse]:
-    loads = json.loads
-    return [openai_walk(loads(line), line, loads) for line in lines]
+Walk = Callable[[Any, Any, Loads], AgentResponse]
 
 
-def orjson_walk_openai(lines: list[bytes]) -> list[AgentResponse]:
-    loads = orjson.loads
-    return [openai_walk(loads(line), line, loads) for line in lines]
+def _each_line(walk: Walk, loads: Loads) -> Callable[[list[bytes]], list[AgentResponse]]:
+    """`walk` over each line decoded with `loads` (also the argument strings' decoder)."""
+
+    def run(lines: list[bytes]) -> list[AgentResponse]:
+        return [walk(loads(line), line, loads) for line in lines]
+
+    return run
 
 
-def json_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
-    loads = json.loads
-    return [gemini_walk(loads(line), line, loads) for line in lines]
-
-
-def orjson_walk_gemini(lines: list[bytes]) -> list[AgentResponse]:
-    loads = orjson.loads
-    return [gemini_walk(loads(line), line, loads) for line in lines]
-
-
-def json_walk_litert(lines: list[bytes]) -> list[AgentResponse]:
-    loads = json.loads
-    return [litert_walk(loads(line), line, loads) for line in lines]
-
-
-def orjson_walk_litert(lines: list[bytes]) -> list[AgentResponse]:
-    loads = orjson.loads
-    return [litert_walk(loads(line), line, loads) for line in lines]
+json_walk_openai = _each_line(openai_walk, json.loads)
+orjson_walk_openai = _each_line(openai_walk, orjson.loads)
+json_walk_gemini = _each_line(gemini_walk, json.loads)
+orjson_walk_gemini = _each_line(gemini_walk, orjson.loads)
+json_walk_litert = _each_line(litert_walk, json.loads)
+orjson_walk_litert = _each_line(litert_walk, orjson.loads)
 
 
 def orjson_one_litert(line: bytes) -> AgentResponse:
