@@ -135,4 +135,6 @@ def test_strings_are_pythons_own(make: Any, as_bytes: bool, ensure_ascii: bool) 
         twin = "".join(list(s))  # made by Python
         assert s == twin and hash(s) == hash(twin)
         assert s.isascii() == twin.isascii()
-        assert sys.getsizeof(s) == sys.getsizeof(twin), repr(s)
+        if len(s) > 1:  # (one character: Python's shared string, which may hold a
+            # cached UTF-8 copy by now, one that `twin` would be as well)
+            assert sys.getsizeof(s) == sys.getsizeof(twin), repr(s)

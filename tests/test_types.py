@@ -302,6 +302,7 @@ def test_results_of_both_backends_are_these_types(make: Any) -> None:
     text = b'{"choices":[{"message":{"tool_calls":[{"id":"c","function":{"name":"f"}}]}}]}'
     parser = make.OpenAIResponseParser()
     parser.parse(text)  # first-call set-up
+    gc.collect()  # (instances earlier tests left to the collector hold the types too)
     before = (sys.getrefcount(AgentResponse), sys.getrefcount(ToolCall))
     responses = [parser.parse(text) for _ in range(100)]
     response = responses[0]
