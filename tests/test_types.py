@@ -298,12 +298,12 @@ def test_agent_response_pickle_round_trip(protocol: int) -> None:
 def test_results_of_both_backends_are_these_types(make: Any) -> None:
     """The objects a backend returns are those `__init__` makes (the Rust backend makes
     them without running it): the same type, fields, repr, pickling, and tracked by the
-    collector like any other instance; making them holds no extra reference to the types."""
+    collector like any other instance; each holds one reference to its type and fields."""
     text = b'{"choices":[{"message":{"tool_calls":[{"id":"c","function":{"name":"f"}}]}}]}'
     parser = make.OpenAIResponseParser()
     parser.parse(text)  # first-call set-up
     gc.collect()  # (instances earlier tests left to the collector hold the types too)
-    before = (sys.getrefcount(AgentResponse), sys.getrefcount(ToolCall))
+    before = (sys.getrefcount(AgentResponse), sys.getrefcount(ToolCall), sys.getrefcount(text))
     responses = [parser.parse(text) for _ in range(100)]
     response = responses[0]
     assert type(response) is AgentResponse
@@ -313,6 +313,7 @@ def test_results_of_both_backends_are_these_types(make: Any) -> None:
     call = response.tool_calls[0]
     assert (call.name, call.arguments, call.id, call.raw_arguments) == ("f", {}, "c", None)
     assert (response.tool_calls, response.raw, response.error) == ([call], text, None)
+    assert sys.getrefcount(text) == before[2] + 101  # one for each response, and `made`
     assert gc.is_tracked(response) and gc.is_tracked(call)
     assert not hasattr(call, "__dict__") and not hasattr(response, "__dict__")
     back = pickle.loads(pickle.dumps(response))
@@ -320,7 +321,8 @@ def test_results_of_both_backends_are_these_types(make: Any) -> None:
     assert back.tool_calls[0].id == "c"
     del responses, response, call, back, made
     gc.collect()
-    assert (sys.getrefcount(AgentResponse), sys.getrefcount(ToolCall)) == before
+    after = (sys.getrefcount(AgentResponse), sys.getrefcount(ToolCall), sys.getrefcount(text))
+    assert after == before  # the types, and `raw` each response held, released once
 
 
 # --------------------------------------------------------------------------- ParseError

@@ -16,8 +16,8 @@ use std::sync::Mutex;
 struct Hooks {
     /// ToolCall and AgentResponse: made as `object.__new__` makes them, their slots set,
     /// without a Python frame for their `__init__` (the same fields, the same values).
-    tool_call: Py<PyType>,
-    agent_response: Py<PyType>,
+    tool_call: SlotClass<4>,
+    agent_response: SlotClass<3>,
     parse_error: Py<PyAny>,
     error_for: Py<PyAny>,
     dumps_compact: Py<PyAny>,
@@ -33,6 +33,101 @@ struct Hooks {
     int_max_str_digits: Option<Py<PyAny>>,
 }
 
+/// A class with `__slots__` whose `__init__` only stores its arguments (ToolCall,
+/// AgentResponse): its instances are made as `object.__new__(cls)` makes them, then their
+/// fields are set, without a Python frame for `__init__`.
+struct SlotClass<const N: usize> {
+    cls: Py<PyType>,
+    /// Where each field lives in an instance (from the class's own member table), in the
+    /// order [`SlotClass::instance`] takes their values.
+    offsets: [usize; N],
+}
+
+impl<const N: usize> SlotClass<N> {
+    /// The class `cls` whose fields, in this order, are `names`: an error unless each is
+    /// one of its writable object slots.
+    fn new(cls: Bound<'_, PyType>, names: [&str; N]) -> PyResult<Self> {
+        let Some(offsets) = slot_offsets(&cls, &names) else {
+            let message = format!("{cls} must have the writable slots {names:?}");
+            return Err(pyo3::exceptions::PyTypeError::new_err(message));
+        };
+        Ok(SlotClass {
+            cls: cls.unbind(),
+            offsets,
+        })
+    }
+
+    /// A new instance whose fields hold `values`.
+    fn instance<'py>(
+        &self,
+        py: Python<'py>,
+        values: [Bound<'py, PyAny>; N],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let cls = self.cls.bind(py).as_type_ptr();
+        // SAFETY: we hold the GIL, and `cls` is a live type object (`self` holds it).
+        // `object.__new__(cls)` checks that it is given no arguments and that `cls` is not
+        // abstract (ToolCall and AgentResponse are plain classes), then returns
+        // `cls->tp_alloc(cls, 0)`: a new object of `cls`, zeroed (its slots NULL), tracked
+        // by the collector, or NULL with an exception set, which `from_owned_ptr_or_err`
+        // turns into an error. Calling `tp_alloc` here does the same without the call of
+        // `object.__new__` through Python's calling convention.
+        let object = unsafe {
+            let alloc = (*cls).tp_alloc.unwrap_or(pyo3::ffi::PyType_GenericAlloc);
+            Bound::from_owned_ptr_or_err(py, alloc(cls, 0))?
+        };
+        for (offset, value) in self.offsets.into_iter().zip(values) {
+            // SAFETY: `object` is an instance of exactly `cls` (made just above), and
+            // `offset` is where `cls`'s own member table puts one of its writable object
+            // slots (`slot_offsets`): a `PyObject *` inside the instance (aligned, as
+            // CPython lays slots out), NULL since
+            // `tp_alloc` zeroed it, so there is no old value to release. The slot takes
+            // over the reference `into_ptr` gives up, as a `setattr` would store one; the
+            // collector finds it through the same member table. Tests compare these
+            // objects with those `__init__` makes (fields, equality, repr, pickling,
+            // tracking) and check that the classes' reference counts come back.
+            unsafe {
+                let field = object
+                    .as_ptr()
+                    .cast::<u8>()
+                    .add(offset)
+                    .cast::<*mut pyo3::ffi::PyObject>();
+                debug_assert!((*field).is_null());
+                *field = value.into_ptr();
+            }
+        }
+        Ok(object)
+    }
+}
+
+/// Where the slots `names` of `cls` live in its instances: the offsets its member table
+/// gives, each a writable object slot (`Py_T_OBJECT_EX`); None unless every name is one.
+fn slot_offsets<const N: usize>(cls: &Bound<'_, PyType>, names: &[&str; N]) -> Option<[usize; N]> {
+    let mut offsets = [None; N];
+    // SAFETY: we hold the GIL (`cls` is bound), and `cls` is a live type object.
+    // `tp_members` is NULL or points to its member table: `PyMemberDef`s ended by one
+    // whose `name` is NULL, each other `name` a NUL-terminated string; the loop reads no
+    // entry past that end.
+    unsafe {
+        let mut member = (*cls.as_type_ptr()).tp_members;
+        while !member.is_null() && !(*member).name.is_null() {
+            let name = std::ffi::CStr::from_ptr((*member).name).to_str().ok();
+            if let Some(k) = names.iter().position(|n| Some(*n) == name) {
+                let writable = (*member).flags & pyo3::ffi::Py_READONLY == 0;
+                if (*member).type_code != pyo3::ffi::Py_T_OBJECT_EX || !writable {
+                    return None;
+                }
+                offsets[k] = usize::try_from((*member).offset).ok();
+            }
+            member = member.add(1);
+        }
+    }
+    let mut found = [0; N];
+    for (slot, offset) in found.iter_mut().zip(offsets) {
+        *slot = offset?;
+    }
+    Some(found)
+}
+
 static HOOKS: PyOnceLock<Hooks> = PyOnceLock::new();
 
 fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
@@ -41,11 +136,14 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
         let errors = py.import("toolsift._errors")?;
         let jsontext = py.import("toolsift._jsontext")?;
         Ok(Hooks {
-            tool_call: types.getattr("ToolCall")?.cast_into::<PyType>()?.unbind(),
-            agent_response: types
-                .getattr("AgentResponse")?
-                .cast_into::<PyType>()?
-                .unbind(),
+            tool_call: SlotClass::new(
+                types.getattr("ToolCall")?.cast_into()?,
+                ["name", "arguments", "id", "raw_arguments"],
+            )?,
+            agent_response: SlotClass::new(
+                types.getattr("AgentResponse")?.cast_into()?,
+                ["tool_calls", "raw", "error"],
+            )?,
             parse_error: errors.getattr("ParseError")?.unbind(),
             error_for: jsontext.getattr("error_for")?.unbind(),
             dumps_compact: jsontext.getattr("dumps_compact")?.unbind(),
@@ -270,16 +368,9 @@ impl<'py> Builder<'py> {
         id: Bound<'py, PyAny>,
         raw_arguments: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        self.instance(
-            &self.hooks.tool_call,
-            [
-                (intern!(py, "name"), name),
-                (intern!(py, "arguments"), arguments),
-                (intern!(py, "id"), id),
-                (intern!(py, "raw_arguments"), raw_arguments),
-            ],
-        )
+        self.hooks
+            .tool_call
+            .instance(self.py, [name, arguments, id, raw_arguments])
     }
 
     pub fn response(
@@ -312,42 +403,9 @@ impl<'py> Builder<'py> {
         raw: &Bound<'py, PyAny>,
         error: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        self.instance(
-            &self.hooks.agent_response,
-            [
-                (intern!(py, "tool_calls"), tool_calls.into_any()),
-                (intern!(py, "raw"), raw.clone()),
-                (intern!(py, "error"), error),
-            ],
-        )
-    }
-
-    /// An instance of `cls` (ToolCall, AgentResponse: classes with `__slots__` whose
-    /// `__init__` only stores its arguments) made as `object.__new__(cls)` makes it, with
-    /// its slots set, without a Python frame for `__init__`.
-    fn instance<const N: usize>(
-        &self,
-        cls: &Py<PyType>,
-        slots: [(&Bound<'py, PyString>, Bound<'py, PyAny>); N],
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let cls = cls.bind(self.py).as_type_ptr();
-        // SAFETY: we hold the GIL, and `cls` is a live type object (the hooks hold it).
-        // `object.__new__(cls)` checks that it is given no arguments and that `cls` is not
-        // abstract (ToolCall and AgentResponse are plain classes), then returns
-        // `cls->tp_alloc(cls, 0)`: a new object of `cls`, its slots empty, tracked by the
-        // collector, or NULL with an exception set, which `from_owned_ptr_or_err` turns
-        // into an error. Calling `tp_alloc` here does the same without the call of
-        // `object.__new__` through Python's calling convention. Tests check the objects
-        // made here against those `__init__` makes (fields, equality, pickling, repr).
-        let object = unsafe {
-            let alloc = (*cls).tp_alloc.unwrap_or(pyo3::ffi::PyType_GenericAlloc);
-            Bound::from_owned_ptr_or_err(self.py, alloc(cls, 0))?
-        };
-        for (name, value) in slots {
-            object.setattr(name, value)?;
-        }
-        Ok(object)
+        self.hooks
+            .agent_response
+            .instance(self.py, [tool_calls.into_any(), raw.clone(), error])
     }
 
     /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.
