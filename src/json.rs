@@ -5,6 +5,8 @@
 //! the float range, escaped lone surrogates; and [`parse_pruned`] reads parts of
 //! documents with it. Both build the same tape: tests check that on every text of the
 //! vectors, cut and changed, and the fuzz targets compare the backends on random input.
+//! The hand-written pass ([`scan_plain`]) hands what it reads to a [`Sink`]: the tape's
+//! tokens, or, in the Python layer, Python objects built as the text is read.
 //!
 //! The semantics: integers of any size are exact (serde_json's `arbitrary_precision`
 //! hands over the digits of every number that does not fit 64 bits), floats are parsed

@@ -79,12 +79,12 @@ impl<const N: usize> SlotClass<N> {
             // SAFETY: `object` is an instance of exactly `cls` (made just above), and
             // `offset` is where `cls`'s own member table puts one of its writable object
             // slots (`slot_offsets`): a `PyObject *` inside the instance (aligned, as
-            // CPython lays slots out), NULL since
-            // `tp_alloc` zeroed it, so there is no old value to release. The slot takes
-            // over the reference `into_ptr` gives up, as a `setattr` would store one; the
-            // collector finds it through the same member table. Tests compare these
-            // objects with those `__init__` makes (fields, equality, repr, pickling,
-            // tracking) and check that the classes' reference counts come back.
+            // CPython lays slots out), NULL since `tp_alloc` zeroed it, so there is no
+            // old value to release. The slot takes over the reference `into_ptr` gives
+            // up, as a `setattr` would store one; the collector finds it through the same
+            // member table. Tests compare these objects with those `__init__` makes
+            // (fields, equality, repr, pickling, tracking) and count the references the
+            // classes and the fields' values hold.
             unsafe {
                 let field = object
                     .as_ptr()
