@@ -47,6 +47,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+import litert_corpus
+
 __all__ = [
     "CORPORA",
     "calls_of",
@@ -784,8 +786,6 @@ def gemini_lines(n: int, seed: int = 0, *, case: str = "camel") -> list[bytes]:
 
 def litert_lines(n: int, seed: int = 0) -> list[bytes]:
     """`n` LiteRT-LM messages: the one-document JSON records of `litert_corpus`."""
-    import litert_corpus
-
     drawn = 3 * n + 16  # about a third of the records are of the `json` kind
     while True:
         found = [
@@ -817,11 +817,7 @@ def calls_of(doc: dict[str, Any]) -> list[tuple[str, Any]]:
     """(name, arguments as logged) of every call in a decoded line, any corpus."""
     found = []
     # LiteRT-LM: top-level `tool_calls` (OpenAI-style or flat), then `content[]` items.
-    items = list(doc.get("tool_calls") or ())
-    for part in doc.get("content") if isinstance(doc.get("content"), list) else ():
-        if part.get("type") == "tool_call":
-            items.append(part["tool_call"])
-    for item in items:
+    for item in litert_corpus.call_items(doc):
         body = item.get("function") or item
         found.append((body["name"], body.get("arguments")))
     for choice in doc.get("choices") or ():
