@@ -276,6 +276,32 @@ def test_parse_sdk_cyclic_dict_does_not_hang(litert: Any) -> None:
     assert call.name == "f" and call.arguments == {}
 
 
+# The escape token `<|"|>` in every way a JSON string may write it (in the JSON text).
+TOKEN_WRITTEN = [
+    '<|\\"|>',
+    '\\u003c|\\"|>',
+    '<\\u007c\\"|>',
+    "<|\\u0022|>",
+    "\\u003C\\u007C\\u0022\\u007C\\u003E",
+]
+
+
+@pytest.mark.parametrize("written", TOKEN_WRITTEN)
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+def test_escape_token_written_any_way_is_stripped(
+    litert: Any, written: str, as_bytes: bool
+) -> None:
+    """Arguments inline and in an argument string, as text and as bytes."""
+    arguments_text = '{"k": ["a' + written + 'b", {"n": "' + written + '"}]}'
+    inline = '{"tool_calls": [{"name": "f", "arguments": ' + arguments_text + "}]}"
+    in_string = json.dumps({"tool_calls": [{"name": "f", "arguments": arguments_text}]})
+    for document in (inline, in_string):
+        text: Any = document.encode() if as_bytes else document
+        assert dumped(litert.extract_tool_calls(text)) == dumped(
+            [ToolCall("f", {"k": ["ab", {"n": ""}]})]
+        )
+
+
 # ---------------------------------------------------------------------- strip_escape_tokens
 
 

@@ -166,7 +166,7 @@ class Parser:
         rounded an integer in arguments given inline and `text` has a run of 19 digits
         (then decode `text` with `loads` and use `calls_in`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
-        if self._litert or (self._streams and holds_stream(doc)):
+        if self._litert or (type(doc) is not dict and self._streams and holds_stream(doc)):
             return None  # a stream: decoded exactly, by `calls_in`
         spec = formats.detect_or_none(doc) if self._auto else self._spec
         if spec is None:
@@ -178,9 +178,11 @@ class Parser:
         found = walk(doc)
         if found is None:
             return None  # a chunk of a stream: read by `calls_in`
-        inline = any(type(arguments) not in _STR_OR_NONE for _, _, arguments in found)
-        if inline and may_hold_big_integer(text):
-            return None
+        for _, _, arguments in found:
+            if type(arguments) not in _STR_OR_NONE:  # given inline: orjson's numbers
+                if may_hold_big_integer(text):
+                    return None
+                break
         return [decoded_tool_call(*call) for call in found]
 
     def text_calls(self, text: Any) -> list[ToolCall] | None:

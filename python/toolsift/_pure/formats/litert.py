@@ -178,10 +178,17 @@ EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 
 def extract_tool_calls(text: str | bytes | bytearray | memoryview) -> list[ToolCall]:
     """Every tool call in a LiteRT-LM response text (see the module docstring)."""
+    if type(text) is bytes:  # one JSON document read as it is, not made a str first
+        try:
+            document = loads(text)
+        except ValueError:
+            pass  # not one JSON document, or not UTF-8: read as text below
+        else:
+            return _calls_from_segments([(True, document)], plain=not _may_hold_token(text))
     decoded = _as_text(text)
     if decoded is None:
         return []
-    return _calls_from_segments(_segments(decoded))
+    return _calls_from_segments(_segments(decoded), plain=not _may_hold_token(decoded))
 
 
 def parse_sdk(raw: Any) -> list[ToolCall]:
@@ -190,7 +197,7 @@ def parse_sdk(raw: Any) -> list[ToolCall]:
     if isinstance(raw, TEXT_TYPES):
         return extract_tool_calls(raw)
     if isinstance(raw, (dict, list)):
-        return _calls_from_segments([(True, raw)])
+        return _calls_from_segments([(True, raw)], plain=False)
     return []
 
 
@@ -203,27 +210,27 @@ def strip_escape_tokens(value: Any) -> Any:
     if not isinstance(value, (dict, list)):
         return value
     # An explicit stack instead of recursion, so depth 1024 never hits Python's limit.
-    # Each frame: (the source's remaining (key, item) pairs, the copy being filled).
-    root = _empty_like(value)
-    stack = [(_pairs(value), root)]
+    # A container's copy (a list of its length) is put in its parent's copy when met, so
+    # keys keep their order, and filled when its turn on the stack comes.
+    root = _copy_to_fill(value)
+    stack = [(value, root, 1)]
     while stack:
-        pairs, copy = stack[-1]
-        pair = next(pairs, None)
-        if pair is None:
-            stack.pop()
-            continue
-        key, item = pair
-        if isinstance(item, str):
-            item = item.replace(ESCAPE_TOKEN, "")
-        elif isinstance(item, (dict, list)):
-            if len(stack) >= MAX_DEPTH:
-                raise ValueError(f"arguments nest deeper than {MAX_DEPTH} levels")
-            child = _empty_like(item)
-            _put(copy, key, child)
-            stack.append((_pairs(item), child))
-            continue
-        _put(copy, key, item)
+        source, copy, depth = stack.pop()
+        for key, item in source.items() if isinstance(source, dict) else enumerate(source):
+            if isinstance(item, str):
+                item = item.replace(ESCAPE_TOKEN, "")
+            elif isinstance(item, (dict, list)):
+                if depth >= MAX_DEPTH:
+                    raise ValueError(f"arguments nest deeper than {MAX_DEPTH} levels")
+                child = _copy_to_fill(item)
+                stack.append((item, child, depth + 1))
+                item = child
+            copy[key] = item
     return root
+
+
+def _copy_to_fill(container: dict[str, Any] | list[Any]) -> dict[str, Any] | list[Any]:
+    return {} if isinstance(container, dict) else [None] * len(container)
 
 
 def clean_raw_for_history(text: str | bytes | bytearray | memoryview) -> str:
@@ -392,11 +399,14 @@ def _skip_whitespace(text: str, i: int) -> int:
     return i
 
 
-def _calls_from_segments(segments: list[Segment]) -> list[ToolCall]:
+def _calls_from_segments(segments: list[Segment], plain: bool) -> list[ToolCall]:
+    """The calls of the segments; `plain`: their values were decoded here from text
+    that cannot hold the escape token (`_may_hold_token`), so arguments found in them
+    are taken as they are, not stripped copies."""
     calls: list[ToolCall] = []
     for decoded, value in segments:
         if decoded:
-            calls.extend(_structured_calls(value))
+            calls.extend(_structured_calls(value, plain))
     if calls:
         return calls
     for decoded, value in segments:
@@ -430,33 +440,33 @@ _END = object()
 # -------------------------------------------------------------------- structured calls
 
 
-def _structured_calls(value: Any) -> list[ToolCall]:
+def _structured_calls(value: Any, plain: bool) -> list[ToolCall]:
     """The calls of one decoded document: a message dict, or the dict items of a list."""
     if isinstance(value, dict):
-        return _message_calls(value)
+        return _message_calls(value, plain)
     calls: list[ToolCall] = []
     if isinstance(value, list):
         for item in value:
             if isinstance(item, dict):
-                calls.extend(_message_calls(item))
+                calls.extend(_message_calls(item, plain))
     return calls
 
 
-def _message_calls(message: dict[str, Any]) -> list[ToolCall]:
+def _message_calls(message: dict[str, Any], plain: bool) -> list[ToolCall]:
     calls: list[ToolCall] = []
     tool_calls = message.get("tool_calls")
     if isinstance(tool_calls, list):
         for item in tool_calls:
-            _append_call(calls, item)
+            _append_call(calls, item, plain)
     content = message.get("content")
     if isinstance(content, list):
         for part in content:
             if isinstance(part, dict) and part.get("type") == "tool_call":
-                _append_call(calls, part.get("tool_call"))
+                _append_call(calls, part.get("tool_call"), plain)
     return calls
 
 
-def _append_call(calls: list[ToolCall], item: Any) -> None:
+def _append_call(calls: list[ToolCall], item: Any, plain: bool) -> None:
     """Append the call in an OpenAI-style or flat item; items without a name are skipped."""
     if not isinstance(item, dict):
         return
@@ -466,14 +476,15 @@ def _append_call(calls: list[ToolCall], item: Any) -> None:
     if not isinstance(name, str) or not name:
         return
     call_id = item.get("id")
-    arguments, raw_arguments = _decode_arguments(body.get("arguments"))
+    arguments, raw_arguments = _decode_arguments(body.get("arguments"), plain)
     calls.append(
         ToolCall(name, arguments, call_id if isinstance(call_id, str) else None, raw_arguments)
     )
 
 
-def _decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
-    """`(arguments, raw_arguments)` from the arguments value as found."""
+def _decode_arguments(value: Any, plain: bool) -> tuple[dict[str, Any], str | None]:
+    """`(arguments, raw_arguments)` from the arguments value as found (`plain`: decoded
+    here from text that cannot hold the escape token)."""
     if value is None:
         return {}, None
     if isinstance(value, str):
@@ -484,10 +495,13 @@ def _decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
             return {}, value
         if not isinstance(decoded, dict) or too_long_ints_made() != made:
             return {}, value
+        plain = not _may_hold_token(value)
         value = decoded
     elif holds_too_long_int(value):  # an integer Python would refuse: kept as JSON text
         return {}, dumps_compact(value)
     if isinstance(value, dict):
+        if plain:  # ours, and nothing to strip
+            return value, None
         try:
             return strip_escape_tokens(value), None
         except ValueError:  # deeper than MAX_DEPTH: only caller-built dicts get here
@@ -495,12 +509,13 @@ def _decode_arguments(value: Any) -> tuple[dict[str, Any], str | None]:
     return {}, dumps_compact(value)  # (`repr` for a caller object that is not JSON)
 
 
-def _empty_like(container: dict[str, Any] | list[Any]) -> dict[str, Any] | list[Any]:
-    return {} if isinstance(container, dict) else []
-
-
-def _pairs(container: dict[str, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
-    return iter(container.items()) if isinstance(container, dict) else enumerate(container)
+def _may_hold_token(text: str | bytes) -> bool:
+    """Whether a string decoded from JSON text `text` may hold the escape token. In JSON
+    text `<` and `|` are written as they are or as `\\u` escapes; text with neither
+    `<|` nor a `\\u` escape decodes to strings without `<|`."""
+    if isinstance(text, bytes):
+        return b"<|" in text or b"\\u" in text
+    return "<|" in text or "\\u" in text
 
 
 def _put(container: dict[str, Any] | list[Any], key: Any, item: Any) -> None:
