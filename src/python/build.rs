@@ -546,6 +546,7 @@ fn object_of_text<'py>(b: &mut Builder<'py>, text: &str) -> PyResult<Option<Boun
         let mut sink = ObjectSink {
             builder: b,
             source: text,
+            items: Vec::new(),
             root: None,
             error: None,
         };
@@ -569,15 +570,17 @@ fn object_of_text<'py>(b: &mut Builder<'py>, text: &str) -> PyResult<Option<Boun
 struct ObjectSink<'b, 'py, 's> {
     builder: &'b mut Builder<'py>,
     source: &'s str,
+    /// The items of the open lists, one after another (a list's start at its `List`).
+    items: Vec<Bound<'py, PyAny>>,
     root: Option<Bound<'py, PyAny>>,
     /// A Python error that stopped the scan.
     error: Option<PyErr>,
 }
 
-/// An open container of an [`ObjectSink`]: a list's items so far, or a dict with the key
-/// whose value comes next.
+/// An open container of an [`ObjectSink`]: a list (where its items start in the sink's
+/// `items`), or a dict with the key whose value comes next.
 enum OpenObject<'py> {
-    List(Vec<Bound<'py, PyAny>>),
+    List(usize),
     Dict(Bound<'py, PyDict>, Option<Bound<'py, PyString>>),
 }
 
@@ -590,7 +593,7 @@ impl<'py> ObjectSink<'_, 'py, '_> {
     ) -> Option<()> {
         match parent {
             None => self.root = Some(value),
-            Some(OpenObject::List(items)) => items.push(value),
+            Some(OpenObject::List(_)) => self.items.push(value),
             Some(OpenObject::Dict(dict, key)) => {
                 let key = key.take()?;
                 self.ok(dict.set_item(key, value))?;
@@ -611,7 +614,7 @@ impl<'py> Sink for ObjectSink<'_, 'py, '_> {
         Some(if object {
             OpenObject::Dict(PyDict::new(self.builder.py), None)
         } else {
-            OpenObject::List(Vec::new())
+            OpenObject::List(self.items.len())
         })
     }
 
@@ -641,8 +644,8 @@ impl<'py> Sink for ObjectSink<'_, 'py, '_> {
         parent: Option<&mut OpenObject<'py>>,
     ) -> Option<()> {
         let value = match open {
-            OpenObject::List(items) => {
-                let list = PyList::new(self.builder.py, items);
+            OpenObject::List(start) => {
+                let list = PyList::new(self.builder.py, self.items.drain(start..));
                 self.ok(list)?.into_any()
             }
             OpenObject::Dict(dict, _) => dict.into_any(),
