@@ -705,6 +705,13 @@ class Reversed(list):  # type: ignore[type-arg]
         return iter(list(list.__iter__(self))[::-1])
 
 
+class Shorter(list):  # type: ignore[type-arg]
+    """A list that iterates over fewer items than it holds (its second only)."""
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(list.__iter__(self))[1:2])
+
+
 class Aliased(dict):  # type: ignore[type-arg]
     """A dict whose `get`, `items` and `values` answer for other keys than its storage."""
 
@@ -726,9 +733,10 @@ def test_parse_sdk_reads_containers_as_python_iterates_them(litert: Any) -> None
         tool_calls=[{"name": "storage_only"}],
     )
     assert [call.name for call in litert.parse_sdk(message)] == ["second", "first"]
-    arguments = Aliased(kept='a<|"|>b', hidden="x")
+    arguments = Aliased(kept='a<|"|>b', hidden="x", items=Reversed(['1<|"|>', "2"]))
+    arguments["short"] = Shorter(["a", 'b<|"|>', "c"])
     [call] = litert.parse_sdk({"tool_calls": [{"name": "f", "arguments": arguments}]})
-    assert call.arguments == {"kept": "ab"}
+    assert call.arguments == {"kept": "ab", "items": ["2", "1"], "short": ["b"]}
     block = "<|tool_call>call:{name}{{}}<tool_call|>"
     texts = Aliased(a=block.format(name="shown"), hidden=block.format(name="hidden"))
     strings = Reversed([block.format(name="one"), texts, block.format(name="two")])

@@ -210,27 +210,33 @@ def strip_escape_tokens(value: Any) -> Any:
     if not isinstance(value, (dict, list)):
         return value
     # An explicit stack instead of recursion, so depth 1024 never hits Python's limit.
-    # A container's copy (a list of its length) is put in its parent's copy when met, so
-    # keys keep their order, and filled when its turn on the stack comes.
-    root = _copy_to_fill(value)
-    stack = [(value, root, 1)]
+    # A container's (empty) copy is put in its parent's copy when met, so keys keep their
+    # order, and filled when its turn on the stack comes: a list's with its items as
+    # iterated, then each replaced where it changes.
+    root = _empty_like(value)
+    stack: list[tuple[Any, Any, int]] = [(value, root, 1)]  # (source, copy, depth)
     while stack:
         source, copy, depth = stack.pop()
-        for key, item in source.items() if isinstance(source, dict) else enumerate(source):
+        if isinstance(source, dict):
+            pairs: Iterable[tuple[Any, Any]] = source.items()
+        else:
+            copy.extend(source)
+            pairs = enumerate(copy)
+        for key, item in pairs:
             if isinstance(item, str):
                 item = item.replace(ESCAPE_TOKEN, "")
             elif isinstance(item, (dict, list)):
                 if depth >= MAX_DEPTH:
                     raise ValueError(f"arguments nest deeper than {MAX_DEPTH} levels")
-                child = _copy_to_fill(item)
+                child = _empty_like(item)
                 stack.append((item, child, depth + 1))
                 item = child
             copy[key] = item
     return root
 
 
-def _copy_to_fill(container: dict[str, Any] | list[Any]) -> dict[str, Any] | list[Any]:
-    return {} if isinstance(container, dict) else [None] * len(container)
+def _empty_like(container: dict[str, Any] | list[Any]) -> dict[str, Any] | list[Any]:
+    return {} if isinstance(container, dict) else []
 
 
 def clean_raw_for_history(text: str | bytes | bytearray | memoryview) -> str:
