@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import backend_module, both_backends, calls_as_dicts, same
-from toolsift import AgentResponse, ParseError
+from toolsift import AgentResponse, ParseError, _collector
 from toolsift._jsontext import error_for
 
 
@@ -383,23 +383,62 @@ def test_one_bad_record_never_raises(make: Any, bad: Any) -> None:
 # --------------------------------------------------------------------------- the GC pause
 
 
+@pytest.fixture
+def collector_state() -> Iterator[None]:
+    """The collector as it was, whatever a test does to it."""
+    was, thresholds = gc.isenabled(), gc.get_threshold()
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.enable() if was else gc.disable()
+
+
+def held_state() -> tuple[bool, int]:
+    """What a batch holding the collector shows: enabled, and the full collections'
+    threshold raised past reach (Python 3.14's incremental collector: paused)."""
+    if _collector._INCREMENTAL:
+        return False, gc.get_threshold()[2]
+    return True, _collector._HELD
+
+
 @pytest.mark.parametrize("enabled", [True, False])
-def test_garbage_collector_state_is_restored(make: Any, enabled: bool) -> None:
+def test_garbage_collector_state_is_restored(make: Any, enabled: bool, collector_state: None):
     class Interrupting:
         @property
         def choices(self) -> Any:
             raise KeyboardInterrupt
 
-    was = gc.isenabled()
-    try:
-        gc.enable() if enabled else gc.disable()
-        make.OpenAIResponseParser().parse_many([openai_text("a")] * 600, threads=2)
-        assert gc.isenabled() is enabled
-        with pytest.raises(KeyboardInterrupt):
-            make.OpenAIResponseParser().parse_many([openai_text("a"), Interrupting()])
-        assert gc.isenabled() is enabled
-    finally:
-        gc.enable() if was else gc.disable()
+    gc.enable() if enabled else gc.disable()
+    thresholds = gc.get_threshold()
+    make.OpenAIResponseParser().parse_many([openai_text("a")] * 600, threads=2)
+    assert (gc.isenabled(), gc.get_threshold()) == (enabled, thresholds)
+    with pytest.raises(KeyboardInterrupt):
+        make.OpenAIResponseParser().parse_many([openai_text("a"), Interrupting()])
+    assert (gc.isenabled(), gc.get_threshold()) == (enabled, thresholds)
+
+
+def test_a_batch_holds_off_full_collections_only(make: Any, collector_state: None):
+    """While a batch builds its results, the full collections are held off (young ones
+    go on), a batch started meanwhile leaves the collector to the first, and the first
+    restores it, whatever was held off before."""
+    gc.enable()
+    gc.set_threshold(500, 7, 9)
+    seen: list[tuple[bool, int]] = []
+    parser = make.OpenAIResponseParser()
+
+    class Observing:
+        @property
+        def choices(self) -> Any:
+            seen.append((gc.isenabled(), gc.get_threshold()[2]))
+            parser.parse_many([openai_text("inner")])  # a batch within the batch
+            seen.append((gc.isenabled(), gc.get_threshold()[2]))
+            return []
+
+    results = parser.parse_many([openai_text("a"), Observing(), openai_text("b")])
+    assert [len(r.tool_calls) for r in results] == [1, 0, 1]
+    assert seen == [held_state()] * 2
+    assert (gc.isenabled(), gc.get_threshold()) == (True, (500, 7, 9))
 
 
 # --------------------------------------------------------------------------- Ctrl-C

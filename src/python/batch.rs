@@ -9,7 +9,7 @@ use crate::json::JsonError;
 use crate::record::parse_record_with;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyModule};
+use pyo3::types::PyList;
 use rayon::ThreadPool;
 use std::collections::{HashMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -47,10 +47,10 @@ pub fn parse_many<'py>(
         .collect();
     let chunks: Vec<&[Option<&[u8]>]> = texts.chunks(CHUNK).collect();
 
-    // The results are fresh, acyclic objects: collecting while building them would only
-    // re-scan them again and again (it costs more than the parsing). The collector is
-    // back on, as it was, when the batch ends, whatever happens.
-    let _paused = GcPause::new(py)?;
+    // The results are fresh, acyclic objects: full collections while building them would
+    // only re-scan them again and again (they cost more than the parsing). The collector
+    // is restored when the batch ends, whatever happens.
+    let _paused = GcHold::new(py)?;
     let mut out = Vec::with_capacity(items.len());
     let consume = |k: usize, parsed: Vec<Parsed<'_>>| -> PyResult<()> {
         for (offset, record) in parsed.into_iter().enumerate() {
@@ -323,27 +323,22 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
     })
 }
 
-/// Turns Python's cyclic garbage collector off while it lives, if it was on.
-pub(super) struct GcPause<'py> {
-    gc: Option<Bound<'py, PyModule>>,
+/// Holds off the collector's scans of a batch's results while it lives
+/// (`toolsift._collector.hold`, shared with the pure backend), then restores it.
+pub(super) struct GcHold<'py> {
+    release: Bound<'py, PyAny>,
 }
 
-impl<'py> GcPause<'py> {
+impl<'py> GcHold<'py> {
     pub(super) fn new(py: Python<'py>) -> PyResult<Self> {
-        let gc = py.import("gc")?;
-        if !gc.call_method0("isenabled")?.is_truthy()? {
-            return Ok(GcPause { gc: None });
-        }
-        gc.call_method0("disable")?;
-        Ok(GcPause { gc: Some(gc) })
+        let release = py.import("toolsift._collector")?.call_method0("hold")?;
+        Ok(GcHold { release })
     }
 }
 
-impl Drop for GcPause<'_> {
+impl Drop for GcHold<'_> {
     fn drop(&mut self) {
-        if let Some(gc) = &self.gc {
-            // Re-enabling cannot fail short of interpreter teardown; nothing to do then.
-            let _ = gc.call_method0("enable");
-        }
+        // Restoring cannot fail short of interpreter teardown; nothing to do then.
+        let _ = self.release.call0();
     }
 }

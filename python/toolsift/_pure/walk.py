@@ -6,13 +6,12 @@ response or many, and files through `toolsift._pure.bulk`. The format walkers ar
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from typing import Any
 
 import orjson
 
+from toolsift import _collector as collector
 from toolsift._errors import (
     ParseError,
     UnrecognizedShape,
@@ -28,22 +27,9 @@ from toolsift._pure.nodes import TEXT_TYPES
 from toolsift._pure.stream import FRAGMENT, NOT_JSON, Stream, starts_sse
 from toolsift._types import AgentResponse, ToolCall
 
-__all__ = ["Parser", "gc_paused"]
+__all__ = ["Parser"]
 
 _STR_OR_NONE = (str, type(None))
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """The cyclic collector off while a batch builds its (fresh, acyclic) results:
-    collecting meanwhile would only re-scan them again and again. Restored after."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def holds_stream(doc: Any) -> bool:
@@ -142,8 +128,11 @@ class Parser:
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
         check_threads(threads)
-        with gc_paused():
+        release = collector.hold()  # the results are fresh and acyclic: see `_collector`
+        try:
             return [self._parse_recorded(raw) for raw in raws]
+        finally:
+            release()
 
     def calls_in(self, doc: Any) -> list[ToolCall]:
         """The calls in a decoded response (a str is not decoded here; LiteRT-LM reads
