@@ -380,7 +380,7 @@ def test_one_bad_record_never_raises(make: Any, bad: Any) -> None:
     assert [c.name for c in results[2].tool_calls] == ["ok"]
 
 
-# --------------------------------------------------------------------------- the GC pause
+# --------------------------------------------------------------------------- the collector's hold
 
 
 @pytest.fixture

@@ -50,7 +50,7 @@ pub fn parse_many<'py>(
     // The results are fresh, acyclic objects: full collections while building them would
     // only re-scan them again and again (they cost more than the parsing). The collector
     // is restored when the batch ends, whatever happens.
-    let _paused = GcHold::new(py)?;
+    let _held = GcHold::new(py)?;
     let mut out = Vec::with_capacity(items.len());
     let consume = |k: usize, parsed: Vec<Parsed<'_>>| -> PyResult<()> {
         for (offset, record) in parsed.into_iter().enumerate() {
