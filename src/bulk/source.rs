@@ -120,19 +120,41 @@ fn spare_buffers() -> Option<std::sync::MutexGuard<'static, Vec<Vec<u8>>>> {
     }
 }
 
-/// Counts the bytes read from the file itself, for progress reports.
-struct Counting<R> {
-    inner: R,
+/// The file itself: counts the bytes read from it, for progress reports, and at its end
+/// says whether it shrank while it was read.
+struct Counting {
+    inner: File,
     count: Arc<AtomicU64>,
+    /// A regular file whose size the system reports (not 0 as for files in /proc).
+    sized: bool,
 }
 
-impl<R: Read> Read for Counting<R> {
+impl Read for Counting {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() && self.sized {
+            // Shorter now than what was read of it: the bytes read past its new end are
+            // not in it any more, and the last line read of them may be cut short.
+            if self.inner.metadata()?.len() < self.count.load(Ordering::Relaxed) {
+                return Err(io::Error::other(Shrank));
+            }
+        }
         self.count.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
 }
+
+/// The error of a file that shrank while it was read (the decompressors pass it on).
+#[derive(Debug)]
+struct Shrank;
+
+impl std::fmt::Display for Shrank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the file shrank while it was read")
+    }
+}
+
+impl std::error::Error for Shrank {}
 
 /// Gzip members one after another. Zero bytes after a member are padding (as `gzip -t`
 /// and Python's gzip module accept them); anything else must be another member.
@@ -182,6 +204,7 @@ impl<R: Read> Read for Decompressed<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.inner.read(buf).map_err(|err| match err.kind() {
             io::ErrorKind::Interrupted | io::ErrorKind::OutOfMemory => err,
+            _ if err.get_ref().is_some_and(|inner| inner.is::<Shrank>()) => err,
             _ => io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("corrupt or truncated {} data", self.what),
@@ -206,7 +229,9 @@ pub fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, Arc<AtomicU64>)> {
     }
     let count = Arc::new(AtomicU64::new(have as u64));
     let head = io::Cursor::new(magic[..have].to_vec());
+    let metadata = file.metadata()?;
     let raw = Counting {
+        sized: metadata.is_file() && metadata.len() > 0,
         inner: file,
         count: count.clone(),
     };
@@ -692,6 +717,24 @@ mod tests {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         encoder.write_all(text).unwrap();
         encoder.finish().unwrap()
+    }
+
+    #[test]
+    fn a_file_that_shrank_while_read_ends_in_an_error() {
+        let path = std::env::temp_dir().join(format!("toolsift-shrinks-{}", std::process::id()));
+        std::fs::write(&path, vec![b'x'; 1 << 20]).unwrap();
+        let (mut reader, _) = open(&path).unwrap();
+        let mut head = vec![0; 1 << 19];
+        reader.read_exact(&mut head).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(1000).unwrap(); // behind what was read
+        let err = reader.read_to_end(&mut Vec::new()).unwrap_err();
+        // Read whole, the same file ends as usual.
+        let (mut again, _) = open(&path).unwrap();
+        let read = again.read_to_end(&mut Vec::new()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(err.to_string(), "the file shrank while it was read");
+        assert_eq!(read, 1000);
     }
 
     #[test]

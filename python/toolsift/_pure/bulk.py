@@ -47,6 +47,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -112,12 +113,17 @@ _PROGRESS_EVERY = 1 << 20  # report progress about once a MiB
 
 class _Prefixed(io.RawIOBase):
     """`head`, then the rest of `raw`, counting the bytes of the file read (the magic
-    number is read before the decompressor is chosen: pipes cannot seek back)."""
+    number is read before the decompressor is chosen: pipes cannot seek back). At the
+    end of a regular file whose size the system reports (not 0 as for files in /proc),
+    raises `_Shrank` if it is now shorter than what was read of it: the bytes read past
+    its new end are not in it any more, and the last line read of them may be cut."""
 
     def __init__(self, head: bytes, raw: IO[bytes]) -> None:
         self._head = head
         self._raw = raw
         self.consumed = len(head)
+        status = os.fstat(raw.fileno())
+        self._sized = stat.S_ISREG(status.st_mode) and status.st_size > 0
 
     def readable(self) -> bool:
         return True
@@ -130,9 +136,16 @@ class _Prefixed(io.RawIOBase):
             return n
         data = self._raw.read(len(buffer))
         n = len(data)
+        if n == 0 and len(buffer) and self._sized:
+            if os.fstat(self._raw.fileno()).st_size < self.consumed:
+                raise _Shrank
         buffer[:n] = data
         self.consumed += n
         return n
+
+
+class _Shrank(Exception):
+    """The file shrank while it was read (`_Prefixed`); the decompressors pass it on."""
 
 
 def _is_zstd(magic: bytes) -> bool:
@@ -298,6 +311,8 @@ def _records(
                     line = line[:-1]
                 if not blank(line):
                     yield number, line
+        except _Shrank:
+            raise OSError(f"{path}: the file shrank while it was read") from None
         except _corrupt_errors() as exc:
             raise OSError(f"{path}: corrupt or truncated {kind} data") from exc
         finally:
