@@ -120,35 +120,54 @@ pub fn write_huge_float(text: &str, out: &mut String) {
     }
 }
 
-/// The fewest significant digits a shortest repr can have when the value lies exactly
-/// halfway between two such digit strings (see [`write_float`]).
-const MIN_TIE_DIGITS: usize = 16;
-
-/// The shortest digits that round-trip, in Rust's `{:e}` layout ("d.ddde[-]x"), as
-/// Python's repr chooses them.
-fn shortest_digits(f: f64) -> String {
-    // Rust's `{:e}` gives the shortest digits that round-trip, as Python's repr does:
-    // "d.ddde[-]x". When the value lies exactly halfway between two such digit strings,
-    // Rust takes the upper one and Python the even one: the value correctly rounded to
-    // that many digits (exact formatting rounds half to even), if that round-trips.
-    let mut sci = String::with_capacity(32);
-    let _ = write!(sci, "{f:e}");
-    let shortest = sci
-        .bytes()
-        .take_while(|&b| b != b'e')
-        .filter(u8::is_ascii_digit)
-        .count();
-    // A tie needs both n-digit neighbours to round-trip: their spacing, 10^(1-n) of the
-    // leading digit's unit, within one ulp, which is at most 2^-52 * 10 of that unit
-    // (2.2e-15), so n >= 16. Shorter digit strings skip the slow exact formatting.
-    if shortest >= MIN_TIE_DIGITS {
-        let mut rounded = String::with_capacity(32);
-        let _ = write!(rounded, "{f:.*e}", shortest - 1);
-        if rounded != sci && rounded.parse::<f64>() == Ok(f) {
-            sci = rounded;
+/// The shortest digits that round-trip `f` (finite), as Python's repr chooses them, and
+/// the decimal exponent of the first: `f` is `±d.ddd × 10^exponent`. Zmij (the formatter
+/// serde_json writes floats with) picks them as Python does, also where the value lies
+/// exactly halfway between two such digit strings (the even one; the tests hold it to an
+/// exact check at every digit count). Its text ("1.234e+33", "12.34", "0.001234") is read
+/// back into the digits and the exponent.
+fn shortest_digits(f: f64) -> (Digits, i32) {
+    let mut buffer = zmij::Buffer::new();
+    let text = buffer.format_finite(f.abs());
+    let (mantissa, exponent) = match text.split_once('e') {
+        Some((mantissa, exponent)) => (mantissa, exponent.parse().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let point = mantissa.find('.').unwrap_or(mantissa.len());
+    let mut digits = Digits::default();
+    let mut leading_zeros = 0;
+    for b in mantissa.bytes().filter(u8::is_ascii_digit) {
+        if digits.len == 0 && b == b'0' {
+            leading_zeros += 1;
+        } else if digits.len < digits.bytes.len() {
+            digits.bytes[digits.len] = b;
+            digits.len += 1;
         }
     }
-    sci
+    while digits.len > 1 && digits.bytes[digits.len - 1] == b'0' {
+        digits.len -= 1;
+    }
+    if digits.len == 0 {
+        digits.bytes[0] = b'0'; // zero: "0.0"
+        digits.len = 1;
+        return (digits, 0);
+    }
+    (digits, exponent + point as i32 - 1 - leading_zeros)
+}
+
+/// Significant decimal digits as ASCII: at most 17 (all a double needs), and the zeros
+/// a fixed-notation text has after them (up to its point: "1000000000000000.0").
+#[derive(Debug, Default, PartialEq)]
+struct Digits {
+    bytes: [u8; 24],
+    len: usize,
+}
+
+impl Digits {
+    fn as_str(&self) -> &str {
+        // The bytes are ASCII digits (`shortest_digits` keeps nothing else).
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("0")
+    }
 }
 
 /// Python's `repr(float)` (what `json.dumps` writes), with `Infinity` for infinities.
@@ -161,15 +180,9 @@ pub fn write_float(f: f64, out: &mut String) {
         out.push_str(if f > 0.0 { "Infinity" } else { "-Infinity" });
         return;
     }
-    let sci = shortest_digits(f);
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let (negative, mantissa) = match mantissa.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    if negative {
+    let (digits, exponent) = shortest_digits(f);
+    let digits = digits.as_str();
+    if f.is_sign_negative() {
         out.push('-');
     }
     if (-4..16).contains(&exponent) {
@@ -178,9 +191,9 @@ pub fn write_float(f: f64, out: &mut String) {
         if point <= 0 {
             out.push_str("0.");
             out.extend(std::iter::repeat_n('0', (-point) as usize));
-            out.push_str(&digits);
+            out.push_str(digits);
         } else if point as usize >= digits.len() {
-            out.push_str(&digits);
+            out.push_str(digits);
             out.extend(std::iter::repeat_n('0', point as usize - digits.len()));
             out.push_str(".0");
         } else {
@@ -288,21 +301,33 @@ mod tests {
         }
     }
 
-    /// `shortest_digits` with the exact rounding checked at every digit count.
-    fn digits_checked_always(f: f64) -> String {
-        let sci = format!("{f:e}");
+    /// The shortest digits Rust's `{:e}` gives, with the exact rounding checked at every
+    /// digit count (where the value lies halfway between two digit strings, `{:e}` takes
+    /// the upper one and Python the even one), and their exponent.
+    fn digits_checked_always(f: f64) -> (String, i32) {
+        let sci = format!("{:e}", f.abs());
         let digits = sci.bytes().take_while(|&b| b != b'e');
-        let rounded = format!("{f:.*e}", digits.filter(u8::is_ascii_digit).count() - 1);
-        if rounded != sci && rounded.parse::<f64>() == Ok(f) {
+        let rounded = format!(
+            "{:.*e}",
+            digits.filter(u8::is_ascii_digit).count() - 1,
+            f.abs()
+        );
+        let sci = if rounded != sci && rounded.parse::<f64>() == Ok(f.abs()) {
             rounded
         } else {
             sci
-        }
+        };
+        let (mantissa, exponent) = sci.split_once('e').expect("an exponent");
+        (
+            mantissa.replace('.', ""),
+            exponent.parse().expect("an integer"),
+        )
     }
 
     #[test]
-    fn ties_only_at_sixteen_digits_or_more() {
-        // Random bit patterns, and values with few fraction bits (where ties live).
+    fn shortest_digits_agree_with_an_exact_check() {
+        // Random bit patterns, values with few fraction bits (where ties live), decimal
+        // values as arguments hold them.
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = || {
             state ^= state << 13;
@@ -311,13 +336,21 @@ mod tests {
             state
         };
         for n in 0..400_000 {
-            let f = match n % 3 {
+            let f = match n % 4 {
                 0 => f64::from_bits(next()),
                 1 => (next() >> 11) as f64 / f64::from(1 << (next() % 12) as u32),
-                _ => (next() >> (11 + next() % 40)) as f64 + 0.25 * (next() % 4) as f64,
+                2 => (next() >> (11 + next() % 40)) as f64 + 0.25 * (next() % 4) as f64,
+                _ => format!("{}e{}", next() % 1_000_000_007, (next() % 60) as i32 - 30)
+                    .parse()
+                    .expect("a float"),
             };
             if f.is_finite() {
-                assert_eq!(shortest_digits(f), digits_checked_always(f), "{f:e}");
+                let (digits, exponent) = shortest_digits(f);
+                assert_eq!(
+                    (digits.as_str().to_owned(), exponent),
+                    digits_checked_always(f),
+                    "{f:e}"
+                );
             }
         }
     }
