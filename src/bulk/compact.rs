@@ -157,7 +157,7 @@ fn shortest_digits(f: f64) -> (Digits, i32) {
 
 /// Significant decimal digits as ASCII: at most 17 (all a double needs), and the zeros
 /// a fixed-notation text has after them (up to its point: "1000000000000000.0").
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default)]
 struct Digits {
     bytes: [u8; 24],
     len: usize,
