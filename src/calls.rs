@@ -39,9 +39,10 @@ pub enum Arguments<'a> {
     /// Some other value, on a tape of its own (formats that do not keep the response's
     /// tape): kept as its JSON text.
     Value(Tape<'a>),
-    /// A string not decoded yet ([`record_at_with`] without decoding): Arrow rows
-    /// decode it on their own.
-    Encoded(Cow<'a, str>),
+    /// A string on the response's tape, at this index, not decoded yet
+    /// ([`record_at_with`] without decoding): Arrow rows and Python objects are made
+    /// from its text directly.
+    Encoded(usize),
 }
 
 /// The string at `idx`, borrowed from the input where it had no escapes.

@@ -27,17 +27,19 @@ pub const MAX_DEPTH: usize = 1024;
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// One JSON value, or the start of a container whose contents follow it on the tape.
-#[derive(Debug, Clone, PartialEq)]
+/// Nothing in it owns memory (texts are ranges), so a tape is dropped in one free and
+/// a token takes 16 bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Token {
     Null,
     Bool(bool),
     Int(i64),
     UInt(u64),
     /// An integer outside the 64-bit range, as its decimal text.
-    BigInt(Box<str>),
+    BigInt(Text),
     Float(f64),
     /// A number beyond the float range (`1e400`: `inf` in Python), as its text.
-    HugeFloat(Box<str>),
+    HugeFloat(Text),
     Str(Text),
     /// `len` items follow; `end` is the index just past the last of them.
     Array {
@@ -52,28 +54,64 @@ pub enum Token {
 }
 
 /// A string on the tape: a slice of the source text when it had no escapes (no copy),
-/// else its unescaped copy.
-#[derive(Debug, Clone, PartialEq)]
+/// else a slice of the text the reader owns (`Tape::owned`: an unescaped copy, or a
+/// number's text as serde_json spells it).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Text {
     Source { start: u32, len: u32 },
-    Owned(Box<str>),
+    Owned { start: u32, len: u32 },
 }
 
 impl Text {
-    /// The string's contents, `source` being the text it was read from.
-    pub fn in_source<'s>(&'s self, source: &'s str) -> &'s str {
-        match self {
-            Text::Source { start, len } => &source[*start as usize..(*start + *len) as usize],
-            Text::Owned(s) => s,
-        }
+    /// The string's contents, `source` being the text it was read from and `owned` the
+    /// text its reader owns.
+    pub fn resolve<'s>(&self, source: &'s str, owned: &'s str) -> &'s str {
+        let (text, start, len) = match *self {
+            Text::Source { start, len } => (source, start, len),
+            Text::Owned { start, len } => (owned, start, len),
+        };
+        &text[start as usize..(start + len) as usize]
     }
 }
 
-/// A parsed document: `tokens[0]` is the root. Strings point into `source`.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// `s` added to the text a reader owns: its range there. The offsets wrap beyond 4 GiB:
+/// each reader checks its owned text's size (`Tape::owned`).
+pub fn own(owned: &mut String, s: &str) -> Text {
+    let start = owned.len() as u32;
+    owned.push_str(s);
+    Text::Owned {
+        start,
+        len: s.len() as u32,
+    }
+}
+
+/// A parsed document: `tokens[0]` is the root. Strings point into `source`, or into
+/// `owned` (the strings that had escapes, unescaped; at most 4 GiB).
+#[derive(Debug, Clone, Default)]
 pub struct Tape<'a> {
     pub source: Cow<'a, str>,
+    pub owned: String,
     pub tokens: Vec<Token>,
+}
+
+/// Two tapes are equal when they hold the same source and the same values: texts are
+/// compared by their contents, wherever they are kept.
+impl PartialEq for Tape<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let same = |a: &Token, b: &Token| match (a, b) {
+            (Token::Str(x), Token::Str(y))
+            | (Token::BigInt(x), Token::BigInt(y))
+            | (Token::HugeFloat(x), Token::HugeFloat(y)) => self.text(x) == other.text(y),
+            _ => a == b,
+        };
+        self.source == other.source
+            && self.tokens.len() == other.tokens.len()
+            && self
+                .tokens
+                .iter()
+                .zip(&other.tokens)
+                .all(|(a, b)| same(a, b))
+    }
 }
 
 /// Where and why JSON text could not be parsed. `pos` is a byte offset.
@@ -144,10 +182,14 @@ impl Keep {
 /// caller must use [`parse`] for text that may hold either (see `bulk::read_record`).
 pub fn parse_pruned<'a>(input: &'a [u8], keep: &Keep) -> Result<Tape<'a>, JsonError> {
     match simdutf8::compat::from_utf8(input) {
-        Ok(text) => Ok(Tape {
-            source: Cow::Borrowed(text),
-            tokens: tokens_with(text, Some(keep))?,
-        }),
+        Ok(text) => {
+            let (tokens, owned) = tokens_with(text, Some(keep))?;
+            Ok(Tape {
+                source: Cow::Borrowed(text),
+                owned,
+                tokens,
+            })
+        }
         Err(err) => Err(JsonError {
             pos: err.valid_up_to(),
             message: "invalid UTF-8".to_owned(),
@@ -179,9 +221,11 @@ pub fn parse_plain(input: &[u8]) -> Option<Tape<'_>> {
     if u32::try_from(text.len()).is_err() {
         return None;
     }
+    let (tokens, owned) = plain_tokens(text)?;
     Some(Tape {
         source: Cow::Borrowed(text),
-        tokens: plain_tokens(text)?,
+        owned,
+        tokens,
     })
 }
 
@@ -192,10 +236,15 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-fn plain_tokens(text: &str) -> Option<Vec<Token>> {
-    let mut tokens = TapeSink(Vec::with_capacity(text.len() / 8 + 4));
+/// The tokens of `text`, and the text they own (no larger than `text`: unescaping
+/// never lengthens a string).
+fn plain_tokens(text: &str) -> Option<(Vec<Token>, String)> {
+    let mut tokens = TapeSink {
+        tokens: Vec::with_capacity(text.len() / 8 + 4),
+        owned: String::new(),
+    };
     scan_plain(text, &mut tokens)?;
-    Some(tokens.0)
+    Some((tokens.tokens, tokens.owned))
 }
 
 /// What [`scan_plain`] hands the values it reads to, in the order of the text: the
@@ -204,6 +253,9 @@ fn plain_tokens(text: &str) -> Option<Vec<Token>> {
 pub trait Sink {
     /// What the sink keeps of a container while it is open.
     type Open;
+    /// Where strings with escapes are unescaped to: the `Text::Owned` ranges handed
+    /// to `key` and `value` are ranges of it.
+    fn owned(&mut self) -> &mut String;
     /// An array or object starts.
     fn open(&mut self, object: bool) -> Option<Self::Open>;
     /// A key of the object `open`; its value follows.
@@ -214,28 +266,36 @@ pub trait Sink {
     fn close(&mut self, open: Self::Open, len: u32, parent: Option<&mut Self::Open>) -> Option<()>;
 }
 
-/// The tape's tokens, as [`scan_plain`] reads them. An open container is the index of
-/// its token, written when it closes.
-struct TapeSink(Vec<Token>);
+/// The tape's tokens, as [`scan_plain`] reads them, and the text they own. An open
+/// container is the index of its token, written when it closes.
+struct TapeSink {
+    tokens: Vec<Token>,
+    owned: String,
+}
 
 impl Sink for TapeSink {
     type Open = (usize, bool);
 
     #[inline(always)]
+    fn owned(&mut self) -> &mut String {
+        &mut self.owned
+    }
+
+    #[inline(always)]
     fn open(&mut self, object: bool) -> Option<(usize, bool)> {
-        self.0.push(Token::Null);
-        Some((self.0.len() - 1, object))
+        self.tokens.push(Token::Null);
+        Some((self.tokens.len() - 1, object))
     }
 
     #[inline(always)]
     fn key(&mut self, _: &mut (usize, bool), key: Text) -> Option<()> {
-        self.0.push(Token::Str(key));
+        self.tokens.push(Token::Str(key));
         Some(())
     }
 
     #[inline(always)]
     fn value(&mut self, _: Option<&mut (usize, bool)>, value: Token) -> Option<()> {
-        self.0.push(value);
+        self.tokens.push(value);
         Some(())
     }
 
@@ -246,7 +306,7 @@ impl Sink for TapeSink {
         len: u32,
         _: Option<&mut (usize, bool)>,
     ) -> Option<()> {
-        self.0[at] = container(object, len, self.0.len());
+        self.tokens[at] = container(object, len, self.tokens.len());
         Some(())
     }
 }
@@ -272,7 +332,7 @@ pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
                 i = skip_ws(b, i + 1);
                 if b.get(i) != Some(if object { &b'}' } else { &b']' }) {
                     if object {
-                        let (key, next) = plain_key(text, i)?;
+                        let (key, next) = plain_key(text, i, sink.owned())?;
                         sink.key(&mut started, key)?;
                         i = next;
                     }
@@ -285,7 +345,7 @@ pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
                 None
             }
             b'"' => {
-                let (string, end) = plain_string(text, i)?;
+                let (string, end) = plain_string(text, i, sink.owned())?;
                 i = end;
                 Some(Token::Str(string))
             }
@@ -304,8 +364,12 @@ pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
             b'-' | b'0'..=b'9' => {
                 let end = number_end(b, i)?;
                 let number = &text[i..end];
+                let place = Text::Source {
+                    start: i as u32,
+                    len: (end - i) as u32,
+                };
                 i = end;
-                Some(match number_token(number) {
+                Some(match number_token(number, || place) {
                     // serde_json writes the exponent of its text its own way: `parse` reads it.
                     Token::HugeFloat(_) => return None,
                     // serde_json reads an integer of the unsigned 64-bit range itself.
@@ -332,7 +396,7 @@ pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
                 b',' => {
                     i = skip_ws(b, i + 1);
                     if object {
-                        let (key, next) = plain_key(text, i)?;
+                        let (key, next) = plain_key(text, i, sink.owned())?;
                         sink.key(&mut top.0, key)?;
                         i = next;
                     }
@@ -362,20 +426,21 @@ fn container(object: bool, len: u32, end: usize) -> Token {
 /// them. Inlined (in the two places that read keys): a call cost a sixth of reading a
 /// short key.
 #[inline(always)]
-fn plain_key(text: &str, i: usize) -> Option<(Text, usize)> {
+fn plain_key(text: &str, i: usize, owned: &mut String) -> Option<(Text, usize)> {
     if text.as_bytes().get(i) != Some(&b'"') {
         return None;
     }
-    let (key, end) = plain_string(text, i)?;
+    let (key, end) = plain_string(text, i, owned)?;
     let colon = skip_ws(text.as_bytes(), end);
     (text.as_bytes().get(colon) == Some(&b':')).then(|| (key, skip_ws(text.as_bytes(), colon + 1)))
 }
 
-/// The string whose opening quote is at `i`, and the index past its closing quote.
-/// Inlined, the escapes apart: most strings (nearly every key) have none, and the
-/// entry and exit of a call that can handle them cost a third of reading a short key.
+/// The string whose opening quote is at `i`, and the index past its closing quote
+/// (unescaped onto `owned` if it has escapes). Inlined, the escapes apart: most strings
+/// (nearly every key) have none, and the entry and exit of a call that can handle them
+/// cost a third of reading a short key.
 #[inline(always)]
-fn plain_string(text: &str, i: usize) -> Option<(Text, usize)> {
+fn plain_string(text: &str, i: usize, owned: &mut String) -> Option<(Text, usize)> {
     let b = text.as_bytes();
     let start = i + 1;
     let j = run_end(b, start);
@@ -387,30 +452,44 @@ fn plain_string(text: &str, i: usize) -> Option<(Text, usize)> {
             },
             j + 1,
         )),
-        b'\\' => escaped_string(text, start, j),
+        b'\\' => escaped_string(text, start, j, owned),
         _ => None, // a control character
     }
 }
 
-/// [`plain_string`] from its first escape, at `j` (the string starts at `start`).
+/// [`plain_string`] from its first escape, at `j` (the string starts at `start`),
+/// unescaped onto the end of `owned`. None where the string is not JSON (`owned` then
+/// ends with part of it).
 #[inline(never)]
-fn escaped_string(text: &str, start: usize, mut j: usize) -> Option<(Text, usize)> {
-    let b = text.as_bytes();
+fn escaped_string(text: &str, start: usize, j: usize, owned: &mut String) -> Option<(Text, usize)> {
+    let at = owned.len();
+    // Worked on as a local vector, whose length and capacity stay in registers.
+    let mut out = std::mem::take(owned).into_bytes();
     // Room for the rest of the text (up to a bound): the string ends within it.
-    let mut out = Vec::with_capacity((b.len() - start).min(4096));
+    out.reserve((text.len() - start).min(4096));
+    let end = unescape(text.as_bytes(), start, j, &mut out);
+    // SAFETY: `out` is UTF-8: it was `owned`, then `unescape` appended the UTF-8 of
+    // escaped characters, and slices of `text` (a `str`) in order, each from a character
+    // boundary (just past a quote or an escape, both ASCII) to one (just before a quote,
+    // backslash or control character, all ASCII; `copy_run` cuts its pieces back to there
+    // before it returns). The tests compare every string with serde_json's, on every
+    // vector text, cut and changed (`parse_plain_agrees_with_serde_json...`).
+    *owned = unsafe { String::from_utf8_unchecked(out) };
+    let text = Text::Owned {
+        start: at as u32, // no more than the text read: see `plain_tokens`
+        len: (owned.len() - at) as u32,
+    };
+    Some((text, end?))
+}
+
+/// Appends the unescaped string from `start` (its first escape at `j`) to `out`: the
+/// index past its closing quote; None where it is not JSON.
+#[inline(always)]
+fn unescape(b: &[u8], start: usize, mut j: usize, out: &mut Vec<u8>) -> Option<usize> {
     out.extend_from_slice(&b[start..j]);
     loop {
         match *b.get(j)? {
-            b'"' => {
-                // SAFETY: `out` is UTF-8. It holds the UTF-8 of escaped characters, and
-                // slices of `text` (a `str`) in order: each runs from a character boundary
-                // (just past a quote or an escape, both ASCII) to one (just before a quote,
-                // backslash or control character, all ASCII; `copy_run` cuts its words back
-                // to there). The tests compare every string with serde_json's, on every
-                // vector text, cut and changed (`parse_plain_agrees_with_serde_json...`).
-                let out = unsafe { String::from_utf8_unchecked(out) };
-                return Some((Text::Owned(out.into()), j + 1));
-            }
+            b'"' => return Some(j + 1),
             b'\\' => {
                 let (c, next) = escaped_char(b, j + 1)?;
                 match u8::try_from(c) {
@@ -420,7 +499,7 @@ fn escaped_string(text: &str, start: usize, mut j: usize) -> Option<(Text, usize
                 j = next;
             }
             c if c < 0x20 => return None,
-            _ => j = copy_run(b, j, &mut out),
+            _ => j = copy_run(b, j, out),
         }
     }
 }
@@ -640,9 +719,10 @@ fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
 
 /// Parse text; strings without escapes point into it.
 pub fn parse_str(text: &str) -> Result<Tape<'_>, JsonError> {
-    let tokens = tokens_of(text)?;
+    let (tokens, owned) = tokens_of(text)?;
     Ok(Tape {
         source: Cow::Borrowed(text),
+        owned,
         tokens,
     })
 }
@@ -650,15 +730,17 @@ pub fn parse_str(text: &str) -> Result<Tape<'_>, JsonError> {
 /// Parse text and keep it: the tape owns its source. On error the text comes back.
 pub fn parse_string(text: String) -> Result<Tape<'static>, (JsonError, String)> {
     match tokens_of(&text) {
-        Ok(tokens) => Ok(Tape {
+        Ok((tokens, owned)) => Ok(Tape {
             source: Cow::Owned(text),
+            owned,
             tokens,
         }),
         Err(err) => Err((err, text)),
     }
 }
 
-fn tokens_of(text: &str) -> Result<Vec<Token>, JsonError> {
+/// The tokens of `text` and the text they own.
+fn tokens_of(text: &str) -> Result<(Vec<Token>, String), JsonError> {
     // The hand-written pass reads most documents, and reads them as serde_json does
     // (`parse_plain`); serde_json reads the rest and reports their errors.
     if u32::try_from(text.len()).is_ok() {
@@ -669,12 +751,13 @@ fn tokens_of(text: &str) -> Result<Vec<Token>, JsonError> {
     tokens_with(text, None)
 }
 
-fn tokens_with(text: &str, keep: Option<&Keep>) -> Result<Vec<Token>, JsonError> {
+fn tokens_with(text: &str, keep: Option<&Keep>) -> Result<(Vec<Token>, String), JsonError> {
+    let too_large = || JsonError {
+        pos: 0,
+        message: "document larger than 4 GiB".to_owned(),
+    };
     if u32::try_from(text.len()).is_err() {
-        return Err(JsonError {
-            pos: 0,
-            message: "document larger than 4 GiB".to_owned(),
-        });
+        return Err(too_large());
     }
     let mut de = serde_json::Deserializer::from_str(text);
     // Our own depth counter enforces MAX_DEPTH, everywhere in the document.
@@ -685,8 +768,10 @@ fn tokens_with(text: &str, keep: Option<&Keep>) -> Result<Vec<Token>, JsonError>
         text.len() / 8 + 4
     };
     let mut tokens = Vec::with_capacity(estimate);
+    let mut owned = String::new();
     let result = Builder {
         tokens: &mut tokens,
+        owned: &mut owned,
         source: SourceRange::of(text),
         depth: 0,
         keep,
@@ -695,7 +780,10 @@ fn tokens_with(text: &str, keep: Option<&Keep>) -> Result<Vec<Token>, JsonError>
     .deserialize(&mut de)
     .and_then(|()| de.end());
     match result {
-        Ok(()) => Ok(tokens),
+        // The owned text is the unescaped strings and the numbers serde_json spells its
+        // own way (`1e+400`): a text of nearly 4 GiB could make it larger.
+        Ok(()) if u32::try_from(owned.len()).is_err() => Err(too_large()),
+        Ok(()) => Ok((tokens, owned)),
         Err(err) => Err(json_error(text.as_bytes(), &err)),
     }
 }
@@ -732,14 +820,15 @@ impl SourceRange {
         }
     }
 
-    /// `s` as a tape string: an offset where it lies inside the source, else a copy.
-    fn text(self, s: &str) -> Text {
+    /// `s` as a tape string: an offset where it lies inside the source, else a copy
+    /// added to `owned`.
+    fn text(self, s: &str, owned: &mut String) -> Text {
         match self.offset(s) {
             Some(start) => Text::Source {
                 start,
                 len: s.len() as u32, // inside a source of at most 4 GiB
             },
-            None => Text::Owned(s.into()),
+            None => own(owned, s),
         }
     }
 
@@ -761,6 +850,8 @@ fn enter<E: de::Error>(depth: &mut usize) -> Result<(), E> {
 /// Appends one value (and everything inside it, or the parts `keep` names) to the tape.
 struct Builder<'t> {
     tokens: &'t mut Vec<Token>,
+    /// The tape's owned text.
+    owned: &'t mut String,
     source: SourceRange,
     depth: usize,
     /// None: keep everything.
@@ -775,18 +866,11 @@ impl Builder<'_> {
         let keep = match self.keep {
             None => None,
             Some(keep) if keep.all => None,
-            Some(keep) => {
-                let key = match key {
-                    Text::Source { start, len } => {
-                        &self.text[*start as usize..(*start + *len) as usize]
-                    }
-                    Text::Owned(owned) => owned,
-                };
-                Some(keep.member(key)?)
-            }
+            Some(keep) => Some(keep.member(key.resolve(self.text, self.owned))?),
         };
         Some(Builder {
             tokens: self.tokens,
+            owned: self.owned,
             source: self.source,
             depth: self.depth,
             keep: keep.filter(|k| !k.all),
@@ -803,6 +887,7 @@ impl Builder<'_> {
         };
         Some(Builder {
             tokens: self.tokens,
+            owned: self.owned,
             source: self.source,
             depth: self.depth,
             keep: keep.filter(|k| !k.all),
@@ -824,9 +909,10 @@ impl Builder<'_> {
         };
     }
 
-    fn key(&self) -> Key {
+    fn key(&mut self) -> Key<'_> {
         Key {
             source: self.source,
+            owned: self.owned,
         }
     }
 }
@@ -878,7 +964,7 @@ impl<'de> Visitor<'de> for Builder<'_> {
     }
 
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        let text = self.source.text(v);
+        let text = self.source.text(v, self.owned);
         self.tokens.push(Token::Str(text));
         Ok(())
     }
@@ -916,7 +1002,9 @@ impl<'de> Visitor<'de> for Builder<'_> {
             Some(KeyText::Number) => {
                 // Not an object: serde_json's hand-over of a number it did not convert.
                 let text: Cow<'de, str> = map.next_value_seed(NumberText)?;
-                self.tokens.push(number_token(&text));
+                let (source, owned) = (self.source, &mut *self.owned);
+                let token = number_token(&text, || source.text(&text, owned));
+                self.tokens.push(token);
                 return Ok(());
             }
             Some(KeyText::Key(first)) => first,
@@ -971,7 +1059,7 @@ pub fn is_too_long_int(text: &str) -> bool {
 pub fn holds_too_long_int(tape: &Tape<'_>) -> bool {
     tape.tokens
         .iter()
-        .any(|token| matches!(token, Token::BigInt(digits) if is_too_long_int(digits)))
+        .any(|token| matches!(token, Token::BigInt(digits) if is_too_long_int(tape.text(digits))))
 }
 
 /// Whether the value at `idx`, as decoded (a replaced duplicate's value is not part of
@@ -980,13 +1068,13 @@ pub fn value_holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
     // Almost always none at all: one scan of the tokens, no walk.
     let any = tape.tokens[idx..tape.skip(idx)]
         .iter()
-        .any(|token| matches!(token, Token::BigInt(digits) if is_too_long_int(digits)));
+        .any(|token| matches!(token, Token::BigInt(digits) if is_too_long_int(tape.text(digits))));
     any && live_holds_too_long_int(tape, idx)
 }
 
 fn live_holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
     match &tape.tokens[idx] {
-        Token::BigInt(digits) => is_too_long_int(digits),
+        Token::BigInt(digits) => is_too_long_int(tape.text(digits)),
         Token::Array { end, .. } => {
             let mut at = idx + 1;
             while at < *end as usize {
@@ -1012,23 +1100,24 @@ fn nested_holds_too_long_int(tape: &Tape<'_>, idx: usize) -> bool {
 }
 
 /// A float's token from its (valid) text: beyond the float range it is ±inf, as in
-/// Python, and its text is kept.
-pub fn float_token(text: &str) -> Token {
+/// Python, and its text is kept (`place`: where the tape keeps it).
+pub fn float_token(text: &str, place: impl FnOnce() -> Text) -> Token {
     match text.parse::<f64>() {
         Ok(value) if value.is_finite() => Token::Float(value),
-        Ok(_) => Token::HugeFloat(text.into()),
+        Ok(_) => Token::HugeFloat(place()),
         Err(_) => Token::Float(f64::NAN),
     }
 }
 
-/// A number's text from serde_json: a float, or an integer beyond 64 bits.
-pub fn number_token(text: &str) -> Token {
+/// A number's text from serde_json: a float, or an integer beyond 64 bits (`place`:
+/// where the tape keeps a text it keeps).
+pub fn number_token(text: &str, place: impl FnOnce() -> Text) -> Token {
     if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
-        float_token(text)
+        float_token(text, place)
     } else if let Ok(small) = text.parse::<i64>() {
         Token::Int(small) // "-0", which serde_json hands over as text
     } else {
-        Token::BigInt(text.into())
+        Token::BigInt(place())
     }
 }
 
@@ -1044,11 +1133,13 @@ enum KeyText {
     Number,
 }
 
-struct Key {
+struct Key<'t> {
     source: SourceRange,
+    /// The tape's owned text, where a key with escapes is kept.
+    owned: &'t mut String,
 }
 
-impl<'de> DeserializeSeed<'de> for Key {
+impl<'de> DeserializeSeed<'de> for Key<'_> {
     type Value = KeyText;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<KeyText, D::Error> {
@@ -1056,7 +1147,7 @@ impl<'de> DeserializeSeed<'de> for Key {
     }
 }
 
-impl<'de> Visitor<'de> for Key {
+impl<'de> Visitor<'de> for Key<'_> {
     type Value = KeyText;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1067,11 +1158,11 @@ impl<'de> Visitor<'de> for Key {
         if is_number_key(self.source, v) {
             return Ok(KeyText::Number);
         }
-        Ok(KeyText::Key(self.source.text(v)))
+        Ok(KeyText::Key(self.source.text(v, self.owned)))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<KeyText, E> {
-        Ok(KeyText::Key(Text::Owned(v.into())))
+        Ok(KeyText::Key(own(self.owned, v)))
     }
 }
 
@@ -1151,21 +1242,20 @@ impl Tape<'_> {
     }
 
     /// The contents of a tape string.
-    pub fn text<'s>(&'s self, text: &'s Text) -> &'s str {
-        text.in_source(&self.source)
+    pub fn text(&self, text: &Text) -> &str {
+        text.resolve(&self.source, &self.owned)
     }
 
     /// Whether the value at `idx` is the string `s` (compared byte by byte).
     pub fn str_is(&self, idx: usize, s: &str) -> bool {
-        match &self.tokens[idx] {
-            Token::Str(Text::Source { start, len }) => {
-                let (start, len) = (*start as usize, *len as usize);
-                len == s.len()
-                    && self.source.as_bytes().get(start..start + len) == Some(s.as_bytes())
-            }
-            Token::Str(Text::Owned(text)) => **text == *s,
-            _ => false,
-        }
+        let (text, start, len) = match self.tokens[idx] {
+            Token::Str(Text::Source { start, len }) => (&*self.source, start, len),
+            Token::Str(Text::Owned { start, len }) => (self.owned.as_str(), start, len),
+            _ => return false,
+        };
+        // Bytes, lengths first: most keys differ in length from the one looked for.
+        let (start, len) = (start as usize, len as usize);
+        len == s.len() && text.as_bytes().get(start..start + len) == Some(s.as_bytes())
     }
 
     /// The string at `idx`, if the value there is a string.
@@ -1250,9 +1340,11 @@ pub(crate) mod tests {
             pos: err.valid_up_to(),
             message: "invalid UTF-8".to_owned(),
         })?;
+        let (tokens, owned) = tokens_with(text, None)?;
         Ok(Tape {
             source: Cow::Borrowed(text),
-            tokens: tokens_with(text, None)?,
+            owned,
+            tokens,
         })
     }
 
@@ -1353,9 +1445,14 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert_eq!(tape.tokens[1], Token::UInt(u64::MAX));
-        assert_eq!(tape.tokens[2], Token::BigInt("18446744073709551616".into()));
-        assert_eq!(tape.tokens[3], Token::BigInt("-9223372036854775809".into()));
-        assert_eq!(tape.tokens[4], Token::HugeFloat("1e+400".into()));
+        let text = |idx: usize| match &tape.tokens[idx] {
+            Token::BigInt(text) => ("BigInt", tape.text(text)),
+            Token::HugeFloat(text) => ("HugeFloat", tape.text(text)),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(text(2), ("BigInt", "18446744073709551616"));
+        assert_eq!(text(3), ("BigInt", "-9223372036854775809"));
+        assert_eq!(text(4), ("HugeFloat", "1e+400"));
         assert_eq!(tape.tokens[5], Token::Float(0.1));
         let tape = parse(br#"{"$serde_json::private::Number": "1.5", "k\u0041": "a\n"}"#).unwrap();
         assert_eq!(tape.tokens[0], Token::Object { len: 2, end: 5 });

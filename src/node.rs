@@ -141,7 +141,7 @@ impl Node for TapeNode<'_, '_> {
         Ok(match self.token() {
             Token::Int(i) => Some(Index::Int(*i)),
             Token::UInt(u) => Some(Index::of_magnitude(false, &u.to_be_bytes())),
-            Token::BigInt(digits) => Index::of_decimal(digits),
+            Token::BigInt(digits) => Index::of_decimal(self.tape.text(digits)),
             _ => None,
         })
     }

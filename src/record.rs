@@ -3,10 +3,9 @@
 
 use crate::calls::{decode_object, string_at, Arguments, Call, Record};
 use crate::formats::{Format, Walk, Walked};
-use crate::json::{self, JsonError, Tape, Text, Token};
+use crate::json::{self, JsonError, Tape, Token};
 use crate::node::TapeNode;
 use crate::stream::{self, holds_stream, Reader};
-use std::borrow::Cow;
 
 /// Parse one response and find its calls.
 /// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
@@ -37,7 +36,7 @@ pub fn record_at<'a>(format: &Format, tape: Tape<'a>, root: usize) -> Record<'a>
 /// `decode`.
 pub fn record_at_with<'a>(
     format: &Format,
-    mut tape: Tape<'a>,
+    tape: Tape<'a>,
     root: usize,
     decode: bool,
 ) -> Record<'a> {
@@ -91,7 +90,7 @@ pub fn record_at_with<'a>(
                 Some(idx) if verbatim && matches!(tape.tokens[idx], Token::Str(_)) => {
                     string_at(&tape, idx).map_or(Arguments::Missing, Arguments::Undecodable)
                 }
-                Some(idx) => arguments_at(&mut tape, idx, decode),
+                Some(idx) => arguments_at(&tape, idx, decode),
             },
         })
         .collect();
@@ -137,16 +136,8 @@ pub fn unrecognized_shape(tape: &Tape<'_>, idx: usize) -> String {
     format!("unrecognized response shape ({shape})")
 }
 
-/// The arguments value at `idx`. A string's text is moved out of the response's tape
-/// (each call has its own arguments value, and nothing else reads it) onto its own.
-fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize, decode: bool) -> Arguments<'a> {
-    let decode = |text: Cow<'a, str>| {
-        if decode {
-            decode_object(text)
-        } else {
-            Arguments::Encoded(text)
-        }
-    };
+/// The arguments value at `idx` (a string decoded only if `decode`).
+fn arguments_at<'a>(tape: &Tape<'a>, idx: usize, decode: bool) -> Arguments<'a> {
     if matches!(tape.tokens[idx], Token::Object { .. }) {
         // An integer Python would refuse to convert: kept as JSON text, not decoded.
         if json::value_holds_too_long_int(tape, idx) {
@@ -154,17 +145,12 @@ fn arguments_at<'a>(tape: &mut Tape<'a>, idx: usize, decode: bool) -> Arguments<
         }
         return Arguments::Object(idx);
     }
-    match &mut tape.tokens[idx] {
-        Token::Str(Text::Owned(text)) => decode(Cow::Owned(std::mem::take(text).into())),
-        Token::Str(Text::Source { start, len }) => {
-            let range = *start as usize..(*start + *len) as usize;
-            let text = match &tape.source {
-                Cow::Borrowed(source) => Cow::Borrowed(&source[range]),
-                Cow::Owned(source) => Cow::Owned(source[range].to_owned()),
-            };
-            decode(text)
-        }
-        _ => Arguments::Other(idx),
+    if !decode && matches!(tape.tokens[idx], Token::Str(_)) {
+        return Arguments::Encoded(idx);
+    }
+    match string_at(tape, idx) {
+        Some(text) => decode_object(text),
+        None => Arguments::Other(idx),
     }
 }
 

@@ -50,10 +50,10 @@ fn write(tape: &Tape<'_>, idx: usize, out: &mut String, as_written: bool) {
         Token::Bool(false) => out.push_str("false"),
         Token::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
         Token::UInt(u) => out.push_str(itoa::Buffer::new().format(*u)),
-        Token::BigInt(digits) => out.push_str(digits),
+        Token::BigInt(digits) => out.push_str(tape.text(digits)),
         Token::Float(f) => write_float(*f, out),
-        Token::HugeFloat(text) if as_written => write_huge_float(text, out),
-        Token::HugeFloat(text) => out.push_str(if text.starts_with('-') {
+        Token::HugeFloat(text) if as_written => write_huge_float(tape.text(text), out),
+        Token::HugeFloat(text) => out.push_str(if tape.text(text).starts_with('-') {
             "-Infinity"
         } else {
             "Infinity"

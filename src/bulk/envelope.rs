@@ -67,7 +67,7 @@ pub fn describe_with(tape: &Tape<'_>, idx: usize, (message_key, code_key): (&str
                 Some(Token::Str(text)) => format!("{}: {message}", tape.text(text)),
                 Some(Token::Int(i)) => format!("{i}: {message}"),
                 Some(Token::UInt(u)) => format!("{u}: {message}"),
-                Some(Token::BigInt(digits)) => format!("{digits}: {message}"),
+                Some(Token::BigInt(digits)) => format!("{}: {message}", tape.text(digits)),
                 _ => message.to_owned(),
             };
         }

@@ -222,7 +222,8 @@ impl Rows {
                             compact::write_value(tape, 0, &mut self.kept);
                             Some(&self.kept)
                         }
-                        Arguments::Encoded(text) => {
+                        Arguments::Encoded(idx) => {
+                            let text = record.tape.str_at(*idx).unwrap_or_default();
                             match canonical::object(text, &mut self.scratch) {
                                 Ok(()) => None,
                                 Err(Stop::NotObject) => {

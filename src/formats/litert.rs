@@ -207,7 +207,7 @@ fn calls_from_segments<'a>(segments: &[Segment<'a>]) -> Vec<Call<'a>> {
 fn source_range(text: &Text) -> Range<usize> {
     match text {
         Text::Source { start, len } => *start as usize..*start as usize + *len as usize,
-        Text::Owned(_) => 0..0,
+        Text::Owned { .. } => 0..0,
     }
 }
 
@@ -364,10 +364,16 @@ pub fn string_arguments(text: Cow<'_, str>) -> Arguments<'_> {
     }
 }
 
-/// The value at `idx` on a tape of its own (container ends re-based; same source).
+/// The value at `idx` on a tape of its own (container ends re-based; same source; the
+/// owned texts it points to copied).
 fn subtree<'a>(tape: &Tape<'a>, idx: usize) -> Tape<'a> {
     let end = tape.skip(idx);
     let base = idx as u32; // a tape has at most one token per byte of a < 4 GiB text
+    let mut owned = String::new();
+    let mut keep = |text: &Text| match text {
+        Text::Owned { .. } => json::own(&mut owned, tape.text(text)),
+        source => *source,
+    };
     let tokens = tape.tokens[idx..end]
         .iter()
         .map(|token| match token {
@@ -379,11 +385,15 @@ fn subtree<'a>(tape: &Tape<'a>, idx: usize) -> Tape<'a> {
                 len: *len,
                 end: end - base,
             },
-            other => other.clone(),
+            Token::Str(text) => Token::Str(keep(text)),
+            Token::BigInt(text) => Token::BigInt(keep(text)),
+            Token::HugeFloat(text) => Token::HugeFloat(keep(text)),
+            other => *other,
         })
         .collect();
     Tape {
         source: tape.source.clone(),
+        owned,
         tokens,
     }
 }
@@ -391,23 +401,42 @@ fn subtree<'a>(tape: &Tape<'a>, idx: usize) -> Tape<'a> {
 /// `<|"|>` removed from every string value (never a key), at any depth, in place.
 pub fn strip_escape_tokens(tape: &mut Tape<'_>) {
     let finder = &FINDERS[4];
-    let Tape { source, tokens } = tape;
     let mut keys = Keys::default();
-    for (idx, token) in tokens.iter_mut().enumerate() {
+    let mut holding = Vec::new(); // the string values that hold the token, in order
+    for (idx, token) in tape.tokens.iter().enumerate() {
         if keys.is_key(idx, token) {
             continue;
         }
         if let Token::Str(text) = token {
-            let string = match text {
-                Text::Source { .. } => source.get(source_range(text)).unwrap_or_default(),
-                Text::Owned(owned) => owned,
-            };
-            if finder.find(string.as_bytes()).is_some() {
-                let stripped = string.replace(ESCAPE_TOKEN, "");
-                *text = Text::Owned(stripped.into());
+            if finder.find(tape.text(text).as_bytes()).is_some() {
+                holding.push(idx);
             }
         }
     }
+    if holding.is_empty() {
+        return;
+    }
+    // The owned text is written anew, each string once (stripped or as it was), so it
+    // stays no larger than the strings of the text the tape was read from (4 GiB).
+    let Tape {
+        source,
+        owned,
+        tokens,
+    } = tape;
+    let mut rewritten = String::with_capacity(owned.len());
+    let mut holding = holding.into_iter().peekable();
+    for (idx, token) in tokens.iter_mut().enumerate() {
+        let (Token::Str(text) | Token::BigInt(text) | Token::HugeFloat(text)) = token else {
+            continue;
+        };
+        let string = text.resolve(source, owned);
+        if holding.next_if_eq(&idx).is_some() {
+            *text = json::own(&mut rewritten, &string.replace(ESCAPE_TOKEN, ""));
+        } else if matches!(text, Text::Owned { .. }) {
+            *text = json::own(&mut rewritten, string);
+        }
+    }
+    *owned = rewritten;
 }
 
 // ------------------------------------------------------------------ raw Gemma 4 tokens
@@ -438,22 +467,31 @@ fn raw_calls<'a>(text: &str, lives: Option<&'a str>, calls: &mut Vec<Call<'a>>) 
                 let mut tape = match lives {
                     Some(text) => Tape {
                         source: Cow::Borrowed(text),
+                        owned: String::new(),
                         tokens,
                     },
-                    None => Tape {
-                        source: Cow::Borrowed(""),
-                        tokens: tokens
+                    None => {
+                        let mut owned = String::new();
+                        let tokens = tokens
                             .into_iter()
-                            .map(|token| match token {
-                                Token::Str(string @ Text::Source { .. }) => {
-                                    let range = source_range(&string);
-                                    let copy = text.get(range).unwrap_or_default();
-                                    Token::Str(Text::Owned(copy.into()))
+                            .map(|mut token| {
+                                // The texts of strings and numbers: copied.
+                                if let Token::Str(place)
+                                | Token::BigInt(place)
+                                | Token::HugeFloat(place) = &mut token
+                                {
+                                    let copy = text.get(source_range(place)).unwrap_or_default();
+                                    *place = json::own(&mut owned, copy);
                                 }
-                                other => other,
+                                token
                             })
-                            .collect(),
-                    },
+                            .collect();
+                        Tape {
+                            source: Cow::Borrowed(""),
+                            owned,
+                            tokens,
+                        }
+                    }
                 };
                 strip_escape_tokens(&mut tape);
                 Arguments::Decoded(tape)
@@ -628,11 +666,12 @@ fn name_end(b: &[u8], i: usize) -> usize {
 /// A block that does not follow the grammar.
 struct Malformed;
 
-/// A string token for `text[range]` (copied when the offsets do not fit the tape's).
-fn source_text(text: &str, range: Range<usize>) -> Text {
+/// A token's text `text[range]`: a block beyond the tape's 4 GiB of text is malformed
+/// (kept as its text, as `json` refuses a document of more).
+fn source_text(range: Range<usize>) -> Result<Text, Malformed> {
     match (u32::try_from(range.start), u32::try_from(range.len())) {
-        (Ok(start), Ok(len)) if range.end <= u32::MAX as usize => Text::Source { start, len },
-        _ => Text::Owned(text.get(range).unwrap_or_default().into()),
+        (Ok(start), Ok(len)) if range.end <= u32::MAX as usize => Ok(Text::Source { start, len }),
+        _ => Err(Malformed),
     }
 }
 
@@ -727,7 +766,7 @@ fn parse_key(text: &str, i: usize, tokens: &mut Vec<Token>) -> Result<usize, Mal
     if b.get(colon) != Some(&b':') {
         return Err(Malformed);
     }
-    tokens.push(Token::Str(source_text(text, i..end)));
+    tokens.push(Token::Str(source_text(i..end)?));
     Ok(colon + 1)
 }
 
@@ -745,7 +784,7 @@ fn parse_string(text: &str, i: usize, tokens: &mut Vec<Token>) -> Result<usize, 
     let k = delimiter_at(b, i).ok_or(Malformed)?;
     let start = i + STRING_DELIMITERS[k].len();
     let end = start + FINDERS[4 + k].find(rest(b, start)).ok_or(Malformed)?;
-    tokens.push(Token::Str(source_text(text, start..end)));
+    tokens.push(Token::Str(source_text(start..end)?));
     Ok(end + STRING_DELIMITERS[k].len())
 }
 
@@ -771,8 +810,10 @@ fn parse_number(text: &str, i: usize, tokens: &mut Vec<Token>) -> Result<usize, 
         }
         end = digits_end(b, end, true)?;
     }
-    let token = number_token(text.get(i..end).ok_or(Malformed)?);
-    if matches!(&token, Token::BigInt(digits) if json::is_too_long_int(digits)) {
+    let number = text.get(i..end).ok_or(Malformed)?;
+    let place = source_text(i..end)?;
+    let token = number_token(number, place);
+    if matches!(token, Token::BigInt(_)) && json::is_too_long_int(number) {
         return Err(Malformed); // Python would refuse to convert it: the block is kept as text
     }
     tokens.push(token);
@@ -790,17 +831,18 @@ fn digits_end(b: &[u8], start: usize, required: bool) -> Result<usize, Malformed
     Ok(i)
 }
 
-/// The token of valid JSON number text, as `crate::json` makes it: integers exact at
-/// any size, floats correctly rounded (out of range: infinite, as in Python).
-fn number_token(text: &str) -> Token {
+/// The token of valid JSON number text (`place`: where it is), as `crate::json` makes
+/// it: integers exact at any size, floats correctly rounded (out of range: infinite, as
+/// in Python).
+fn number_token(text: &str, place: Text) -> Token {
     if text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E')) {
-        json::float_token(text)
+        json::float_token(text, || place)
     } else if let Ok(small) = text.parse::<i64>() {
         Token::Int(small)
     } else if let Ok(unsigned) = text.parse::<u64>() {
         Token::UInt(unsigned)
     } else {
-        Token::BigInt(text.into())
+        Token::BigInt(place)
     }
 }
 
@@ -847,7 +889,8 @@ fn compact_json(text: &str, tape: &Tape<'_>) -> Option<String> {
             };
             match string {
                 Text::Source { .. } => out.push_str(text.get(i..end)?),
-                Text::Owned(value) => {
+                Text::Owned { .. } => {
+                    let value = tape.text(string);
                     let is_key = b.get(skip_whitespace(b, end)) == Some(&b':');
                     if is_key || FINDERS[4].find(value.as_bytes()).is_none() {
                         write_json_string(&mut out, value);

@@ -303,26 +303,35 @@ impl<'py> Builder<'py> {
                 Ok((PyList::new(py, items)?.into_any(), *end as usize))
             }
             Token::Object { .. } => self.object(tape, idx),
-            scalar => Ok((self.scalar(scalar)?, idx + 1)),
+            scalar => Ok((self.scalar(scalar, &tape.source, &tape.owned)?, idx + 1)),
         }
     }
 
-    /// The Python value of a token that is neither a container nor a string.
-    pub(super) fn scalar(&self, token: &Token) -> PyResult<Bound<'py, PyAny>> {
+    /// The Python value of a token that is neither a container nor a string (the texts
+    /// of numbers kept as text are in `source` or `owned`: see `Text`).
+    pub(super) fn scalar(
+        &self,
+        token: &Token,
+        source: &str,
+        owned: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         Ok(match token {
             Token::Null => py.None().into_bound(py),
             Token::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
             Token::Int(i) => i.into_bound_py_any(py)?,
             Token::UInt(u) => u.into_bound_py_any(py)?,
-            Token::BigInt(digits) => match py.get_type::<PyInt>().call1((digits.as_ref(),)) {
-                Ok(int) => int,
-                // More digits than int() takes (4300 by default): JSON decodes it anyway.
-                Err(_) => self.hooks.loads.bind(py).call1((digits.as_ref(),))?,
-            },
+            Token::BigInt(digits) => {
+                let digits = digits.resolve(source, owned);
+                match py.get_type::<PyInt>().call1((digits,)) {
+                    Ok(int) => int,
+                    // More digits than int() takes (4300 by default): JSON decodes it anyway.
+                    Err(_) => self.hooks.loads.bind(py).call1((digits,))?,
+                }
+            }
             Token::Float(f) => PyFloat::new(py, *f).into_any(),
             Token::HugeFloat(text) => {
-                let inf = if text.starts_with('-') {
+                let inf = if text.resolve(source, owned).starts_with('-') {
                     f64::NEG_INFINITY
                 } else {
                     f64::INFINITY
@@ -546,6 +555,7 @@ fn object_of_text<'py>(b: &mut Builder<'py>, text: &str) -> PyResult<Option<Boun
         let mut sink = ObjectSink {
             builder: b,
             source: text,
+            unescaped: String::new(),
             items: Vec::new(),
             root: None,
             error: None,
@@ -570,6 +580,8 @@ fn object_of_text<'py>(b: &mut Builder<'py>, text: &str) -> PyResult<Option<Boun
 struct ObjectSink<'b, 'py, 's> {
     builder: &'b mut Builder<'py>,
     source: &'s str,
+    /// The string with escapes just read, unescaped (emptied when its object is made).
+    unescaped: String,
     /// The items of the open lists, one after another (a list's start at its `List`).
     items: Vec<Bound<'py, PyAny>>,
     root: Option<Bound<'py, PyAny>>,
@@ -610,6 +622,10 @@ impl<'py> ObjectSink<'_, 'py, '_> {
 impl<'py> Sink for ObjectSink<'_, 'py, '_> {
     type Open = OpenObject<'py>;
 
+    fn owned(&mut self) -> &mut String {
+        &mut self.unescaped
+    }
+
     fn open(&mut self, object: bool) -> Option<OpenObject<'py>> {
         Some(if object {
             OpenObject::Dict(PyDict::new(self.builder.py), None)
@@ -620,20 +636,27 @@ impl<'py> Sink for ObjectSink<'_, 'py, '_> {
 
     fn key(&mut self, open: &mut OpenObject<'py>, key: Text) -> Option<()> {
         if let OpenObject::Dict(_, slot) = open {
-            *slot = Some(self.builder.key(key.in_source(self.source)));
+            *slot = Some(self.builder.key(key.resolve(self.source, &self.unescaped)));
         }
+        self.unescaped.clear();
         Some(())
     }
 
     fn value(&mut self, parent: Option<&mut OpenObject<'py>>, value: Token) -> Option<()> {
+        let (source, unescaped) = (self.source, &self.unescaped);
         let value = match value {
-            Token::Str(text) => new_str(self.builder.py, text.in_source(self.source)).into_any(),
-            Token::BigInt(digits) if is_too_long_int(&digits) => return None,
+            Token::Str(text) => {
+                new_str(self.builder.py, text.resolve(source, unescaped)).into_any()
+            }
+            Token::BigInt(digits) if is_too_long_int(digits.resolve(source, unescaped)) => {
+                return None
+            }
             scalar => {
-                let value = self.builder.scalar(&scalar);
+                let value = self.builder.scalar(&scalar, source, unescaped);
                 self.ok(value)?
             }
         };
+        self.unescaped.clear();
         self.place(parent, value)
     }
 
@@ -675,11 +698,14 @@ pub fn arguments_pair<'py>(
             let value = b.value(value, 0)?.0;
             b.kept_as_text(&value)?
         }
-        (Arguments::Encoded(text), _) => match object_of_text(b, text)? {
-            Some(args) => (args.into_any(), py.None().into_bound(py)),
-            None => (b.empty_dict(), new_str(py, text).into_any()),
-        },
-        (Arguments::Object(_) | Arguments::Other(_), None) => {
+        (Arguments::Encoded(idx), Some(tape)) => {
+            let text = tape.str_at(*idx).unwrap_or_default();
+            match object_of_text(b, text)? {
+                Some(args) => (args.into_any(), py.None().into_bound(py)),
+                None => (b.empty_dict(), new_str(py, text).into_any()),
+            }
+        }
+        (Arguments::Object(_) | Arguments::Other(_) | Arguments::Encoded(_), None) => {
             (b.empty_dict(), py.None().into_bound(py))
         }
     })

@@ -20,7 +20,9 @@ pub fn value(tape: &Tape<'_>, idx: usize) -> Value {
         Token::Bool(b) => Value::Bool(*b),
         Token::Int(i) => Value::from(*i),
         Token::UInt(u) => Value::from(*u),
-        Token::BigInt(digits) | Token::HugeFloat(digits) => serde_json::from_str(digits).unwrap(),
+        Token::BigInt(digits) | Token::HugeFloat(digits) => {
+            serde_json::from_str(tape.text(digits)).unwrap()
+        }
         Token::Float(f) => Value::from(*f),
         Token::Str(s) => Value::String(tape.text(s).to_string()),
         Token::Array { end, .. } => {
