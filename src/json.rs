@@ -53,6 +53,16 @@ pub enum Token {
     },
 }
 
+impl Token {
+    /// The text of a string, or of a number kept as its text.
+    pub fn text_mut(&mut self) -> Option<&mut Text> {
+        match self {
+            Token::Str(text) | Token::BigInt(text) | Token::HugeFloat(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
 /// A string on the tape: a slice of the source text when it had no escapes (no copy),
 /// else a slice of the text the reader owns (`Tape::owned`: an unescaped copy, or a
 /// number's text as serde_json spells it).

@@ -370,25 +370,24 @@ fn subtree<'a>(tape: &Tape<'a>, idx: usize) -> Tape<'a> {
     let end = tape.skip(idx);
     let base = idx as u32; // a tape has at most one token per byte of a < 4 GiB text
     let mut owned = String::new();
-    let mut keep = |text: &Text| match text {
-        Text::Owned { .. } => json::own(&mut owned, tape.text(text)),
-        source => *source,
-    };
     let tokens = tape.tokens[idx..end]
         .iter()
-        .map(|token| match token {
-            Token::Array { len, end } => Token::Array {
-                len: *len,
-                end: end - base,
-            },
-            Token::Object { len, end } => Token::Object {
-                len: *len,
-                end: end - base,
-            },
-            Token::Str(text) => Token::Str(keep(text)),
-            Token::BigInt(text) => Token::BigInt(keep(text)),
-            Token::HugeFloat(text) => Token::HugeFloat(keep(text)),
-            other => *other,
+        .map(|token| {
+            let mut token = match *token {
+                Token::Array { len, end } => Token::Array {
+                    len,
+                    end: end - base,
+                },
+                Token::Object { len, end } => Token::Object {
+                    len,
+                    end: end - base,
+                },
+                other => other,
+            };
+            if let Some(text @ Text::Owned { .. }) = token.text_mut() {
+                *text = json::own(&mut owned, tape.text(text));
+            }
+            token
         })
         .collect();
     Tape {
@@ -426,7 +425,7 @@ pub fn strip_escape_tokens(tape: &mut Tape<'_>) {
     let mut rewritten = String::with_capacity(owned.len());
     let mut holding = holding.into_iter().peekable();
     for (idx, token) in tokens.iter_mut().enumerate() {
-        let (Token::Str(text) | Token::BigInt(text) | Token::HugeFloat(text)) = token else {
+        let Some(text) = token.text_mut() else {
             continue;
         };
         let string = text.resolve(source, owned);
@@ -476,10 +475,7 @@ fn raw_calls<'a>(text: &str, lives: Option<&'a str>, calls: &mut Vec<Call<'a>>) 
                             .into_iter()
                             .map(|mut token| {
                                 // The texts of strings and numbers: copied.
-                                if let Token::Str(place)
-                                | Token::BigInt(place)
-                                | Token::HugeFloat(place) = &mut token
-                                {
+                                if let Some(place) = token.text_mut() {
                                     let copy = text.get(source_range(place)).unwrap_or_default();
                                     *place = json::own(&mut owned, copy);
                                 }
