@@ -104,6 +104,9 @@ STRINGS = [
     "", "a", "ab", "plain ascii " * 40, "\x00\x1f\x7f", "é", "ÿ", "€", "😀",
     "naïve", "\x80\xff", "ÿ" * 300, "€uro", "ĀĂ", "\u0100é", "\uffffé", "ab\u07ff",
     "😀 x", "x 😀 é €", "\U0010ffff\x00", "ЖЖЖ" * 100 + "😀",
+    # runs of ASCII longer than a word between wider characters, at every width
+    "café au lait, s'il vous plaît, à emporter", "東京 is the capital, 北京 is not, 1234567",
+    "ascii first, then 😀, then ascii again: 0123456789", "é" + "x" * 17 + "ÿ" + "y" * 7,
 ]  # fmt: skip
 
 

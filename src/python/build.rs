@@ -180,35 +180,135 @@ static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
 /// the same every time.
 static FIELD_KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
 
-/// `text` as a new Python string. ASCII text (nearly every key, name, id and argument
-/// string) is copied straight into a new string object: Python's own constructor would
-/// scan it again to find its widest character. Other text goes through that constructor.
+/// `text` as a new Python string, made as Python's own constructor makes it (the same
+/// width: one, two or four bytes a character) without its decoder: the text is already
+/// checked UTF-8, so what is left is to find the widest character and copy or widen the
+/// rest. ASCII text (nearly every key, name, id and argument string) is copied as it is.
 pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
     // Empty and one-character strings are Python's shared singletons: its constructor
     // returns those.
-    if text.len() < 2 || !text.is_ascii() {
+    if text.len() < 2 {
         return PyString::new(py, text);
     }
-    let Ok(len) = pyo3::ffi::Py_ssize_t::try_from(text.len()) else {
+    let bytes = text.as_bytes();
+    let (chars, max_char) = if text.is_ascii() {
+        (bytes.len(), 0x7F)
+    } else {
+        // A UTF-8 lead byte tells the range of its character (C2-C3: below 256, C4-EF:
+        // below 65,536, F0-F4: beyond) and continuation bytes (80-BF) sort below every
+        // lead byte, so the largest byte tells the widest character's width.
+        let (widest, continuations) = widest_byte(bytes);
+        let max_char = match widest {
+            ..=0xC3 => 0xFF,
+            0xC4..=0xEF => 0xFFFF,
+            _ => 0x10_FFFF,
+        };
+        (bytes.len() - continuations, max_char)
+    };
+    let Ok(len) = pyo3::ffi::Py_ssize_t::try_from(chars) else {
         return PyString::new(py, text);
     };
-    // SAFETY: we hold the GIL (`py`). `PyUnicode_New(len, 127)` returns a new compact
-    // ASCII string (one byte per character, room for `len` bytes and the NUL it has
-    // already written after them), or NULL with an exception set, which `from_owned_ptr_or_err`
-    // turns into an error. The only reference is ours until we return it, so writing
-    // its `len` bytes is unaliased; `text` holds exactly `len` bytes, all below 128 (checked
-    // above), which is what a string of maximum character 127 must hold. Tests compare
-    // these strings, their hashes and `isascii()` with Python's own.
+    // SAFETY: we hold the GIL (`py`). `PyUnicode_New(len, max_char)` returns a new compact
+    // string of `len` characters of one byte (`max_char` 127 or 255), two (65,535) or four
+    // (1,114,111), with room for them and the NUL it has already written after them; or
+    // NULL with an exception set, which `from_owned_ptr_or_err` turns into an error. The
+    // only reference is ours until we return it, so writing its characters is unaliased.
+    // `len` is the count of `text`'s characters (UTF-8: the bytes that are not continuation
+    // bytes; all of them when ASCII) and exactly that many units of the width `max_char`
+    // picked are written, at the data pointer of that width (aligned: CPython's own code
+    // reads it as such); every character fits that width and the widest one needs it (see
+    // `widest`), which is what a string of that kind must hold. Tests compare these strings, their
+    // hashes, `isascii()` and sizes with Python's own, at every width.
     unsafe {
-        let object = pyo3::ffi::PyUnicode_New(len, 127);
+        let object = pyo3::ffi::PyUnicode_New(len, max_char);
         if !object.is_null() {
-            let data = pyo3::ffi::PyUnicode_1BYTE_DATA(object);
-            std::ptr::copy_nonoverlapping(text.as_ptr(), data, text.len());
+            match max_char {
+                0x7F => std::ptr::copy_nonoverlapping(
+                    bytes.as_ptr(),
+                    pyo3::ffi::PyUnicode_1BYTE_DATA(object),
+                    chars,
+                ),
+                0xFF => widen(bytes, pyo3::ffi::PyUnicode_1BYTE_DATA(object), |c| c as u8),
+                0xFFFF => widen(bytes, pyo3::ffi::PyUnicode_2BYTE_DATA(object), |c| c as u16),
+                _ => widen(bytes, pyo3::ffi::PyUnicode_4BYTE_DATA(object), |c| c),
+            }
         }
         match Bound::from_owned_ptr_or_err(py, object) {
             Ok(string) => string.cast_into_unchecked::<PyString>(),
             Err(_) => PyString::new(py, text), // out of memory: Python's own path reports it
         }
+    }
+}
+
+/// The largest byte of `bytes` and the count of its UTF-8 continuation bytes, sixteen
+/// bytes at a time (a loop the compiler turns into vector instructions).
+fn widest_byte(bytes: &[u8]) -> (u8, usize) {
+    let is_continuation = |b: u8| u8::from((b as i8) < -0x40);
+    let mut chunks = bytes.chunks_exact(16);
+    let (mut widest, mut continuations) = (0, 0);
+    for chunk in &mut chunks {
+        let (mut chunk_widest, mut chunk_continuations) = (0, 0);
+        for &b in chunk {
+            chunk_widest = chunk_widest.max(b);
+            chunk_continuations += is_continuation(b);
+        }
+        widest = widest.max(chunk_widest);
+        continuations += usize::from(chunk_continuations);
+    }
+    for &b in chunks.remainder() {
+        widest = widest.max(b);
+        continuations += usize::from(is_continuation(b));
+    }
+    (widest, continuations)
+}
+
+/// Writes the characters of the UTF-8 `bytes` to `units`, one unit each, made by `unit`
+/// from the code point. Runs of ASCII go eight bytes at a time.
+///
+/// # Safety
+///
+/// `bytes` is UTF-8, `units` has room for as many units as it has characters, and each
+/// character fits the unit `unit` makes of it (see `new_str`).
+unsafe fn widen<U: From<u8>>(bytes: &[u8], units: *mut U, unit: impl Fn(u32) -> U) {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let continuation = |at: usize| u32::from(bytes[at] & 0x3F);
+    let (mut i, mut at) = (0, 0);
+    while let Some(&lead) = bytes.get(i) {
+        if lead < 0x80 {
+            if let Some(&word) = bytes[i..].first_chunk::<8>() {
+                if u64::from_ne_bytes(word) & HIGH_BITS == 0 {
+                    for (k, &b) in word.iter().enumerate() {
+                        // SAFETY: eight ASCII bytes are eight characters, within the room.
+                        unsafe { units.add(at + k).write(U::from(b)) };
+                    }
+                    (i, at) = (i + 8, at + 8);
+                    continue;
+                }
+            }
+            // SAFETY: one character, within the room.
+            unsafe { units.add(at).write(U::from(lead)) };
+            (i, at) = (i + 1, at + 1);
+            continue;
+        }
+        // A lead byte says how many continuation bytes follow, each adding six bits
+        // (`bytes` is UTF-8, so they are there).
+        let (code, len) = match lead {
+            ..=0xDF => (u32::from(lead & 0x1F) << 6 | continuation(i + 1), 2),
+            0xE0..=0xEF => (
+                u32::from(lead & 0x0F) << 12 | continuation(i + 1) << 6 | continuation(i + 2),
+                3,
+            ),
+            _ => (
+                u32::from(lead & 0x07) << 18
+                    | continuation(i + 1) << 12
+                    | continuation(i + 2) << 6
+                    | continuation(i + 3),
+                4,
+            ),
+        };
+        // SAFETY: one character, within the room.
+        unsafe { units.add(at).write(unit(code)) };
+        (i, at) = (i + len, at + 1);
     }
 }
 
