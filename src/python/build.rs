@@ -331,10 +331,8 @@ impl KeyCache {
         if key.len() > KEY_MAX_LEN {
             return new_str(py, key);
         }
-        // FNV-1a: short keys, no need for anything stronger.
-        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        });
+        // Short keys, no need for anything stronger: Fx reads them a word at a time.
+        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, key);
         let slot = &mut self.slots[(hash as usize) % KEY_SLOTS];
         if let Some((cached, string)) = slot {
             if **cached == *key {
