@@ -14,8 +14,10 @@ pub trait Node: Sized {
     fn field(&self, key: &str) -> Result<Option<Self>, Self::Error>;
     /// `obj[key]` for an object only; None where missing or null.
     fn member(&self, key: &str) -> Result<Option<Self>, Self::Error>;
+    /// The items of an array (or Python list/tuple), in order.
+    type Elements: Iterator<Item = Self>;
     /// The items of an array (or Python list/tuple); nothing for anything else.
-    fn elements(&self) -> Vec<Self>;
+    fn elements(&self) -> Self::Elements;
     fn is_array(&self) -> bool;
     fn is_object(&self) -> bool;
     /// A string with at least one character.
@@ -37,6 +39,30 @@ pub trait Node: Sized {
 pub struct TapeNode<'t, 'a> {
     pub tape: &'t Tape<'a>,
     pub idx: usize,
+}
+
+/// The items of an array on a tape, read as they are asked for (no vector of them).
+pub struct TapeElements<'t, 'a> {
+    tape: &'t Tape<'a>,
+    /// The next item's token; `end` past the last.
+    idx: usize,
+    end: usize,
+}
+
+impl<'t, 'a> Iterator for TapeElements<'t, 'a> {
+    type Item = TapeNode<'t, 'a>;
+
+    fn next(&mut self) -> Option<TapeNode<'t, 'a>> {
+        if self.idx >= self.end {
+            return None;
+        }
+        let item = TapeNode {
+            tape: self.tape,
+            idx: self.idx,
+        };
+        self.idx = self.tape.skip(self.idx);
+        Some(item)
+    }
 }
 
 impl<'t, 'a> TapeNode<'t, 'a> {
@@ -74,7 +100,7 @@ impl<'t, 'a> TapeNode<'t, 'a> {
     }
 }
 
-impl Node for TapeNode<'_, '_> {
+impl<'t, 'a> Node for TapeNode<'t, 'a> {
     type Error = Infallible;
 
     fn field(&self, key: &str) -> Result<Option<Self>, Infallible> {
@@ -100,17 +126,18 @@ impl Node for TapeNode<'_, '_> {
             .filter(|node| !matches!(node.token(), Token::Null)))
     }
 
-    fn elements(&self) -> Vec<Self> {
-        let Token::Array { len, end } = *self.token() else {
-            return Vec::new();
+    type Elements = TapeElements<'t, 'a>;
+
+    fn elements(&self) -> TapeElements<'t, 'a> {
+        let (idx, end) = match *self.token() {
+            Token::Array { end, .. } => (self.idx + 1, end as usize),
+            _ => (self.idx, self.idx),
         };
-        let mut items = Vec::with_capacity(len as usize);
-        let mut idx = self.idx + 1;
-        while idx < end as usize {
-            items.push(self.at(idx));
-            idx = self.tape.skip(idx);
+        TapeElements {
+            tape: self.tape,
+            idx,
+            end,
         }
-        items
     }
 
     fn is_array(&self) -> bool {

@@ -15,7 +15,7 @@ use crate::stream::{event_type, index_of, typed_event, Accumulator, Index};
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
     let content = doc.field("content")?;
-    for block in content.map(|c| c.elements()).unwrap_or_default() {
+    for block in super::elements_of(content) {
         if block.field("type")?.is_some_and(|t| t.is_str("tool_use")) {
             out.push(RawCall::new(
                 block.field("name")?,

@@ -21,7 +21,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
         Some(message) => message.field("content")?,
         None => None,
     };
-    for block in content.map(|c| c.elements()).unwrap_or_default() {
+    for block in super::elements_of(content) {
         let Some(tool_use) = block.field("toolUse")? else {
             continue;
         };

@@ -81,7 +81,7 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// Every call part of the chunk: a whole call, or the start or next part of a call
 /// whose arguments are streamed (`partial_args`).
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
-    for (position, candidate) in elements_of(event.field("candidates")?).iter().enumerate() {
+    for (position, candidate) in elements_of(event.field("candidates")?).enumerate() {
         let number = index_of(candidate.field("index")?)?.unwrap_or(Index::Int(position as i64));
         let content = candidate.field("content")?;
         for part in elements_of(field_of(&content, "parts")?) {

@@ -65,7 +65,7 @@ fn json_at<N: Node>(doc: &N, options: &JsonOptions) -> Result<Vec<RawCall<N>>, N
     let candidates = if options.single {
         vec![found_at]
     } else {
-        found_at.elements()
+        found_at.elements().collect()
     };
     let mut calls = Vec::new();
     for call in candidates {

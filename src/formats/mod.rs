@@ -317,8 +317,8 @@ pub fn items(inner: Keep) -> Keep {
 }
 
 /// The items of an array value, if there is one.
-pub fn elements_of<N: Node>(node: Option<N>) -> Vec<N> {
-    node.map(|n| n.elements()).unwrap_or_default()
+pub fn elements_of<N: Node>(node: Option<N>) -> impl Iterator<Item = N> {
+    node.into_iter().flat_map(|n| n.elements())
 }
 
 /// `node.key` (or `node[key]`) when there is a node.

@@ -94,7 +94,7 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// `choices[].delta.tool_calls[]` fragments: name and id set once, `arguments`
 /// appended; the calls of a choice complete when its `finish_reason` is set.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
-    for (position, choice) in elements_of(event.field("choices")?).iter().enumerate() {
+    for (position, choice) in elements_of(event.field("choices")?).enumerate() {
         let number = index_of(choice.field("index")?)?.unwrap_or(Index::Int(position as i64));
         let delta = choice.field("delta")?;
         for call in elements_of(field_of(&delta, "tool_calls")?) {

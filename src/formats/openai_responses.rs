@@ -11,7 +11,7 @@ use crate::stream::{event_type, index_of, text_of, Accumulator, Index};
 /// `output[]` items `function_call` and `custom_tool_call`, by `call_id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
     let output = doc.field("output")?;
-    for item in output.map(|o| o.elements()).unwrap_or_default() {
+    for item in super::elements_of(output) {
         let kind = item.field("type")?;
         if kind.as_ref().is_some_and(|k| k.is_str("function_call")) {
             out.push(RawCall::new(
@@ -113,7 +113,7 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     } else if ENDS.contains(&kind) {
         let response = event.field("response")?;
         let output = super::field_of(&response, "output")?;
-        for (position, item) in super::elements_of(output).into_iter().enumerate() {
+        for (position, item) in super::elements_of(output).enumerate() {
             stream_item(acc, Some(item), Some(Index::Int(position as i64)), true)?;
         }
         acc.complete_all(None);

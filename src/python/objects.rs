@@ -135,21 +135,10 @@ impl<'py> Node for PyNode<'py> {
         }
     }
 
-    fn elements(&self) -> Vec<Self> {
-        if let Ok(list) = self.0.cast_exact::<PyList>() {
-            return list.iter().map(PyNode).collect();
-        }
-        if let Ok(tuple) = self.0.cast_exact::<PyTuple>() {
-            return tuple.iter().map(PyNode).collect();
-        }
-        if self.is_array() {
-            // A subclass is iterated as Python iterates it (its own `__iter__`). An
-            // exception from it ends the items there (Node's items cannot fail).
-            if let Ok(items) = self.0.try_iter() {
-                return items.map_while(Result::ok).map(PyNode).collect();
-            }
-        }
-        Vec::new()
+    type Elements = std::vec::IntoIter<Self>;
+
+    fn elements(&self) -> Self::Elements {
+        self.items().into_iter()
     }
 
     fn is_array(&self) -> bool {
@@ -217,6 +206,26 @@ impl<'py> Node for PyNode<'py> {
             .import(intern!(py, "toolsift._jsontext"))?
             .getattr(intern!(py, "dumps_compact"))?;
         dumps.call1((&self.0,))?.extract()
+    }
+}
+
+impl<'py> PyNode<'py> {
+    /// See [`Node::elements`].
+    fn items(&self) -> Vec<Self> {
+        if let Ok(list) = self.0.cast_exact::<PyList>() {
+            return list.iter().map(PyNode).collect();
+        }
+        if let Ok(tuple) = self.0.cast_exact::<PyTuple>() {
+            return tuple.iter().map(PyNode).collect();
+        }
+        if self.is_array() {
+            // A subclass is iterated as Python iterates it (its own `__iter__`). An
+            // exception from it ends the items there (Node's items cannot fail).
+            if let Ok(items) = self.0.try_iter() {
+                return items.map_while(Result::ok).map(PyNode).collect();
+            }
+        }
+        Vec::new()
     }
 }
 
