@@ -469,6 +469,10 @@ fn plain_string(text: &str, i: usize, owned: &mut String) -> Option<(Text, usize
     }
 }
 
+/// The most room [`escaped_string`] makes at once for unescaped text: a document of up
+/// to this much text has its strings unescaped into one allocation.
+const ESCAPED_ROOM: usize = 1 << 20;
+
 /// [`plain_string`] from its first escape, at `j` (the string starts at `start`),
 /// unescaped onto the end of `owned`. None where the string is not JSON (`owned` then
 /// ends with part of it).
@@ -477,8 +481,10 @@ fn escaped_string(text: &str, start: usize, j: usize, owned: &mut String) -> Opt
     let at = owned.len();
     // Worked on as a local vector, whose length and capacity stay in registers.
     let mut out = std::mem::take(owned).into_bytes();
-    // Room for the rest of the text (up to a bound): the string ends within it.
-    out.reserve((text.len() - start).min(4096));
+    // Room for the rest of the text (up to a bound): this string ends within it, and so
+    // does every later one, which unescaped take no more room than the text they come
+    // from; so below the bound the buffer is allocated once and never grown.
+    out.reserve((text.len() - start).min(ESCAPED_ROOM));
     let end = unescape(text.as_bytes(), start, j, &mut out);
     // SAFETY: `out` is UTF-8: it was `owned`, then `unescape` appended the UTF-8 of
     // escaped characters, and slices of `text` (a `str`) in order, each from a character
