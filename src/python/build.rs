@@ -217,8 +217,8 @@ pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
     // bytes; all of them when ASCII) and exactly that many units of the width `max_char`
     // picked are written, at the data pointer of that width (aligned: CPython's own code
     // reads it as such); every character fits that width and the widest one needs it (see
-    // `widest`), which is what a string of that kind must hold. Tests compare these strings, their
-    // hashes, `isascii()` and sizes with Python's own, at every width.
+    // `widest`), which is what a string of that kind must hold. Tests compare these
+    // strings, their hashes, `isascii()` and sizes with Python's own, at every width.
     unsafe {
         let object = pyo3::ffi::PyUnicode_New(len, max_char);
         if !object.is_null() {
