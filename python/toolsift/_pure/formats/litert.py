@@ -120,7 +120,7 @@ The helpers
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from toolsift._jsontext import (
     TooLongInt,
@@ -184,11 +184,11 @@ def extract_tool_calls(text: str | bytes | bytearray | memoryview) -> list[ToolC
         except ValueError:
             pass  # not one JSON document, or not UTF-8: read as text below
         else:
-            return _calls_from_segments([(True, document)], plain=not _may_hold_token(text))
+            return _calls_from_segments([(True, document)], _read_as(text))
     decoded = _as_text(text)
     if decoded is None:
         return []
-    return _calls_from_segments(_segments(decoded), plain=not _may_hold_token(decoded))
+    return _calls_from_segments(_segments(decoded), _read_as(decoded))
 
 
 def parse_sdk(raw: Any) -> list[ToolCall]:
@@ -197,7 +197,7 @@ def parse_sdk(raw: Any) -> list[ToolCall]:
     if isinstance(raw, TEXT_TYPES):
         return extract_tool_calls(raw)
     if isinstance(raw, (dict, list)):
-        return _calls_from_segments([(True, raw)], plain=False)
+        return _calls_from_segments([(True, raw)], "callers")
     return []
 
 
@@ -233,6 +233,24 @@ def strip_escape_tokens(value: Any) -> Any:
                 item = child
             copy[key] = item
     return root
+
+
+def _strip_in_place(value: dict[str, Any]) -> dict[str, Any]:
+    """`strip_escape_tokens` of a value decoded here (its containers are ours: plain
+    dicts and lists, at most MAX_DEPTH deep), done in place: only the strings that hold
+    the token are replaced, nothing is copied."""
+    stack: list[Any] = [value]
+    while stack:
+        container = stack.pop()
+        pairs = container.items() if type(container) is dict else enumerate(container)
+        for key, item in pairs:
+            kind = type(item)
+            if kind is str:
+                if ESCAPE_TOKEN in item:
+                    container[key] = item.replace(ESCAPE_TOKEN, "")  # no key is added
+            elif kind is dict or kind is list:
+                stack.append(item)
+    return value
 
 
 def _empty_like(container: dict[str, Any] | list[Any]) -> dict[str, Any] | list[Any]:
@@ -324,6 +342,13 @@ def tool_response_payload(text: str) -> dict[str, Any]:
 
 Segment = tuple[bool, Any]  # (True, decoded JSON value) or (False, text to scan as is)
 
+# How the decoded values of segments are read: "plain", decoded here from text that
+# cannot hold the escape token (`_may_hold_token`), so arguments are taken as they are;
+# "own", decoded here from other text, so the token is stripped from arguments in place
+# (the containers are ours); "callers", the caller's own dict or list, so arguments are
+# stripped copies.
+Values = Literal["plain", "own", "callers"]
+
 
 def _as_text(text: Any) -> str | None:
     """The input as a str of valid Unicode, or None (not text, not UTF-8, lone surrogates)."""
@@ -405,14 +430,12 @@ def _skip_whitespace(text: str, i: int) -> int:
     return i
 
 
-def _calls_from_segments(segments: list[Segment], plain: bool) -> list[ToolCall]:
-    """The calls of the segments; `plain`: their values were decoded here from text
-    that cannot hold the escape token (`_may_hold_token`), so arguments found in them
-    are taken as they are, not stripped copies."""
+def _calls_from_segments(segments: list[Segment], values: Values) -> list[ToolCall]:
+    """The calls of the segments, whose decoded values are read as `values` says."""
     calls: list[ToolCall] = []
     for decoded, value in segments:
         if decoded:
-            calls.extend(_structured_calls(value, plain))
+            calls.extend(_structured_calls(value, values))
     if calls:
         return calls
     for decoded, value in segments:
@@ -446,33 +469,33 @@ _END = object()
 # -------------------------------------------------------------------- structured calls
 
 
-def _structured_calls(value: Any, plain: bool) -> list[ToolCall]:
+def _structured_calls(value: Any, values: Values) -> list[ToolCall]:
     """The calls of one decoded document: a message dict, or the dict items of a list."""
     if isinstance(value, dict):
-        return _message_calls(value, plain)
+        return _message_calls(value, values)
     calls: list[ToolCall] = []
     if isinstance(value, list):
         for item in value:
             if isinstance(item, dict):
-                calls.extend(_message_calls(item, plain))
+                calls.extend(_message_calls(item, values))
     return calls
 
 
-def _message_calls(message: dict[str, Any], plain: bool) -> list[ToolCall]:
+def _message_calls(message: dict[str, Any], values: Values) -> list[ToolCall]:
     calls: list[ToolCall] = []
     tool_calls = message.get("tool_calls")
     if isinstance(tool_calls, list):
         for item in tool_calls:
-            _append_call(calls, item, plain)
+            _append_call(calls, item, values)
     content = message.get("content")
     if isinstance(content, list):
         for part in content:
             if isinstance(part, dict) and part.get("type") == "tool_call":
-                _append_call(calls, part.get("tool_call"), plain)
+                _append_call(calls, part.get("tool_call"), values)
     return calls
 
 
-def _append_call(calls: list[ToolCall], item: Any, plain: bool) -> None:
+def _append_call(calls: list[ToolCall], item: Any, values: Values) -> None:
     """Append the call in an OpenAI-style or flat item; items without a name are skipped."""
     if not isinstance(item, dict):
         return
@@ -482,15 +505,15 @@ def _append_call(calls: list[ToolCall], item: Any, plain: bool) -> None:
     if not isinstance(name, str) or not name:
         return
     call_id = item.get("id")
-    arguments, raw_arguments = _decode_arguments(body.get("arguments"), plain)
+    arguments, raw_arguments = _decode_arguments(body.get("arguments"), values)
     calls.append(
         ToolCall(name, arguments, call_id if isinstance(call_id, str) else None, raw_arguments)
     )
 
 
-def _decode_arguments(value: Any, plain: bool) -> tuple[dict[str, Any], str | None]:
-    """`(arguments, raw_arguments)` from the arguments value as found (`plain`: decoded
-    here from text that cannot hold the escape token)."""
+def _decode_arguments(value: Any, values: Values) -> tuple[dict[str, Any], str | None]:
+    """`(arguments, raw_arguments)` from the arguments value as found (read as `values`
+    says)."""
     if value is None:
         return {}, None
     if isinstance(value, str):
@@ -501,18 +524,25 @@ def _decode_arguments(value: Any, plain: bool) -> tuple[dict[str, Any], str | No
             return {}, value
         if not isinstance(decoded, dict) or too_long_ints_made() != made:
             return {}, value
-        plain = not _may_hold_token(value)
+        values = _read_as(value)
         value = decoded
     elif holds_too_long_int(value):  # an integer Python would refuse: kept as JSON text
         return {}, dumps_compact(value)
     if isinstance(value, dict):
-        if plain:  # ours, and nothing to strip
+        if values == "plain":
             return value, None
+        if values == "own":
+            return _strip_in_place(value), None
         try:
             return strip_escape_tokens(value), None
         except ValueError:  # deeper than MAX_DEPTH: only caller-built dicts get here
             return {}, None
     return {}, dumps_compact(value)  # (`repr` for a caller object that is not JSON)
+
+
+def _read_as(text: str | bytes) -> Values:
+    """How the values decoded from JSON text `text` are read."""
+    return "own" if _may_hold_token(text) else "plain"
 
 
 def _may_hold_token(text: str | bytes) -> bool:
