@@ -4,6 +4,10 @@
 //! `dumps_compact(json.loads(text))` gives; objects with duplicate keys (rare) are left
 //! to that slower path, which collapses them.
 //!
+//! Most argument texts are compact already (models write them without spaces), so the
+//! writer copies nothing until the text and its compact form differ: a text that is its
+//! own compact form comes back as it is.
+//!
 //! What is valid is what `json::parse` accepts: RFC 8259 text, escaped surrogates only
 //! in high-low pairs, nesting at most `json::MAX_DEPTH` deep (the text is UTF-8 already).
 
@@ -15,20 +19,25 @@ use crate::json::{self, run_end, MAX_DEPTH};
 pub enum Stop {
     /// Not the JSON text of an object (invalid, or another kind of value).
     NotObject,
-    /// An object with a duplicate key: decode it the slow way.
-    Duplicates,
+    /// An object whose keys this writer does not compare (a key repeated, or one with an
+    /// escape that is not written as it is, both rare): decode it the slow way.
+    Decode,
 }
 
-/// Appends the compact form of `text` to `out` when it is the JSON text of an object
-/// without duplicate keys. On `Err`, `out` holds partial output: the caller clears it.
-pub fn object(text: &str, out: &mut String) -> Result<(), Stop> {
+/// The compact form of `text` when it is the JSON text of an object without duplicate
+/// keys: `text` itself when it is compact already, else written into `out` (cleared
+/// first). On `Err`, `out` holds partial output.
+pub fn object<'a>(text: &'a str, out: &'a mut String) -> Result<&'a str, Stop> {
+    out.clear();
     let mut writer = Writer {
         text,
         bytes: text.as_bytes(),
         i: 0,
+        written: 0,
         out,
         depth: 0,
         keys: Vec::new(),
+        float: String::new(),
     };
     writer.whitespace();
     if writer.peek() != Some(b'{') {
@@ -39,17 +48,26 @@ pub fn object(text: &str, out: &mut String) -> Result<(), Stop> {
     if writer.i != writer.bytes.len() {
         return Err(Stop::NotObject); // trailing data
     }
-    Ok(())
+    if writer.written == 0 {
+        return Ok(text); // nothing differed
+    }
+    writer.copy_to(writer.i);
+    Ok(writer.out.as_str())
 }
 
 struct Writer<'t, 'o> {
     text: &'t str,
     bytes: &'t [u8],
     i: usize,
+    /// The compact form of `text[..written]` is in `out`; the text from there on is
+    /// written as it is until something in it differs (`copy_to`).
+    written: usize,
     out: &'o mut String,
     depth: usize,
-    /// The keys of the open objects, as ranges of their compact form in `out`.
+    /// The keys of the open objects, as ranges of `text` (keys written as they are).
     keys: Vec<(usize, usize)>,
+    /// Room to write a float in, to compare with its text.
+    float: String,
 }
 
 const INVALID: Stop = Stop::NotObject;
@@ -59,10 +77,21 @@ impl Writer<'_, '_> {
         self.bytes.get(self.i).copied()
     }
 
+    /// Writes the text up to `end` as it is: what comes next differs from it.
+    fn copy_to(&mut self, end: usize) {
+        self.out.push_str(&self.text[self.written..end]);
+        self.written = end;
+    }
+
     fn whitespace(&mut self) {
+        if !matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            return;
+        }
+        self.copy_to(self.i); // compact text has none
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.i += 1;
         }
+        self.written = self.i;
     }
 
     fn value(&mut self) -> Result<(), Stop> {
@@ -72,7 +101,7 @@ impl Writer<'_, '_> {
             Some(b'[') => self.nested(false),
             Some(b'"') => {
                 self.i += 1;
-                self.string()
+                self.string().map(|_| ())
             }
             Some(b't') => self.literal("true"),
             Some(b'f') => self.literal("false"),
@@ -101,11 +130,9 @@ impl Writer<'_, '_> {
 
     fn object(&mut self) -> Result<(), Stop> {
         self.i += 1; // {
-        self.out.push('{');
         self.whitespace();
         if self.peek() == Some(b'}') {
             self.i += 1;
-            self.out.push('}');
             return Ok(());
         }
         let first_key = self.keys.len();
@@ -115,33 +142,30 @@ impl Writer<'_, '_> {
                 return Err(INVALID);
             }
             self.i += 1;
-            let start = self.out.len();
-            self.string()?;
-            let end = self.out.len();
-            let key = &self.out[start..end];
+            let start = self.i;
+            if self.string()? {
+                return Err(Stop::Decode); // its text is not its compact form
+            }
+            // Written as they are, two keys are the same string when their texts are.
+            let key = &self.bytes[start..self.i - 1];
             if self.keys[first_key..]
                 .iter()
-                .any(|&(s, e)| &self.out[s..e] == key)
+                .any(|&(s, e)| &self.bytes[s..e] == key)
             {
-                return Err(Stop::Duplicates);
+                return Err(Stop::Decode);
             }
-            self.keys.push((start, end));
+            self.keys.push((start, self.i - 1));
             self.whitespace();
             if self.peek() != Some(b':') {
                 return Err(INVALID);
             }
             self.i += 1;
-            self.out.push(':');
             self.value()?;
             self.whitespace();
             match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.out.push(',');
-                }
+                Some(b',') => self.i += 1,
                 Some(b'}') => {
                     self.i += 1;
-                    self.out.push('}');
                     self.keys.truncate(first_key);
                     return Ok(());
                 }
@@ -152,24 +176,18 @@ impl Writer<'_, '_> {
 
     fn array(&mut self) -> Result<(), Stop> {
         self.i += 1; // [
-        self.out.push('[');
         self.whitespace();
         if self.peek() == Some(b']') {
             self.i += 1;
-            self.out.push(']');
             return Ok(());
         }
         loop {
             self.value()?;
             self.whitespace();
             match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.out.push(',');
-                }
+                Some(b',') => self.i += 1,
                 Some(b']') => {
                     self.i += 1;
-                    self.out.push(']');
                     return Ok(());
                 }
                 _ => return Err(INVALID),
@@ -182,7 +200,6 @@ impl Writer<'_, '_> {
             return Err(INVALID);
         }
         self.i += word.len();
-        self.out.push_str(word);
         Ok(())
     }
 
@@ -229,56 +246,64 @@ impl Writer<'_, '_> {
             // Correctly rounded; beyond the float range (±inf in Python) as written,
             // since `Infinity` is not JSON.
             let value: f64 = number.parse().map_err(|_| INVALID)?;
+            let mut written = std::mem::take(&mut self.float);
+            written.clear();
             if value.is_finite() {
-                write_float(value, self.out);
+                write_float(value, &mut written);
             } else {
-                write_huge_float(number, self.out);
+                write_huge_float(number, &mut written);
             }
+            if written != number {
+                self.copy_to(start);
+                self.out.push_str(&written);
+                self.written = self.i;
+            }
+            self.float = written; // its room, for the next float
         } else if number == "-0" {
+            self.copy_to(start);
             self.out.push('0'); // the integer 0
+            self.written = self.i;
         } else if json::is_too_long_int(number) {
             return Err(Stop::NotObject); // Python refuses to convert it: not decodable
-        } else {
-            self.out.push_str(number); // integers of any size, as written
         }
+        // Other integers, of any size, are written as they are.
         Ok(())
     }
 
-    /// A string whose opening quote has been read, written as Python writes it.
-    fn string(&mut self) -> Result<(), Stop> {
-        self.out.push('"');
+    /// A string whose opening quote has been read, written as Python writes it: whether
+    /// that differs from its text.
+    fn string(&mut self) -> Result<bool, Stop> {
+        let mut rewritten = false;
         loop {
-            let end = run_end(self.bytes, self.i);
-            // `i` and `end` are on character boundaries: both follow or precede ASCII.
-            self.out.push_str(&self.text[self.i..end]);
-            self.i = end;
+            self.i = run_end(self.bytes, self.i);
             match self.peek() {
                 Some(b'"') => {
                     self.i += 1;
-                    self.out.push('"');
-                    return Ok(());
+                    return Ok(rewritten);
                 }
-                Some(b'\\') => self.escape()?,
+                Some(b'\\') => rewritten |= self.escape()?,
                 _ => return Err(INVALID), // a control character, or the end
             }
         }
     }
 
-    fn escape(&mut self) -> Result<(), Stop> {
+    /// The escape at `i`: whether it was written other than as it is.
+    fn escape(&mut self) -> Result<bool, Stop> {
         // Most escapes are ones Python writes as they are (the quotes and line ends of
-        // text inside an argument): copied, not decoded and written again.
+        // text inside an argument): left in the text.
         if let Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') = self.bytes.get(self.i + 1) {
-            self.out.push_str(&self.text[self.i..self.i + 2]);
             self.i += 2;
-            return Ok(());
+            return Ok(false);
         }
         let (c, next) = crate::json::escaped_char(self.bytes, self.i + 1).ok_or(INVALID)?;
+        self.copy_to(self.i);
         self.i = next;
+        self.written = next;
         let mut buf = [0u8; 4];
         let encoded: &str = c.encode_utf8(&mut buf);
         // The character as Python writes it (escaped where it must be).
         super::compact::write_str_body(encoded, self.out);
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -298,7 +323,7 @@ mod tests {
 
     fn fast(text: &str) -> Result<String, Stop> {
         let mut out = String::new();
-        object(text, &mut out).map(|()| out)
+        object(text, &mut out).map(str::to_owned)
     }
 
     #[test]
@@ -343,7 +368,7 @@ mod tests {
             match fast(text) {
                 Ok(out) => assert_eq!(Some(out), slow(text), "{text}"),
                 Err(Stop::NotObject) => assert_eq!(slow(text), None, "{text}"),
-                Err(Stop::Duplicates) => panic!("{text}"),
+                Err(Stop::Decode) => panic!("{text}"),
             }
         }
     }
@@ -364,7 +389,7 @@ mod tests {
                         assert_eq!(Some(out), slow(text), "{text}");
                     }
                     Err(Stop::NotObject) => assert_eq!(slow(text), None, "{text}"),
-                    Err(Stop::Duplicates) => {} // the caller takes the slow path
+                    Err(Stop::Decode) => {} // the caller takes the slow path
                 }
             }
         }
@@ -372,9 +397,40 @@ mod tests {
     }
 
     #[test]
+    fn compact_text_comes_back_as_it_is() {
+        let compact = r#"{"q":"say \"hi\"\n","n":[1,-2,0.5,1e+16,"é"],"o":{"\t":{}}}"#;
+        let mut out = String::new();
+        let written = object(compact, &mut out).unwrap();
+        assert!(std::ptr::eq(written, compact), "{written}");
+        assert!(out.is_empty());
+        // The first difference anywhere (a space, a float, an escape, -0) and what
+        // follows it are written.
+        for (text, want) in [
+            (r#"{"a":1, "b":2}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"a":1.50,"b":"x"}"#, r#"{"a":1.5,"b":"x"}"#),
+            (r#"{"a":"\/","b":"\u00e9"}"#, r#"{"a":"/","b":"é"}"#),
+            (r#"{"a":[0,-0,1E2]}"#, r#"{"a":[0,0,100.0]}"#),
+            (" {\"a\":1}\n", r#"{"a":1}"#),
+        ] {
+            assert_eq!(object(text, &mut out), Ok(want), "{text}");
+            assert_eq!(Some(want.to_owned()), slow(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn keys_with_escapes() {
+        // Escapes written as they are leave a key comparable by its text.
+        assert!(fast(r#"{"a\n":1,"a\"":2}"#).is_ok());
+        assert_eq!(fast(r#"{"a\n":1,"a\n":2}"#), Err(Stop::Decode));
+        // Others go the slow way, which writes them.
+        assert_eq!(fast(r#"{"\u00e9":1}"#), Err(Stop::Decode));
+        assert_eq!(slow(r#"{"\u00e9":1}"#).as_deref(), Some(r#"{"é":1}"#));
+    }
+
+    #[test]
     fn duplicates_go_the_slow_way() {
-        assert_eq!(fast(r#"{"a":1,"b":{"a":2},"a":3}"#), Err(Stop::Duplicates));
-        assert_eq!(fast(r#"{"a":1,"\u0061":3}"#), Err(Stop::Duplicates));
+        assert_eq!(fast(r#"{"a":1,"b":{"a":2},"a":3}"#), Err(Stop::Decode));
+        assert_eq!(fast(r#"{"a":1,"\u0061":3}"#), Err(Stop::Decode));
         assert!(fast(r#"{"a":{"a":1},"b":{"a":1}}"#).is_ok());
     }
 

@@ -193,64 +193,46 @@ impl Rows {
                     self.name.append_value(call.name.as_deref().unwrap_or(""));
                     self.scratch.clear();
                     self.kept.clear();
-                    // (arguments in `scratch`, raw_arguments)
-                    let raw: Option<&str> = match &call.arguments {
-                        Arguments::Missing => {
-                            self.scratch.push_str("{}");
-                            None
-                        }
+                    let (arguments, raw): (&str, Option<&str>) = match &call.arguments {
+                        Arguments::Missing => ("{}", None),
                         Arguments::Object(idx) => {
                             compact::write_arguments(&record.tape, *idx, &mut self.scratch);
-                            None
+                            (&self.scratch, None)
                         }
                         Arguments::Decoded(tape) => {
                             compact::write_arguments(tape, 0, &mut self.scratch);
-                            None
+                            (&self.scratch, None)
                         }
-                        Arguments::Undecodable(text) => {
-                            self.scratch.push_str("{}");
-                            Some(text)
-                        }
+                        Arguments::Undecodable(text) => ("{}", Some(text)),
                         // Another JSON value: kept as its JSON text.
                         Arguments::Other(idx) => {
-                            self.scratch.push_str("{}");
                             compact::write_value(&record.tape, *idx, &mut self.kept);
-                            Some(&self.kept)
+                            ("{}", Some(&self.kept))
                         }
                         Arguments::Value(tape) => {
-                            self.scratch.push_str("{}");
                             compact::write_value(tape, 0, &mut self.kept);
-                            Some(&self.kept)
+                            ("{}", Some(&self.kept))
                         }
                         Arguments::Encoded(idx) => {
                             let text = record.tape.str_at(*idx).unwrap_or_default();
                             match canonical::object(text, &mut self.scratch) {
-                                Ok(()) => None,
-                                Err(Stop::NotObject) => {
-                                    self.scratch.clear();
-                                    self.scratch.push_str("{}");
-                                    Some(text)
-                                }
-                                Err(Stop::Duplicates) => {
-                                    self.scratch.clear();
-                                    match decode_object(Cow::Borrowed(text)) {
-                                        Arguments::Decoded(tape) => {
-                                            compact::write_arguments(&tape, 0, &mut self.scratch);
-                                            None
-                                        }
-                                        _ => {
-                                            self.scratch.push_str("{}");
-                                            Some(text)
-                                        }
+                                Ok(compact) => (compact, None),
+                                Err(Stop::NotObject) => ("{}", Some(text)),
+                                Err(Stop::Decode) => match decode_object(Cow::Borrowed(text)) {
+                                    Arguments::Decoded(tape) => {
+                                        self.scratch.clear();
+                                        compact::write_arguments(&tape, 0, &mut self.scratch);
+                                        (&self.scratch, None)
                                     }
-                                }
+                                    _ => ("{}", Some(text)),
+                                },
                             }
                         }
                     };
                     if raw.is_some() {
                         self.counts.undecodable_arguments += 1;
                     }
-                    self.arguments.append_value(&self.scratch);
+                    self.arguments.append_value(arguments);
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
                 }
