@@ -76,6 +76,19 @@ def test_arrow_batches_is_a_reader_of_the_to_arrow_rows(
     assert [len(b) for b in parser.arrow_batches(str(path))] == [len(table)]
 
 
+def test_to_arrow_keeps_the_batches_as_made(make: Any, tmp_path: Path) -> None:
+    """`to_arrow` joins the batches as the backend made them (the native backend's hold
+    about 1 MiB of records, the python backend's 4,096 records), not copied into
+    batches of `batch_rows`."""
+    lines = openai_lines(3000) * 10  # about 4.4 MiB, 28,350 rows
+    path = write(tmp_path / "in.jsonl", lines, "plain")
+    parser = make.OpenAIResponseParser()
+    table = parser.to_arrow(path)
+    assert table.equals(parser.arrow_batches(path).read_all())
+    chunks = [len(chunk) for chunk in table.column("record").chunks]
+    assert len(chunks) >= 4 and max(chunks) < len(table) / 3, chunks
+
+
 def test_in_memory_sources(make: Any) -> None:
     lines = openai_lines(300)
     parser = make.OpenAIResponseParser()

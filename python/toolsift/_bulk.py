@@ -620,8 +620,7 @@ def arrow_batches(
     if batch_rows is None:
         raise ValueError("batch_rows must be a positive int, got None")
     rows = stream(core, source, record_path, threads, progress, max_line_bytes, batch_rows)
-    pa = require_pyarrow()
-    return pa.RecordBatchReader.from_batches(rows.schema, iter(rows))
+    return _reader(rows)
 
 
 def to_arrow(
@@ -632,5 +631,12 @@ def to_arrow(
     progress: ProgressArg,
     max_line_bytes: int | None = None,
 ) -> Any:
-    reader = arrow_batches(core, source, record_path, threads, progress, max_line_bytes)
-    return reader.read_all()
+    """The rows of `source` as one `pyarrow.Table`, whose chunks are the batches as the
+    backend cuts them: joined as they are (as pyarrow's own readers join theirs), since
+    cutting them to `batch_rows` would copy every column once more."""
+    return _reader(stream(core, source, record_path, threads, progress, max_line_bytes)).read_all()
+
+
+def _reader(rows: Stream) -> Any:
+    pa = require_pyarrow()
+    return pa.RecordBatchReader.from_batches(rows.schema, iter(rows))

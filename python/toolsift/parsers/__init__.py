@@ -101,7 +101,8 @@ class _ResponseParser:
         max_line_bytes: int | None = None,
     ) -> Any:
         """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`): the
-        rows of `arrow_batches(source, ...)`, read to the end (`read_all()`).
+        rows of `arrow_batches(source, ...)`, in chunks as they were made (about 1 MiB
+        of records each, with the native backend), not copied into bigger ones.
 
         `source`: a path (a JSONL file, plain, gzip or zstd), `toolsift.Files([...])`
         (several files, read in parallel, with a `file` column), an iterable of `str` /
