@@ -77,7 +77,8 @@ impl Writer<'_, '_> {
         self.bytes.get(self.i).copied()
     }
 
-    /// Writes the text up to `end` as it is: what comes next differs from it.
+    /// Writes the text up to `end` as it is: what comes next differs from it. `written`
+    /// and `end` are on character boundaries: each follows or precedes an ASCII byte.
     fn copy_to(&mut self, end: usize) {
         self.out.push_str(&self.text[self.written..end]);
         self.written = end;
