@@ -285,6 +285,77 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
     assert [r["name"] for r in by_record[5]] == ["f", "g"]  # Vertex, status ""
 
 
+def test_more_batch_lines(make: Any, tmp_path: Path) -> None:
+    """Vertex AI batch output of Claude models (`custom_id`, `request`, `response`,
+    `status`), Gemini API lines that failed with a `status`, and an inline batch's
+    `InlinedResponse` lines, in REST and SDK-dump spelling; a Responses API object, which
+    has `metadata` and `error` members of its own, is not taken for one."""
+    claude = {
+        "id": "msg_vrtx_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4",
+        "content": [
+            {"type": "tool_use", "id": "toolu_vrtx_1", "name": "w", "input": {"c": "Oslo"}}
+        ],
+        "stop_reason": "tool_use",
+    }
+    request = {
+        "messages": [{"role": "user", "content": "hi"}],
+        "anthropic_version": "vertex-2023-10-16",
+    }
+    snake = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"function_call": {"name": "g", "args": {}}}]}}
+        ]
+    }
+    failed_response = {
+        "id": "resp_1",
+        "object": "response",
+        "status": "failed",
+        "error": {"code": "server_error", "message": "boom"},
+        "metadata": {"key": "m"},
+        "output": [],
+    }
+    docs: list[Any] = [
+        {"custom_id": "request-1", "request": request, "response": claude, "status": ""},
+        {
+            "custom_id": "request-2",
+            "request": request,
+            "response": None,
+            "status": "Bad Request: no",
+        },
+        {"key": "req-3", "status": {"code": 13, "message": "Internal error"}},
+        {"response": gemini([("f", {"a": 1})]), "metadata": {"key": "req-4"}},
+        {"metadata": {"key": "req-5"}, "error": {"code": 3, "message": "boom"}},
+        {"metadata": None, "response": snake, "error": None},
+        failed_response,
+    ]
+    path = write(tmp_path / "b.jsonl", [json.dumps(doc).encode() for doc in docs])
+    rows = make.AutoResponseParser().to_arrow(path).to_pylist()
+    seen = [
+        (r["record"], r["custom_id"], r["format"], r["name"], r["arguments"], r["error"])
+        for r in rows
+    ]
+    assert seen == [
+        (0, "request-1", "anthropic", "w", '{"c":"Oslo"}', None),
+        (1, "request-2", None, None, None, "batch error: Bad Request: no"),
+        (2, "req-3", None, None, None, "batch error: 13: Internal error"),
+        (3, "req-4", "gemini", "f", '{"a":1}', None),
+        (4, "req-5", None, None, None, "batch error: 3: boom"),
+        (5, None, "gemini", "g", "{}", None),
+    ]
+    assert make.AutoResponseParser().to_arrow(path).num_rows == 6  # the last: no calls
+    failed = list(make.OpenAIResponsesParser().parse_file(path))[6]
+    assert (failed.tool_calls, failed.error) == ([], None)
+    # The same with the provider's own parser.
+    rows = make.GeminiResponseParser().to_arrow(path).to_pylist()
+    assert [(r["record"], r["custom_id"], r["name"]) for r in rows if r["error"] is None] == [
+        (3, "req-4", "f"),
+        (5, None, "g"),
+    ]
+
+
 def test_big_numbers_in_files_are_exact(make: Any, tmp_path: Path) -> None:
     """Integers beyond 64 bits (which orjson rounds) and numbers beyond the float range
     (which orjson refuses), inline, in argument strings and in an envelope's error."""

@@ -42,6 +42,21 @@ pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
     get(tape, obj, key).is_some()
 }
 
+/// Whether every key of the object at `obj` is one of `keys`.
+fn only_keys(tape: &Tape<'_>, obj: usize, keys: &[&str]) -> bool {
+    let Token::Object { end, .. } = tape.tokens[obj] else {
+        return false;
+    };
+    let mut idx = obj + 1;
+    while idx < end as usize {
+        if !tape.str_at(idx).is_some_and(|key| keys.contains(&key)) {
+            return false;
+        }
+        idx = tape.skip(idx + 1);
+    }
+    true
+}
+
 fn is_object(tape: &Tape<'_>, idx: usize) -> bool {
     matches!(tape.tokens[idx], Token::Object { .. })
 }
@@ -102,14 +117,26 @@ pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
     if !is_object(tape, 0) {
         return plain;
     }
-    if has(tape, 0, "custom_id") && (has(tape, 0, "response") || has(tape, 0, "error")) {
-        return openai_batch(tape);
-    }
+    // Vertex first: its lines of Claude models keep the request's `custom_id` too.
     if has(tape, 0, "request") && has(tape, 0, "status") {
         return vertex_batch(tape);
     }
-    if has(tape, 0, "key") && (has(tape, 0, "response") || has(tape, 0, "error")) {
-        return gemini_batch(tape);
+    if has(tape, 0, "custom_id") && (has(tape, 0, "response") || has(tape, 0, "error")) {
+        return openai_batch(tape);
+    }
+    let answered = has(tape, 0, "response") || has(tape, 0, "error");
+    if has(tape, 0, "key") && (answered || has(tape, 0, "status")) {
+        let custom_id = string(tape, value(tape, 0, "key"));
+        return gemini_batch(tape, custom_id);
+    }
+    // An inline batch's answer (`InlinedResponse`, as the REST API and google-genai give it).
+    if has(tape, 0, "metadata")
+        && answered
+        && only_keys(tape, 0, &["metadata", "response", "error"])
+    {
+        let metadata = value(tape, 0, "metadata").filter(|&m| is_object(tape, m));
+        let custom_id = string(tape, metadata.and_then(|m| value(tape, m, "key")));
+        return gemini_batch(tape, custom_id);
     }
     // The envelopes a format brings along (its module's `unwrap_batch`).
     for unwrap in [anthropic::unwrap_batch, bedrock::unwrap_batch] {
@@ -148,7 +175,8 @@ fn openai_batch<'a>(tape: &Tape<'a>) -> Located<'a> {
 }
 
 fn vertex_batch<'a>(tape: &Tape<'a>) -> Located<'a> {
-    let custom_id = string(tape, value(tape, 0, "key"));
+    let custom_id =
+        string(tape, value(tape, 0, "key")).or_else(|| string(tape, value(tape, 0, "custom_id")));
     let status = value(tape, 0, "status").filter(|&s| tape.str_at(s) != Some(""));
     let response = match status {
         Some(status) => Err(format!("batch error: {}", describe(tape, status))),
@@ -160,9 +188,10 @@ fn vertex_batch<'a>(tape: &Tape<'a>) -> Located<'a> {
     }
 }
 
-fn gemini_batch<'a>(tape: &Tape<'a>) -> Located<'a> {
-    let custom_id = string(tape, value(tape, 0, "key"));
-    let response = match value(tape, 0, "error") {
+fn gemini_batch<'a>(tape: &Tape<'a>, custom_id: Option<Cow<'a, str>>) -> Located<'a> {
+    // A failed request's line holds an `error`, or a `status` (google.rpc.Status).
+    let status = value(tape, 0, "status").filter(|&s| tape.str_at(s) != Some(""));
+    let response = match value(tape, 0, "error").or(status) {
         Some(error) => Err(format!("batch error: {}", describe(tape, error))),
         None => value(tape, 0, "response").ok_or_else(|| "batch record has no response".to_owned()),
     };
@@ -221,6 +250,24 @@ mod tests {
             located(gemini, None),
             (Err("batch error: 400: bad".into()), Some("k1".into()))
         );
+        let claude = r#"{"custom_id":"c1","request":{},"response":{"content":[]},"status":""}"#;
+        assert_eq!(
+            located(claude, None),
+            (Ok(r#"{"content":[]}"#.into()), Some("c1".into()))
+        );
+        let status = r#"{"key":"k2","status":{"code":13,"message":"Internal"}}"#;
+        assert_eq!(
+            located(status, None).0,
+            Err("batch error: 13: Internal".into())
+        );
+        let inlined = r#"{"response":{"candidates":[]},"metadata":{"key":"k3"},"error":null}"#;
+        assert_eq!(
+            located(inlined, None),
+            (Ok(r#"{"candidates":[]}"#.into()), Some("k3".into()))
+        );
+        // A Responses API object has `metadata` and `error` members of its own.
+        let response = r#"{"object":"response","metadata":{},"error":{"message":"x"}}"#;
+        assert_eq!(located(response, None), (Ok(response.into()), None));
     }
 
     #[test]

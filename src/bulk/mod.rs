@@ -78,6 +78,7 @@ impl Reader {
                     ("error", Keep::all()),
                     ("status", Keep::all()),
                     ("key", Keep::all()),
+                    ("metadata", Keep::all()),
                     ("response", response),
                     // Anthropic Message Batches, Bedrock batch inference.
                     ("result", result),

@@ -19,25 +19,30 @@ of objects (the last of duplicate keys wins); a missing key, a null or a non-obj
 the way is the error ``nothing at record_path P``. Without one, a record that is a known
 batch envelope is unwrapped, checked in this order:
 
+* Vertex AI batch prediction output: an object with ``request`` and ``status`` (lines of
+  Claude models keep the request's ``custom_id``). A ``status`` other than null or ``""``
+  is ``batch error: D``; else the response is ``response`` (``batch record has no
+  response`` when missing).
 * OpenAI Batch API output: an object with ``custom_id`` and ``response`` or ``error``.
   ``custom_id`` is kept; a non-null ``error`` is ``batch error: D``; a ``response``
   that is not an object is ``batch record has no response``; a ``response.status_code``
   that is present and not the integer 200 is ``HTTP S: D`` (D from ``body.error``, else
   the body; ``HTTP S`` alone without a body); else the response is ``response.body``
   (``batch record has no response body`` when missing).
-* Vertex AI batch prediction output: an object with ``request`` and ``status``. A
-  ``status`` other than null or ``""`` is ``batch error: D``; else the response is
-  ``response`` (``batch record has no response`` when missing).
-* Gemini API batch output: an object with ``key`` and ``response`` or ``error``. A
-  non-null ``error`` is ``batch error: D``; else the response is ``response``.
+* Gemini API batch output: an object with ``key`` and ``response``, ``error`` or
+  ``status``; and an inline batch's ``InlinedResponse``: an object with ``metadata`` and
+  ``response`` or ``error``, and no other member (its custom id is ``metadata.key``). A
+  non-null ``error``, else a ``status`` other than null or ``""``, is ``batch error: D``;
+  else the response is ``response``.
 
 * Anthropic Message Batches results (``custom_id`` and ``result``) and Bedrock batch
   inference output (``recordId`` or ``modelInput``, and ``modelOutput`` or ``error``):
   see ``unwrap_batch`` in `toolsift._pure.formats.anthropic` and `.bedrock`.
 
-``key`` (Vertex, Gemini API) is kept as the custom id too. D describes the provider's
-error value: a string as is; an object with a string ``message`` as ``CODE: MESSAGE``
-(when ``code`` is a string or an integer) or ``MESSAGE``; anything else as compact JSON.
+``key`` (Vertex, Gemini API; else ``custom_id`` on Vertex) is kept as the custom id too.
+D describes the provider's error value: a string as is; an object with a string
+``message`` as ``CODE: MESSAGE`` (when ``code`` is a string or an integer) or
+``MESSAGE``; anything else as compact JSON.
 Anything else is the response itself. The response is then walked like a decoded
 `parse` input (a response that is not an object simply has no calls).
 """
@@ -374,6 +379,9 @@ def describe(value: Any, message_key: str = "message", code_key: str = "code") -
     return dumps_compact(value)
 
 
+_INLINED_RESPONSE = {"metadata", "response", "error"}
+
+
 def _string(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -389,12 +397,19 @@ def locate(doc: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str |
         return node, None, None
     if not isinstance(doc, dict):
         return doc, None, None
-    if "custom_id" in doc and ("response" in doc or "error" in doc):
-        return _openai_batch(doc)
+    # Vertex first: its lines of Claude models keep the request's `custom_id` too.
     if "request" in doc and "status" in doc:
         return _vertex_batch(doc)
-    if "key" in doc and ("response" in doc or "error" in doc):
-        return _gemini_batch(doc)
+    if "custom_id" in doc and ("response" in doc or "error" in doc):
+        return _openai_batch(doc)
+    answered = "response" in doc or "error" in doc
+    if "key" in doc and (answered or "status" in doc):
+        return _gemini_batch(doc, _string(doc.get("key")))
+    # An inline batch's answer (`InlinedResponse`, as the REST API and google-genai give it).
+    if "metadata" in doc and answered and doc.keys() <= _INLINED_RESPONSE:
+        metadata = doc.get("metadata")
+        key = metadata.get("key") if isinstance(metadata, dict) else None
+        return _gemini_batch(doc, _string(key))
     # The envelopes a format brings along (its module's `unwrap_batch`).
     for unwrap in (anthropic.unwrap_batch, bedrock.unwrap_batch):
         located = unwrap(doc)
@@ -426,6 +441,8 @@ def _openai_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
 
 def _vertex_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
     custom_id = _string(doc.get("key"))
+    if custom_id is None:
+        custom_id = _string(doc.get("custom_id"))
     status = doc.get("status")
     if status is not None and status != "":
         return None, custom_id, f"batch error: {describe(status)}"
@@ -435,9 +452,11 @@ def _vertex_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
     return response, custom_id, None
 
 
-def _gemini_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:
-    custom_id = _string(doc.get("key"))
+def _gemini_batch(doc: dict[str, Any], custom_id: str | None) -> tuple[Any, str | None, str | None]:
+    # A failed request's line holds an `error`, or a `status` (google.rpc.Status).
     error = doc.get("error")
+    if error is None and doc.get("status") != "":
+        error = doc.get("status")
     if error is not None:
         return None, custom_id, f"batch error: {describe(error)}"
     response = doc.get("response")
