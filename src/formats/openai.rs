@@ -91,8 +91,9 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     Ok(event.field("choices")?.is_some_and(|c| c.is_array()))
 }
 
-/// `choices[].delta.tool_calls[]` fragments: name and id set once, `arguments`
-/// appended; the calls of a choice complete when its `finish_reason` is set.
+/// `choices[].delta.tool_calls[]` fragments: name and id set once, `arguments` (a
+/// custom tool's `input`) appended; the calls of a choice complete when its
+/// `finish_reason` is set.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     for (position, choice) in elements_of(event.field("choices")?).enumerate() {
         let number = index_of(choice.field("index")?)?.unwrap_or(Index::Int(position as i64));
@@ -100,13 +101,18 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         for call in elements_of(field_of(&delta, "tool_calls")?) {
             let id = text_of(call.field("id")?)?.filter(|id| !id.is_empty());
             let at = call_slot(acc, &number, &call, id.as_deref())?;
-            let function = call.field("function")?;
+            // A function's `arguments` (JSON), or a custom tool's `input` (free text).
+            let (part, text_key) = match call.field("function")? {
+                Some(function) => (Some(function), "arguments"),
+                None => (call.field("custom")?, "input"),
+            };
             let slot = &mut acc.slots[at];
-            slot.set_name(field_of(&function, "name")?)?;
+            slot.verbatim |= part.is_some() && text_key == "input";
+            slot.set_name(field_of(&part, "name")?)?;
             if slot.id.is_none() {
                 slot.id = id;
             }
-            slot.append(field_of(&function, "arguments")?)?;
+            slot.append(field_of(&part, text_key)?)?;
         }
         if let Some(function) = field_of(&delta, "function_call")? {
             let at = acc.slot((number.clone(), Index::Int(LEGACY)), None);

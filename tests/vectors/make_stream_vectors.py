@@ -272,6 +272,30 @@ openai.append(
         "response": completion(("list_files", "call_0a", "{}")),
     }
 )
+# Custom tools (free-text input): `custom.{name, input}` deltas, as openai-python
+# issue #2530 shows them; the input is kept as it is, in raw_arguments.
+SQL = "SELECT name FROM users WHERE id = 7;"
+custom_sql = {"index": 0, "id": "call_Cu1", "type": "custom"}
+custom_sql["custom"] = {"name": "run_sql", "input": ""}
+custom_response = completion(content=None)
+custom_response["choices"][0]["message"]["tool_calls"] = [
+    {"id": "call_Cu1", "type": "custom", "custom": {"name": "run_sql", "input": SQL}}
+]
+custom_events = [
+    chunk([custom_sql], role=True),
+    *[chunk([{"index": 0, "custom": {"input": piece}}]) for piece in pieces(SQL, 9)],
+    chunk(finish="tool_calls"),
+]
+openai.append(
+    {
+        "name": "openai custom tool streamed: its input kept as it is",
+        "parser": "openai",
+        "events": custom_events,
+        "done": [0] * (len(custom_events) - 1) + [1],
+        "calls": [call("run_sql", {}, "call_Cu1", SQL)],
+        "response": custom_response,
+    }
+)
 cut = '{"unit": "celsius", "location": "Par'
 openai.append(
     {

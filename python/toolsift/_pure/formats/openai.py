@@ -52,8 +52,9 @@ def message_calls(message: Any) -> Iterator[RawCall]:
 # The stream reader: chat completion chunks (`chat.completion.chunk`).
 
 STREAM_WHERE = (
-    "chunks' `choices[].delta.tool_calls[] {index, id, function{name, arguments}}`, keyed "
-    "by (choice `index`, call `index`); a choice's calls complete at its `finish_reason`"
+    "chunks' `choices[].delta.tool_calls[] {index, id, function{name, arguments}}` (or a "
+    "custom tool's `custom{name, input}`), keyed by (choice `index`, call `index`); a "
+    "choice's calls complete at its `finish_reason`"
 )
 
 LEGACY = 1 << 31
@@ -66,18 +67,23 @@ def stream_detect(event: Any) -> bool:
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:
-    """`choices[].delta.tool_calls[]` fragments: name and id set once, `arguments`
-    appended; the calls of a choice complete when its `finish_reason` is set."""
+    """`choices[].delta.tool_calls[]` fragments: name and id set once, `arguments` (a
+    custom tool's `input`) appended; the calls of a choice complete when its
+    `finish_reason` is set."""
     for position, choice in enumerate(elements(field(event, "choices"))):
         number = index_of(field(choice, "index"))
         number = position if number is None else number
         delta = field(choice, "delta")
         for call in elements(field(delta, "tool_calls")):
             slot = _call_slot(acc, number, call)
-            function = field(call, "function")
-            set_name(slot, field(function, "name"))
+            # A function's `arguments` (JSON), or a custom tool's `input` (free text).
+            part, text_key = field(call, "function"), "arguments"
+            if part is None:
+                part, text_key = field(call, "custom"), "input"
+            slot.verbatim = slot.verbatim or (part is not None and text_key == "input")
+            set_name(slot, field(part, "name"))
             set_id(slot, field(call, "id"))
-            append(slot, field(function, "arguments"))
+            append(slot, field(part, text_key))
         function = field(delta, "function_call")
         if function is not None:
             slot = acc.slot((number, LEGACY))
