@@ -1,6 +1,8 @@
 //! OpenAI Responses API: the `Response` object. Calls are the `output[]` items of type
 //! `function_call` (`name`, `arguments`: a JSON string) and `custom_tool_call` (`name`,
-//! `input`: free text); the id is the item's `call_id`. Server-run items give none.
+//! `input`: free text); the id is the item's `call_id`. The items of built-in tools give
+//! none (server-run ones, and `computer_call`, `local_shell_call`, `shell_call`,
+//! `apply_patch_call`, which the caller runs).
 //! Mirrors `python/toolsift/_pure/formats/openai_responses.py` line by line.
 
 use super::{items, members, path, RawCall};

@@ -319,7 +319,7 @@ case(
 )
 case(
     OR,
-    "server-side tool items give no calls, mixed with client calls",
+    "built-in tool items (server-run and computer_call) give no calls, mixed with function calls",
     [
         call("get_weather", {"location": "Rome"}, "call_w"),
         call("apply_diff", {}, "call_c", "*** Begin Patch\n*** End Patch"),

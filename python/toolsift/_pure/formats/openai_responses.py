@@ -3,9 +3,12 @@
 Calls are the `output[]` items of type `function_call` (`name`, `arguments`: a JSON
 string) and `custom_tool_call` (`name`, `input`: free text, kept in `raw_arguments`);
 their id is the item's `call_id` (the one a `function_call_output` answers), not the
-item's own `id`. Items the server runs itself (`web_search_call`, `file_search_call`,
-`code_interpreter_call`, `mcp_call`, `image_generation_call`, `computer_call`, ...) and
-messages and reasoning give none. Batch API output for `/v1/responses` is the OpenAI
+item's own `id`. The items of built-in tools give none: those the server runs itself
+(`web_search_call`, `file_search_call`, `code_interpreter_call`, `mcp_call`,
+`image_generation_call`, ...) and those the caller's code runs (`computer_call`,
+`local_shell_call`, `shell_call`, `apply_patch_call`: they have no name or arguments
+of a function, so they are left to the caller to read from `output[]`); nor do messages
+and reasoning. Batch API output for `/v1/responses` is the OpenAI
 batch envelope, which `bulk.locate` unwraps already. The Rust twin is
 `src/formats/openai_responses.rs`.
 """
@@ -33,7 +36,8 @@ PARSER_CLASS = "OpenAIResponsesParser"
 WHERE = (
     '`output[]` items of `type: "function_call"` (`name`, `arguments`) and'
     ' `"custom_tool_call"` (`name`, `input` text: in `raw_arguments`, arguments `{}`);'
-    " server-run items give none"
+    " the items of built-in tools (server-run, and `computer_call`, `local_shell_call`,"
+    " `shell_call`, `apply_patch_call`) give none"
 )
 ID = "the item's `call_id` (not its `id`)"
 
