@@ -146,7 +146,9 @@ def _slot(acc: Accumulator, event: Any, item_id: Any) -> Slot:
 
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
     """`--stream-lines`: `response.id` (`response.created` and the end events); an
-    event about an item, the stream that item was added in (`item_id`, `item.id`)."""
+    event about an item, the stream that item was added in (`item_id`, `item.id`).
+    `response.output_item.added` tells no stream: its item joins `current`, the stream
+    of the line before (wrong where another stream's line comes just before it)."""
     id = field(field(event, "response"), "id")
     if isinstance(id, str) and id:
         return id
