@@ -122,10 +122,13 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 
 /// `toolUse` blocks: started by `contentBlockStart`, `input` text appended by
 /// `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes all.
+/// A `toolUse` of `type: "server_tool_use"` starts no call (as in [`walk`]): its deltas
+/// find no block at its index.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     if let Some(start) = event.field("contentBlockStart")? {
         let use_ = field_of(&start.field("start")?, "toolUse")?;
-        if let Some(use_) = use_ {
+        let server = field_of(&use_, "type")?.is_some_and(|t| t.is_str("server_tool_use"));
+        if let (Some(use_), false) = (use_, server) {
             let index = index_of(start.field("contentBlockIndex")?)?;
             let key = index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
             let at = acc.slot(key, None);

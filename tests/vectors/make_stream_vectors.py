@@ -681,6 +681,16 @@ files["openai-responses"] = responses
 # --- Bedrock ConverseStream -----------------------------------------------------------
 
 
+def bedrock_block(n, start, arguments):
+    """A toolUse block at index `n`: its start (`start` is the `toolUse`), input deltas, stop."""
+    events = [{"contentBlockStart": {"start": {"toolUse": start}, "contentBlockIndex": n}}]
+    for piece in pieces(arguments, 10):
+        events.append(
+            {"contentBlockDelta": {"delta": {"toolUse": {"input": piece}}, "contentBlockIndex": n}}
+        )
+    return [*events, {"contentBlockStop": {"contentBlockIndex": n}}]
+
+
 def bedrock_events(blocks):
     events = [
         {"messageStart": {"role": "assistant"}},
@@ -688,24 +698,7 @@ def bedrock_events(blocks):
         {"contentBlockStop": {"contentBlockIndex": 0}},
     ]
     for n, (id, name, arguments) in enumerate(blocks, start=1):
-        events.append(
-            {
-                "contentBlockStart": {
-                    "start": {"toolUse": {"toolUseId": id, "name": name}},
-                    "contentBlockIndex": n,
-                }
-            }
-        )
-        for piece in pieces(arguments, 10):
-            events.append(
-                {
-                    "contentBlockDelta": {
-                        "delta": {"toolUse": {"input": piece}},
-                        "contentBlockIndex": n,
-                    }
-                }
-            )
-        events.append({"contentBlockStop": {"contentBlockIndex": n}})
+        events += bedrock_block(n, {"toolUseId": id, "name": name}, arguments)
     events.append({"messageStop": {"stopReason": "tool_use"}})
     events.append(
         {
@@ -761,6 +754,46 @@ bedrock = [
         "events": bedrock_events(b_two)[:5],
         "done": [0] * 5,
         "calls": [call("get_weather", {}, "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", WEATHER[:10])],
+    },
+]
+
+# A tool Bedrock runs itself (Nova grounding): `ToolUseBlockStart.type`, enum ToolUseType
+# ["server_tool_use"], in botocore's bedrock-runtime model. No call, in the stream as in
+# the response; its input deltas go to no other call.
+SERVER = {"toolUseId": "tooluse_s1", "name": "nova_grounding", "type": "server_tool_use"}
+server_result = {"toolUseId": "tooluse_s1", "status": "success"}
+server_then_call = [
+    {"messageStart": {"role": "assistant"}},
+    *bedrock_block(0, SERVER, '{"q":"x"}'),
+    {"contentBlockStart": {"start": {"toolResult": server_result}, "contentBlockIndex": 1}},
+    {"contentBlockDelta": {"delta": {"toolResult": [{"text": "x is y"}]}, "contentBlockIndex": 1}},
+    {"contentBlockStop": {"contentBlockIndex": 1}},
+    *bedrock_block(2, {"toolUseId": b_two[0][0], "name": "get_weather"}, WEATHER),
+    {"messageStop": {"stopReason": "tool_use"}},
+]
+server_response = converse(b_two[:1])
+server_response["output"]["message"]["content"][:1] = [
+    {"toolUse": {**SERVER, "input": {"q": "x"}}},
+    {"toolResult": {**server_result, "content": [{"text": "x is y"}]}},
+]
+bedrock += [
+    {
+        "name": "bedrock server_tool_use block: no call",
+        "parser": "bedrock",
+        "events": [
+            *bedrock_block(0, SERVER, '{"q":"x"}'),
+            {"messageStop": {"stopReason": "end_turn"}},
+        ],
+        "done": [0, 0, 0, 0],
+        "calls": [],
+    },
+    {
+        "name": "bedrock server_tool_use and its result, then a tool call",
+        "parser": "bedrock",
+        "events": server_then_call,
+        "done": [0] * (len(server_then_call) - 2) + [1, 0],
+        "calls": [call("get_weather", WEATHER_ARGS, b_two[0][0])],
+        "response": server_response,
     },
 ]
 files["bedrock"] = bedrock

@@ -81,8 +81,9 @@ def describe_error(error: Any) -> str:
 # The stream reader: ConverseStream events.
 
 STREAM_WHERE = (
-    "`contentBlockStart.start.toolUse {toolUseId, name}`, `contentBlockDelta.delta.toolUse"
-    ".input` text, keyed by `contentBlockIndex`; a call completes at its `contentBlockStop`"
+    "`contentBlockStart.start.toolUse {toolUseId, name}` (a `server_tool_use` gives none),"
+    " `contentBlockDelta.delta.toolUse.input` text, keyed by `contentBlockIndex`; a call"
+    " completes at its `contentBlockStop`"
 )
 
 STREAM_KEYS = (
@@ -102,11 +103,14 @@ def stream_detect(event: Any) -> bool:
 
 def stream_event(event: Any, acc: Accumulator) -> None:
     """`toolUse` blocks: started by `contentBlockStart`, `input` text appended by
-    `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes all."""
+    `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes all.
+    A `toolUse` of `type: "server_tool_use"` starts no call (as in `calls`): its deltas
+    find no block at its index."""
     start = field(event, "contentBlockStart")
     if start is not None:
         use = field(field(start, "start"), "toolUse")
-        if use is not None:
+        server = is_str(field(use, "type"), "server_tool_use")
+        if use is not None and not server:
             index = index_of(field(start, "contentBlockIndex"))
             slot = acc.slot(acc.new_key(0) if index is None else (0, index))
             acc.latest[0] = slot
