@@ -526,6 +526,47 @@ anthropic = [
         "calls": [call("get_weather", {}, one[0][0], WEATHER[:32])],
     },
 ]
+
+# Two messages in one stream (a logged transcript of two turns): each message's block
+# indices start at 0 again, so the second message's calls are new calls, and the first
+# message's stay as they were (completed or not).
+later = [("toolu_02", "get_time", TIME)]
+second_message = anthropic_events(later, text="And the time.")
+second_message[0]["message"]["id"] = "msg_01XFDUDYJgAACzvnptvVoYEL"
+two_messages = anthropic_events(one) + second_message
+cut_then_second = anthropic_events(one)[:-5] + second_message
+anthropic += [
+    {
+        "name": "anthropic two messages in one stream: a message_start starts indices again",
+        "parser": "anthropic",
+        "events": two_messages,
+        "done": done_at_stops(two_messages),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, one[0][0]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+    },
+    {
+        "name": "anthropic a message cut inside a tool_use block, then another message",
+        "parser": "anthropic",
+        "events": cut_then_second,
+        "done": done_at_stops(cut_then_second),
+        "calls": [
+            call("get_weather", {}, one[0][0], WEATHER[:32]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+    },
+    {
+        "name": "anthropic SSE transcript of two messages",
+        "parser": "anthropic",
+        "events": [sse(two_messages, named=True)],
+        "done": [2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, one[0][0]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+    },
+]
 files["anthropic"] = anthropic
 
 # --- OpenAI Responses streaming -------------------------------------------------------
@@ -796,6 +837,22 @@ bedrock += [
         "response": server_response,
     },
 ]
+
+# Two messages in one stream: a messageStart starts the block indices at 0 again.
+b_later = [("tooluse_3", "get_time", TIME)]
+b_two_messages = bedrock_events(b_two[:1]) + bedrock_events(b_later)
+bedrock.append(
+    {
+        "name": "bedrock two messages in one stream: a messageStart starts indices again",
+        "parser": "bedrock",
+        "events": b_two_messages,
+        "done": bedrock_done(b_two_messages),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, b_two[0][0]),
+            call("get_time", TIME_ARGS, "tooluse_3"),
+        ],
+    }
+)
 files["bedrock"] = bedrock
 
 # --- Cohere v2 chat stream ------------------------------------------------------------
