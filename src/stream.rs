@@ -289,6 +289,9 @@ pub struct Accumulator {
     /// and the latest call of each group.
     pub routes: HashMap<Key, usize>,
     pub latest: HashMap<Index, usize>,
+    /// Messages started so far (Anthropic `message_start`, Bedrock `messageStart`): the
+    /// group of the blocks now arriving, as each message's block indices start at 0.
+    pub message: i64,
     /// A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
     /// name, no call going on): it gives no call; where no call came, [`FRAGMENT`].
     pub fragment: bool,

@@ -137,17 +137,21 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 
 /// `tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands where
 /// no fragment comes), `input_json_delta.partial_json` appended, completed by
-/// `content_block_stop`; `message_stop` completes every call.
+/// `content_block_stop`; `message_stop` completes every call of its message. A
+/// `message_start` begins a message whose block indices start again at 0: its blocks are
+/// a new group, so the calls of the messages before it stay as they are.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?)?;
     match kind.as_str() {
+        "message_start" => acc.message += 1,
         "content_block_start" => {
             let block = event.field("content_block")?;
             if field_of(&block, "type")?.is_some_and(|t| t.is_str("tool_use")) {
-                let key = index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
+                let group = Index::Int(acc.message);
+                let key = index.map_or_else(|| acc.new_key(&group), |i| (group.clone(), i));
                 let at = acc.slot(key, None);
-                acc.latest.insert(Index::Int(0), at);
+                acc.latest.insert(group, at);
                 let slot = &mut acc.slots[at];
                 slot.set_name(field_of(&block, "name")?)?;
                 slot.set_id(field_of(&block, "id")?)?;
@@ -167,16 +171,18 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
                 acc.complete(at);
             }
         }
-        "message_stop" => acc.complete_all(None),
+        "message_stop" => acc.complete_all(Some(&Index::Int(acc.message))),
         _ => {}
     }
     Ok(())
 }
 
-/// The tool_use block at `index` (without one: the latest), if one was started.
+/// The tool_use block at `index` (without one: the latest) of the current message, if one
+/// was started.
 fn stream_block(acc: &Accumulator, index: Option<Index>) -> Option<usize> {
+    let group = Index::Int(acc.message);
     match index {
-        None => acc.latest.get(&Index::Int(0)).copied(),
-        Some(index) => acc.existing(&(Index::Int(0), index)),
+        None => acc.latest.get(&group).copied(),
+        Some(index) => acc.existing(&(group, index)),
     }
 }

@@ -121,15 +121,24 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 }
 
 /// `toolUse` blocks: started by `contentBlockStart`, `input` text appended by
-/// `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes all.
+/// `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes those of
+/// its message. A `toolUse` of `type: "server_tool_use"` starts no call (as in [`walk`]):
+/// its deltas find no block at its index. A `messageStart` begins a message whose block
+/// indices start again at 0: its blocks are a new group, so the calls before it stay as
+/// they are.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    if event.field("messageStart")?.is_some() {
+        acc.message += 1;
+    }
     if let Some(start) = event.field("contentBlockStart")? {
         let use_ = field_of(&start.field("start")?, "toolUse")?;
-        if let Some(use_) = use_ {
+        let server = field_of(&use_, "type")?.is_some_and(|t| t.is_str("server_tool_use"));
+        if let (Some(use_), false) = (use_, server) {
             let index = index_of(start.field("contentBlockIndex")?)?;
-            let key = index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
+            let group = Index::Int(acc.message);
+            let key = index.map_or_else(|| acc.new_key(&group), |i| (group.clone(), i));
             let at = acc.slot(key, None);
-            acc.latest.insert(Index::Int(0), at);
+            acc.latest.insert(group, at);
             let slot = &mut acc.slots[at];
             slot.set_name(use_.field("name")?)?;
             slot.set_id(use_.field("toolUseId")?)?;
@@ -148,15 +157,17 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         }
     }
     if event.field("messageStop")?.is_some() {
-        acc.complete_all(None);
+        acc.complete_all(Some(&Index::Int(acc.message)));
     }
     Ok(())
 }
 
-/// The toolUse block at `index` (without one: the latest), if one was started.
+/// The toolUse block at `index` (without one: the latest) of the current message, if one
+/// was started.
 fn stream_block(acc: &Accumulator, index: Option<Index>) -> Option<usize> {
+    let group = Index::Int(acc.message);
     match index {
-        None => acc.latest.get(&Index::Int(0)).copied(),
-        Some(index) => acc.existing(&(Index::Int(0), index)),
+        None => acc.latest.get(&group).copied(),
+        Some(index) => acc.existing(&(group, index)),
     }
 }

@@ -550,6 +550,47 @@ anthropic = [
         "calls": [call("get_weather", {}, one[0][0], WEATHER[:32])],
     },
 ]
+
+# Two messages in one stream (a logged transcript of two turns): each message's block
+# indices start at 0 again, so the second message's calls are new calls, and the first
+# message's stay as they were (completed or not).
+later = [("toolu_02", "get_time", TIME)]
+second_message = anthropic_events(later, text="And the time.")
+second_message[0]["message"]["id"] = "msg_01XFDUDYJgAACzvnptvVoYEL"
+two_messages = anthropic_events(one) + second_message
+cut_then_second = anthropic_events(one)[:-5] + second_message
+anthropic += [
+    {
+        "name": "anthropic two messages in one stream: a message_start starts indices again",
+        "parser": "anthropic",
+        "events": two_messages,
+        "done": done_at_stops(two_messages),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, one[0][0]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+    },
+    {
+        "name": "anthropic a message cut inside a tool_use block, then another message",
+        "parser": "anthropic",
+        "events": cut_then_second,
+        "done": done_at_stops(cut_then_second),
+        "calls": [
+            call("get_weather", {}, one[0][0], WEATHER[:32]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+    },
+    {
+        "name": "anthropic SSE transcript of two messages",
+        "parser": "anthropic",
+        "events": [sse(two_messages, named=True)],
+        "done": [2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, one[0][0]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+    },
+]
 files["anthropic"] = anthropic
 
 # --- OpenAI Responses streaming -------------------------------------------------------
@@ -705,6 +746,16 @@ files["openai-responses"] = responses
 # --- Bedrock ConverseStream -----------------------------------------------------------
 
 
+def bedrock_block(n, start, arguments):
+    """A toolUse block at index `n`: its start (`start` is the `toolUse`), input deltas, stop."""
+    events = [{"contentBlockStart": {"start": {"toolUse": start}, "contentBlockIndex": n}}]
+    for piece in pieces(arguments, 10):
+        events.append(
+            {"contentBlockDelta": {"delta": {"toolUse": {"input": piece}}, "contentBlockIndex": n}}
+        )
+    return [*events, {"contentBlockStop": {"contentBlockIndex": n}}]
+
+
 def bedrock_events(blocks):
     events = [
         {"messageStart": {"role": "assistant"}},
@@ -712,24 +763,7 @@ def bedrock_events(blocks):
         {"contentBlockStop": {"contentBlockIndex": 0}},
     ]
     for n, (id, name, arguments) in enumerate(blocks, start=1):
-        events.append(
-            {
-                "contentBlockStart": {
-                    "start": {"toolUse": {"toolUseId": id, "name": name}},
-                    "contentBlockIndex": n,
-                }
-            }
-        )
-        for piece in pieces(arguments, 10):
-            events.append(
-                {
-                    "contentBlockDelta": {
-                        "delta": {"toolUse": {"input": piece}},
-                        "contentBlockIndex": n,
-                    }
-                }
-            )
-        events.append({"contentBlockStop": {"contentBlockIndex": n}})
+        events += bedrock_block(n, {"toolUseId": id, "name": name}, arguments)
     events.append({"messageStop": {"stopReason": "tool_use"}})
     events.append(
         {
@@ -787,6 +821,62 @@ bedrock = [
         "calls": [call("get_weather", {}, "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", WEATHER[:10])],
     },
 ]
+
+# A tool Bedrock runs itself (Nova grounding): `ToolUseBlockStart.type`, enum ToolUseType
+# ["server_tool_use"], in botocore's bedrock-runtime model. No call, in the stream as in
+# the response; its input deltas go to no other call.
+SERVER = {"toolUseId": "tooluse_s1", "name": "nova_grounding", "type": "server_tool_use"}
+server_result = {"toolUseId": "tooluse_s1", "status": "success"}
+server_then_call = [
+    {"messageStart": {"role": "assistant"}},
+    *bedrock_block(0, SERVER, '{"q":"x"}'),
+    {"contentBlockStart": {"start": {"toolResult": server_result}, "contentBlockIndex": 1}},
+    {"contentBlockDelta": {"delta": {"toolResult": [{"text": "x is y"}]}, "contentBlockIndex": 1}},
+    {"contentBlockStop": {"contentBlockIndex": 1}},
+    *bedrock_block(2, {"toolUseId": b_two[0][0], "name": "get_weather"}, WEATHER),
+    {"messageStop": {"stopReason": "tool_use"}},
+]
+server_response = converse(b_two[:1])
+server_response["output"]["message"]["content"][:1] = [
+    {"toolUse": {**SERVER, "input": {"q": "x"}}},
+    {"toolResult": {**server_result, "content": [{"text": "x is y"}]}},
+]
+bedrock += [
+    {
+        "name": "bedrock server_tool_use block: no call",
+        "parser": "bedrock",
+        "events": [
+            *bedrock_block(0, SERVER, '{"q":"x"}'),
+            {"messageStop": {"stopReason": "end_turn"}},
+        ],
+        "done": [0, 0, 0, 0],
+        "calls": [],
+    },
+    {
+        "name": "bedrock server_tool_use and its result, then a tool call",
+        "parser": "bedrock",
+        "events": server_then_call,
+        "done": [0] * (len(server_then_call) - 2) + [1, 0],
+        "calls": [call("get_weather", WEATHER_ARGS, b_two[0][0])],
+        "response": server_response,
+    },
+]
+
+# Two messages in one stream: a messageStart starts the block indices at 0 again.
+b_later = [("tooluse_3", "get_time", TIME)]
+b_two_messages = bedrock_events(b_two[:1]) + bedrock_events(b_later)
+bedrock.append(
+    {
+        "name": "bedrock two messages in one stream: a messageStart starts indices again",
+        "parser": "bedrock",
+        "events": b_two_messages,
+        "done": bedrock_done(b_two_messages),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, b_two[0][0]),
+            call("get_time", TIME_ARGS, "tooluse_3"),
+        ],
+    }
+)
 files["bedrock"] = bedrock
 
 # --- Cohere v2 chat stream ------------------------------------------------------------

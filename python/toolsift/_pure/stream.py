@@ -237,6 +237,9 @@ class Accumulator:
         # and the latest call of each major key.
         self.routes: dict[tuple[int, int], Slot] = {}
         self.latest: dict[int, Slot] = {}
+        # Messages started so far (Anthropic `message_start`, Bedrock `messageStart`): the
+        # group of the blocks now arriving, as each message's block indices start at 0.
+        self.message = 0
         # A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
         # name, no call going on): it gives no call; where no call came, `FRAGMENT`.
         self.fragment = False

@@ -129,14 +129,19 @@ def stream_detect(event: Any) -> bool:
 def stream_event(event: Any, acc: Accumulator) -> None:
     """`tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands
     where no fragment comes), `input_json_delta.partial_json` appended, completed by
-    `content_block_stop`; `message_stop` completes every call."""
+    `content_block_stop`; `message_stop` completes every call of its message. A
+    `message_start` begins a message whose block indices start again at 0: its blocks are
+    a new group, so the calls of the messages before it stay as they are."""
     kind = field(event, "type")
     index = index_of(field(event, "index"))
-    if is_str(kind, "content_block_start"):
+    if is_str(kind, "message_start"):
+        acc.message += 1
+    elif is_str(kind, "content_block_start"):
         block = field(event, "content_block")
         if is_str(field(block, "type"), "tool_use"):
-            slot = acc.slot(acc.new_key(0) if index is None else (0, index))
-            acc.latest[0] = slot
+            group = acc.message
+            slot = acc.slot(acc.new_key(group) if index is None else (group, index))
+            acc.latest[group] = slot
             set_name(slot, field(block, "name"))
             set_id(slot, field(block, "id"))
             set_whole(slot, field(block, "input"))
@@ -150,12 +155,14 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         if slot is not None:
             acc.complete(slot)
     elif is_str(kind, "message_stop"):
-        acc.complete_all()
+        acc.complete_all(acc.message)
 
 
 def _block(acc: Accumulator, index: int | None) -> Slot | None:
-    """The tool_use block at `index` (without one: the latest), if one was started."""
-    return acc.latest.get(0) if index is None else acc.existing((0, index))
+    """The tool_use block at `index` (without one: the latest) of the current message, if
+    one was started."""
+    group = acc.message
+    return acc.latest.get(group) if index is None else acc.existing((group, index))
 
 
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:

@@ -81,8 +81,9 @@ def describe_error(error: Any) -> str:
 # The stream reader: ConverseStream events.
 
 STREAM_WHERE = (
-    "`contentBlockStart.start.toolUse {toolUseId, name}`, `contentBlockDelta.delta.toolUse"
-    ".input` text, keyed by `contentBlockIndex`; a call completes at its `contentBlockStop`"
+    "`contentBlockStart.start.toolUse {toolUseId, name}` (a `server_tool_use` gives none),"
+    " `contentBlockDelta.delta.toolUse.input` text, keyed by `contentBlockIndex`; a call"
+    " completes at its `contentBlockStop`"
 )
 
 STREAM_KEYS = (
@@ -102,14 +103,22 @@ def stream_detect(event: Any) -> bool:
 
 def stream_event(event: Any, acc: Accumulator) -> None:
     """`toolUse` blocks: started by `contentBlockStart`, `input` text appended by
-    `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes all."""
+    `contentBlockDelta`, completed by `contentBlockStop`; `messageStop` completes those of
+    its message. A `toolUse` of `type: "server_tool_use"` starts no call (as in `calls`):
+    its deltas find no block at its index. A `messageStart` begins a message whose block
+    indices start again at 0: its blocks are a new group, so the calls before it stay as
+    they are."""
+    if field(event, "messageStart") is not None:
+        acc.message += 1
     start = field(event, "contentBlockStart")
     if start is not None:
         use = field(field(start, "start"), "toolUse")
-        if use is not None:
+        server = is_str(field(use, "type"), "server_tool_use")
+        if use is not None and not server:
             index = index_of(field(start, "contentBlockIndex"))
-            slot = acc.slot(acc.new_key(0) if index is None else (0, index))
-            acc.latest[0] = slot
+            group = acc.message
+            slot = acc.slot(acc.new_key(group) if index is None else (group, index))
+            acc.latest[group] = slot
             set_name(slot, field(use, "name"))
             set_id(slot, field(use, "toolUseId"))
     delta = field(event, "contentBlockDelta")
@@ -124,12 +133,14 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         if slot is not None:
             acc.complete(slot)
     if field(event, "messageStop") is not None:
-        acc.complete_all()
+        acc.complete_all(acc.message)
 
 
 def _block(acc: Accumulator, index: int | None) -> Slot | None:
-    """The toolUse block at `index` (without one: the latest), if one was started."""
-    return acc.latest.get(0) if index is None else acc.existing((0, index))
+    """The toolUse block at `index` (without one: the latest) of the current message, if
+    one was started."""
+    group = acc.message
+    return acc.latest.get(group) if index is None else acc.existing((group, index))
 
 
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
