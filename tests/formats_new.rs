@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use toolsift::bulk::compact;
 use toolsift::bulk::envelope::Located;
 use toolsift::calls::{decode_object, string_at, Arguments};
-use toolsift::formats::{anthropic, bedrock, cohere, ollama, openai_responses, RawCall};
+use toolsift::formats::{anthropic, bedrock, cohere, gemini, ollama, openai_responses, RawCall};
 use toolsift::json::{self, Keep, Tape, Token};
 use toolsift::node::TapeNode;
 
@@ -144,6 +144,10 @@ fn provider_vectors() {
                     "{name}: detect {other}"
                 );
             }
+            assert!(
+                !gemini::detect(&TapeNode::root(&tape)),
+                "{name}: detect gemini"
+            );
         }
     }
     for input in &others {

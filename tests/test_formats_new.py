@@ -83,6 +83,8 @@ def test_walker(case: dict[str, Any]) -> None:
 def test_detect(case: dict[str, Any]) -> None:
     for name, module in MODULES.items():
         assert module.detect(case["input"]) is (name == case["parser"]), name
+    # Gemini's detection (a candidates list, or a blocked prompt's promptFeedback) too.
+    assert formats.by_name("gemini").detect(case["input"]) is False
 
 
 @pytest.mark.parametrize("name", list(MODULES))

@@ -56,6 +56,9 @@ def test_vector(make: Any, case: dict[str, Any]) -> None:
         assert response.error is None
         got = calls_as_dicts(response)
         assert same(got, expected_calls(case)), (type(raw).__name__, got)
+        if case.get("auto"):  # auto-detected as the case's format
+            got = calls_as_dicts(make.AutoResponseParser().parse(raw))
+            assert same(got, expected_calls(case)), (type(raw).__name__, got)
 
 
 @pytest.mark.parametrize("threads", [1, 2, None])

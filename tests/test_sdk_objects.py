@@ -249,6 +249,34 @@ def test_genai_blocked_prompt(make: Any) -> None:
     assert make.GeminiResponseParser().parse(response).tool_calls == []
 
 
+def test_genai_blocked_prompt_auto_detected(make: Any) -> None:
+    """A response whose prompt was blocked (no candidates) is recognized as Gemini by
+    auto-detection: the SDK object, its dumps and its JSON, in parse and in batches."""
+    response = genai_types.GenerateContentResponse.model_validate(
+        {
+            "prompt_feedback": {"block_reason": "SAFETY"},
+            "usage_metadata": {"prompt_token_count": 8, "total_token_count": 8},
+            "model_version": "gemini-2.5-flash",
+            "response_id": "mK3vaJ2QEoGm1dkP8rWv4Ak",
+        }
+    )
+    assert response.candidates is None
+    raws = [
+        response,
+        response.model_dump(),
+        response.model_dump(mode="json"),
+        response.model_dump(exclude_none=True),
+        response.model_dump_json(),
+        response.model_dump_json(by_alias=True, exclude_none=True),  # as REST gives it
+    ]
+    parser = make.AutoResponseParser()
+    for raw in raws:
+        assert parser.parse(raw).tool_calls == []
+    assert [r.error for r in parser.parse_many(raws)] == [None] * len(raws)
+    # in a table, no error row (a record without calls gives no row)
+    assert parser.to_arrow([response.model_dump_json(by_alias=True)]).num_rows == 0
+
+
 def test_genai_arguments_are_a_copy(make: Any) -> None:
     args = {"a": [1]}
     response = genai_types.GenerateContentResponse(

@@ -87,6 +87,24 @@ fn parser_vectors() {
             got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
             "{name}:\n got      {got:?}\n expected {expected:?}"
         );
+        if case["auto"].as_bool().unwrap_or(false) {
+            // Auto-detection reads it as the case's format, with the same calls.
+            let record = parse_record(&Format::Auto, text.as_bytes()).unwrap();
+            assert_eq!(
+                record.format.as_deref(),
+                Ok(case["parser"].as_str().unwrap()),
+                "{name}"
+            );
+            let got: Vec<Value> = record
+                .calls
+                .iter()
+                .map(|call| call_value(&record.tape, call))
+                .collect();
+            assert!(
+                got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
+                "{name} (auto):\n got      {got:?}\n expected {expected:?}"
+            );
+        }
     }
 }
 

@@ -43,9 +43,9 @@ pub fn keep() -> Keep {
     keep
 }
 
-/// A member every response [`detect`] recognizes has (auto-detection looks no further
-/// at a response without it).
-pub const KEY: &str = "content";
+/// Members one of which every response [`detect`] recognizes has (auto-detection looks
+/// no further at a response with none of them).
+pub const KEYS: &[&str] = &["content"];
 
 /// `"type": "message"`, `"role": "assistant"` and a `content` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {

@@ -56,9 +56,9 @@ pub fn keep() -> Keep {
     )
 }
 
-/// A member every response [`detect`] recognizes has (auto-detection looks no further
-/// at a response without it).
-pub const KEY: &str = "output";
+/// Members one of which every response [`detect`] recognizes has (auto-detection looks
+/// no further at a response with none of them).
+pub const KEYS: &[&str] = &["output"];
 
 /// An `output` object holding a `message` object with a `content` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {

@@ -31,9 +31,9 @@ pub fn keep() -> Keep {
     keep
 }
 
-/// A member every response [`detect`] recognizes has (auto-detection looks no further
-/// at a response without it).
-pub const KEY: &str = "message";
+/// Members one of which every response [`detect`] recognizes has (auto-detection looks
+/// no further at a response with none of them).
+pub const KEYS: &[&str] = &["message"];
 
 /// A `message` object with a `tool_calls`, `content` or `tool_plan` member, and a
 /// `finish_reason` of the v2 API's enum. (The members need only be there: on a pruned

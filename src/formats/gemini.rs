@@ -26,17 +26,58 @@ pub fn keep() -> Keep {
         ])),
     );
     candidate.merge(&members(&[("index", Keep::all())]));
-    path(&["candidates"], items(candidate))
+    let mut keep = path(&["candidates"], items(candidate));
+    // What `detect` reads of a response without candidates (objects: only their type).
+    for [feedback, usage, version, id] in BLOCKED {
+        keep.merge(&members(&[
+            (feedback, Keep::default()),
+            (usage, Keep::default()),
+            (version, Keep::all()),
+            (id, Keep::all()),
+        ]));
+    }
+    keep
 }
 
-/// A member every response [`detect`] recognizes has (auto-detection looks no further
-/// at a response without it).
-pub const KEY: &str = "candidates";
+/// Members one of which every response [`detect`] recognizes has (auto-detection looks
+/// no further at a response with none of them).
+pub const KEYS: &[&str] = &["candidates", "promptFeedback", "prompt_feedback"];
 
-/// A `GenerateContentResponse`: a `candidates` list.
+/// The members of a response whose prompt was blocked (no `candidates`): `promptFeedback`
+/// with `usageMetadata`, `modelVersion` or `responseId`, as REST and as SDK dumps spell them.
+const BLOCKED: [[&str; 4]; 2] = [
+    [
+        "promptFeedback",
+        "usageMetadata",
+        "modelVersion",
+        "responseId",
+    ],
+    [
+        "prompt_feedback",
+        "usage_metadata",
+        "model_version",
+        "response_id",
+    ],
+];
+
+/// A `GenerateContentResponse`: a `candidates` list; or, for a prompt blocked, a
+/// `promptFeedback` object with a `usageMetadata` object, a `modelVersion` or a
+/// `responseId` string (snake_case in SDK dumps): members no other provider's has.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(candidates) = doc.member("candidates");
-    candidates.is_some_and(|candidates| candidates.is_array())
+    if candidates.is_some_and(|candidates| candidates.is_array()) {
+        return true;
+    }
+    BLOCKED.iter().any(|[feedback, usage, version, id]| {
+        let Ok(feedback) = doc.member(feedback);
+        let Ok(usage) = doc.member(usage);
+        let Ok(version) = doc.member(version);
+        let Ok(id) = doc.member(id);
+        feedback.is_some_and(|f| f.is_object())
+            && (usage.is_some_and(|u| u.is_object())
+                || version.is_some_and(|v| v.as_str().is_some())
+                || id.is_some_and(|i| i.as_str().is_some()))
+    })
 }
 
 /// `candidates[].content.parts[].function_call` (or REST `functionCall`).

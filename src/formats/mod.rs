@@ -45,7 +45,7 @@ impl<N> RawCall<N> {
 }
 
 /// The formats read by walking one response document, in registry order: the variant,
-/// its module (`walk`, `keep`, `detect`, `KEY`, and its stream reader `stream_detect`,
+/// its module (`walk`, `keep`, `detect`, `KEYS`, and its stream reader `stream_detect`,
 /// `stream_event`) and its `--format` name. The two formats with
 /// more to them, `json` (options) and `litert` (text), follow in [`Format`]. Adding a
 /// provider is a module and one line here.
@@ -119,22 +119,21 @@ macro_rules! formats {
                 Walked::ALL.iter().copied().find(|walked| walked.name() == name)
             }
 
-            /// A member every response this format recognizes has.
-            fn key(self) -> &'static str {
+            /// Members one of which every response this format recognizes has.
+            fn keys(self) -> &'static [&'static str] {
                 match self {
-                    $(Walked::$variant => $module::KEY,)*
+                    $(Walked::$variant => $module::KEYS,)*
                 }
             }
 
             /// The first walked format (auto-detection's order) that recognizes `doc`.
-            /// The response's keys are read once; a format whose `KEY` is not among them
-            /// is not asked.
+            /// The response's keys are read once; a format with none of its `KEYS` among
+            /// them is not asked.
             pub fn detected(doc: &TapeNode<'_, '_>) -> Option<Walked> {
                 let keys = doc.keys();
-                Walked::ALL
-                    .iter()
-                    .copied()
-                    .find(|walked| keys.contains(&walked.key()) && walked.detect(doc))
+                Walked::ALL.iter().copied().find(|walked| {
+                    walked.keys().iter().any(|key| keys.contains(key)) && walked.detect(doc)
+                })
             }
         }
     };

@@ -21,9 +21,9 @@ pub fn keep() -> Keep {
     keep
 }
 
-/// A member every response [`detect`] recognizes has (auto-detection looks no further
-/// at a response without it).
-pub const KEY: &str = "message";
+/// Members one of which every response [`detect`] recognizes has (auto-detection looks
+/// no further at a response with none of them).
+pub const KEYS: &[&str] = &["message"];
 
 /// A `message` object, a string `model` and a boolean `done`.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {

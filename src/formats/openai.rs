@@ -29,9 +29,9 @@ pub fn message_keep() -> Keep {
     keep
 }
 
-/// A member every response [`detect`] recognizes has (auto-detection looks no further
-/// at a response without it).
-pub const KEY: &str = "choices";
+/// Members one of which every response [`detect`] recognizes has (auto-detection looks
+/// no further at a response with none of them).
+pub const KEYS: &[&str] = &["choices"];
 
 /// A chat completion: a `choices` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {

@@ -50,9 +50,9 @@ pub fn keep() -> Keep {
     keep
 }
 
-/// A member every response [`detect`] recognizes has (auto-detection looks no further
-/// at a response without it).
-pub const KEY: &str = "output";
+/// Members one of which every response [`detect`] recognizes has (auto-detection looks
+/// no further at a response with none of them).
+pub const KEYS: &[&str] = &["output"];
 
 /// `"object": "response"` with an `output` list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {

@@ -5,7 +5,9 @@ case has `parser` (+ `options`), then either `input` (a JSON value: parsed as a 
 str and as bytes) or `text` (raw text, maybe invalid), and either `calls` (expected
 ToolCalls as dicts) or `error: true`. `russo` says what russo 0.3.3 gives where it
 differs on purpose: "raises", "differs" (a value JSON cannot hold), or its calls
-(as `{name, arguments}`). Vectors are strict JSON (no NaN or infinities), for serde_json.
+(as `{name, arguments}`). `auto: true` says AutoResponseParser detects the input as the
+case's format and gives the same calls. Vectors are strict JSON (no NaN or infinities),
+for serde_json.
 """
 
 import json
@@ -54,7 +56,18 @@ BIG = 123456789012345678901234567890
 cases = []
 
 
-def case(name, parser, calls=None, *, input=None, text=None, options=None, error=False, russo=None):
+def case(
+    name,
+    parser,
+    calls=None,
+    *,
+    input=None,
+    text=None,
+    options=None,
+    error=False,
+    russo=None,
+    auto=False,
+):
     c = {"name": name, "parser": parser}
     if options:
         c["options"] = options
@@ -68,6 +81,8 @@ def case(name, parser, calls=None, *, input=None, text=None, options=None, error
         c["calls"] = calls
     if russo is not None:
         c["russo"] = russo
+    if auto:
+        c["auto"] = True
     cases.append(c)
 
 
@@ -336,6 +351,7 @@ case(
     "gemini",
     [call("get_weather", {"city": "Paris"})],
     input=gm([{"function_call": {"name": "get_weather", "args": {"city": "Paris"}}}]),
+    auto=True,
 )
 case(
     "gemini REST functionCall with id",
@@ -403,6 +419,45 @@ case(
 )
 case("gemini content missing", "gemini", [], input={"candidates": [{"finishReason": "SAFETY"}]})
 case("gemini candidates missing", "gemini", [], input={"promptFeedback": {"blockReason": "SAFETY"}})
+# A prompt blocked: no candidates (google-genai `GenerateContentResponse`), detected by
+# its promptFeedback with the response's other members.
+BLOCKED = {
+    "promptFeedback": {"blockReason": "SAFETY"},
+    "usageMetadata": {"promptTokenCount": 8, "totalTokenCount": 8},
+    "modelVersion": "gemini-2.5-flash",
+    "responseId": "mK3vaJ2QEoGm1dkP8rWv4Ak",
+}
+case("gemini prompt blocked (REST)", "gemini", [], input=BLOCKED, auto=True)
+case(
+    "gemini prompt blocked (an SDK object's model_dump(mode='json'))",
+    "gemini",
+    [],
+    input={
+        "sdk_http_response": None,
+        "candidates": None,
+        "create_time": None,
+        "model_version": "gemini-2.5-flash",
+        "prompt_feedback": {
+            "block_reason": "SAFETY",
+            "block_reason_message": None,
+            "safety_ratings": None,
+        },
+        "response_id": "mK3vaJ2QEoGm1dkP8rWv4Ak",
+        "usage_metadata": {"prompt_token_count": 8, "total_token_count": 8},
+        "model_status": None,
+        "automatic_function_calling_history": None,
+        "parsed": None,
+    },
+    russo="raises",
+    auto=True,
+)
+case(
+    "gemini prompt blocked, usageMetadata only",
+    "gemini",
+    [],
+    input={"promptFeedback": {"blockReason": "OTHER"}, "usageMetadata": {"promptTokenCount": 3}},
+    auto=True,
+)
 case(
     "gemini name missing",
     "gemini",

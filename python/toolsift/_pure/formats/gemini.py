@@ -24,9 +24,31 @@ WHERE = "`candidates[].content.parts[].function_call.{name, args}`, or REST `fun
 ID = "`function_call.id`"
 
 
+_BLOCKED = (
+    ("promptFeedback", "usageMetadata", "modelVersion", "responseId"),
+    ("prompt_feedback", "usage_metadata", "model_version", "response_id"),
+)
+"""The members of a response whose prompt was blocked (no `candidates`): `promptFeedback`
+with `usageMetadata`, `modelVersion` or `responseId`, as REST and as SDK dumps spell them."""
+
+
 def detect(doc: Any) -> bool:
-    """A `GenerateContentResponse`: a `candidates` list."""
-    return isinstance(doc, dict) and isinstance(doc.get("candidates"), list)
+    """A `GenerateContentResponse`: a `candidates` list; or, for a prompt blocked, a
+    `promptFeedback` object with a `usageMetadata` object, a `modelVersion` or a
+    `responseId` string (snake_case in SDK dumps): members no other provider's has."""
+    if not isinstance(doc, dict):
+        return False
+    if isinstance(doc.get("candidates"), list):
+        return True
+    return any(
+        isinstance(doc.get(feedback), dict)
+        and (
+            isinstance(doc.get(usage), dict)
+            or isinstance(doc.get(version), str)
+            or isinstance(doc.get(id), str)
+        )
+        for feedback, usage, version, id in _BLOCKED
+    )
 
 
 def calls(doc: Any) -> Iterator[RawCall]:
