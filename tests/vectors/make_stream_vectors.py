@@ -116,6 +116,16 @@ def completion(*calls, content=None):
     }
 
 
+def ended_by_last(name, events, calls, response=None):
+    """An OpenAI case whose calls all complete at its last event (`finish_reason`)."""
+    case = {"name": name, "parser": "openai", "events": events}
+    case["done"] = [0] * (len(events) - 1) + [1]
+    case["calls"] = calls
+    if response is not None:
+        case["response"] = response
+    return case
+
+
 WEATHER = '{"location": "Paris, France", "unit": "celsius"}'
 WEATHER_ARGS = {"location": "Paris, France", "unit": "celsius"}
 TIME = '{"timezone": "Europe/Paris"}'
@@ -128,14 +138,12 @@ basic = [
     chunk(finish="tool_calls"),
 ]
 openai.append(
-    {
-        "name": "openai one call streamed (the function calling guide's chunks)",
-        "parser": "openai",
-        "events": basic,
-        "done": [0] * (len(basic) - 1) + [1],
-        "calls": [call("get_weather", WEATHER_ARGS, "call_Ab12")],
-        "response": completion(("get_weather", "call_Ab12", WEATHER)),
-    }
+    ended_by_last(
+        "openai one call streamed (the function calling guide's chunks)",
+        basic,
+        [call("get_weather", WEATHER_ARGS, "call_Ab12")],
+        completion(("get_weather", "call_Ab12", WEATHER)),
+    )
 )
 usage_chunk = {
     **CHUNK,
@@ -187,14 +195,12 @@ repeated = [
     for i, piece in enumerate(pieces(WEATHER, 6))
 ] + [chunk(finish="tool_calls")]
 openai.append(
-    {
-        "name": "openai full name and id repeated in every chunk: set once, never concatenated",
-        "parser": "openai",
-        "events": repeated,
-        "done": [0] * (len(repeated) - 1) + [1],
-        "calls": [call("get_weather", WEATHER_ARGS, "call_R1")],
-        "response": completion(("get_weather", "call_R1", WEATHER)),
-    }
+    ended_by_last(
+        "openai full name and id repeated in every chunk: set once, never concatenated",
+        repeated,
+        [call("get_weather", WEATHER_ARGS, "call_R1")],
+        completion(("get_weather", "call_R1", WEATHER)),
+    )
 )
 empty = [
     chunk([fn(0, "", "get_weather", "call_E1")], role=True),
@@ -287,14 +293,12 @@ custom_events = [
     chunk(finish="tool_calls"),
 ]
 openai.append(
-    {
-        "name": "openai custom tool streamed: its input kept as it is",
-        "parser": "openai",
-        "events": custom_events,
-        "done": [0] * (len(custom_events) - 1) + [1],
-        "calls": [call("run_sql", {}, "call_Cu1", SQL)],
-        "response": custom_response,
-    }
+    ended_by_last(
+        "openai custom tool streamed: its input kept as it is",
+        custom_events,
+        [call("run_sql", {}, "call_Cu1", SQL)],
+        custom_response,
+    )
 )
 cut = '{"unit": "celsius", "location": "Par'
 openai.append(
@@ -384,13 +388,11 @@ openai.append(
     }
 )
 openai.append(
-    {
-        "name": "openai JSON text events, one chunk each",
-        "parser": "openai",
-        "events": [compact(event) for event in basic],
-        "done": [0] * (len(basic) - 1) + [1],
-        "calls": [call("get_weather", WEATHER_ARGS, "call_Ab12")],
-    }
+    ended_by_last(
+        "openai JSON text events, one chunk each",
+        [compact(event) for event in basic],
+        [call("get_weather", WEATHER_ARGS, "call_Ab12")],
+    )
 )
 openai.append(
     {
