@@ -116,6 +116,11 @@ def responses(draw: Any, name: str) -> dict[str, Any]:
         }
         return {"model": "m", "message": message, "done": True}
     assert name == "cohere"
+    if draw(st.booleans()):  # Chat API v1: the response's own calls, without ids
+        v1_calls = [drop_none({"name": n, "parameters": a}) for n, _, a in calls]
+        return {"text": text, "generation_id": "g", "finish_reason": "COMPLETE"} | (
+            {"tool_calls": v1_calls} if v1_calls else {}
+        )
     message = {
         "role": "assistant",
         "tool_plan": text,

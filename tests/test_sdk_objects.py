@@ -548,3 +548,83 @@ def test_raw_keeps_the_object_itself(make: Any) -> None:
     obj = NS(choices=[])
     for raw in (sdk, obj):
         assert make.OpenAIResponseParser().parse(raw).raw is raw
+
+
+# --------------------------------------------------------------------------- cohere v1
+
+V1_RESPONSE = {
+    "response_id": "3c1a4a55-0d3b-4f7f-9f0a-6b2d1a7b8c9e",
+    "text": "I will report the sales and list the electronics products.",
+    "generation_id": "b5ee2f3c-7c2a-4f5e-8a8e-2f1e5f6a9d01",
+    "finish_reason": "COMPLETE",
+    "tool_calls": [
+        {"name": "query_daily_sales_report", "parameters": {"day": "2023-09-29"}},
+        {"name": "query_product_catalog", "parameters": {"category": "Electronics"}},
+    ],
+    "chat_history": [
+        {"role": "USER", "message": "Sales on 29 September 2023, and our electronics?"},
+        {
+            "role": "CHATBOT",
+            "message": "I will look it up.",
+            "tool_calls": [{"name": "earlier_turn", "parameters": {}}],
+        },
+    ],
+    "meta": {"api_version": {"version": "1"}, "billed_units": {"input_tokens": 692}},
+}
+V1_CALLS = [
+    {
+        "name": "query_daily_sales_report",
+        "arguments": {"day": "2023-09-29"},
+        "id": None,
+        "raw_arguments": None,
+    },
+    {
+        "name": "query_product_catalog",
+        "arguments": {"category": "Electronics"},
+        "id": None,
+        "raw_arguments": None,
+    },
+]
+
+
+def test_cohere_v1_non_streamed_chat_response(make: Any) -> None:
+    """`cohere.Client().chat(...)`'s `NonStreamedChatResponse`, read by attribute by the
+    named parser and by auto-detection (by its JSON dump): the response's own calls, not
+    the chat history's, without ids."""
+    cohere = pytest.importorskip("cohere")
+    sdk = cohere.NonStreamedChatResponse.model_validate(copy.deepcopy(V1_RESPONSE))
+    for parser in (make.CohereResponseParser(), make.AutoResponseParser()):
+        response = parser.parse(sdk)
+        assert response.raw is sdk
+        assert calls_as_dicts(response) == V1_CALLS
+        assert calls_as_dicts(parser.parse(sdk.model_dump_json())) == V1_CALLS
+    text_only = cohere.NonStreamedChatResponse.model_validate(
+        {"text": "It was 10000.", "generation_id": "g", "finish_reason": "COMPLETE"}
+    )
+    assert make.AutoResponseParser().parse(text_only).tool_calls == []
+
+
+def test_cohere_v1_stream_event_objects(make: Any) -> None:
+    """`cohere.Client().chat_stream(...)`'s `StreamedChatResponse` objects: the calls of
+    `tool-calls-generation`, once (`stream-end`'s response repeats them); a stream of
+    `stream-end` alone gives its response's calls."""
+    cohere = pytest.importorskip("cohere")
+    from pydantic import TypeAdapter
+
+    adapter: Any = TypeAdapter(cohere.StreamedChatResponse)
+    events = [
+        adapter.validate_python(e)
+        for e in (
+            {"event_type": "stream-start", "generation_id": V1_RESPONSE["generation_id"]},
+            {"event_type": "tool-calls-chunk", "tool_call_delta": {"index": 0, "name": "x"}},
+            {"event_type": "tool-calls-generation", "tool_calls": V1_RESPONSE["tool_calls"]},
+            {"event_type": "stream-end", "finish_reason": "COMPLETE", "response": V1_RESPONSE},
+        )
+    ]
+    for parser in (make.CohereResponseParser(), make.AutoResponseParser()):
+        stream = parser.stream()
+        assert [len(stream.feed(event)) for event in events] == [0, 0, 2, 0]
+        assert calls_as_dicts(stream.finish()) == V1_CALLS
+        stream = parser.stream()
+        assert len(stream.feed(events[-1])) == 2
+        assert calls_as_dicts(stream.finish()) == V1_CALLS

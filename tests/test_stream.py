@@ -319,9 +319,11 @@ def sdk_events(name: str, events: list[Any]) -> list[Any] | None:
 
         return [anthropic_construct(type_=RawMessageStreamEvent, value=e) for e in events]
     if name == "cohere":
-        from cohere import StreamedChatResponseV2
+        from cohere import StreamedChatResponse, StreamedChatResponseV2
 
-        adapter: Any = TypeAdapter(StreamedChatResponseV2)
+        # v1 events (`client.chat_stream`) are told by their `event_type`.
+        v1 = all("event_type" in e for e in events)
+        adapter: Any = TypeAdapter(StreamedChatResponse if v1 else StreamedChatResponseV2)
         return [adapter.validate_python(e) for e in events]
     if name == "gemini":
         from google.genai.types import GenerateContentResponse

@@ -1,11 +1,15 @@
-//! Cohere Chat API v2: `V2ChatResponse`. Calls are `message.tool_calls[]` (`{id, type:
-//! "function", function: {name, arguments}}`, `arguments` a JSON string); the id is the
-//! call's `id`. Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
+//! Cohere's Chat API, v2 (`V2ChatResponse`) and v1 (`NonStreamedChatResponse`). v2 calls
+//! are `message.tool_calls[]` (`{id, type: "function", function: {name, arguments}}`,
+//! `arguments` a JSON string); the id is the call's `id`. v1 calls are the response's own
+//! `tool_calls[]` (`{name, parameters}`, `parameters` an object); they have no id. A v1
+//! response has no `message` and a v2 one no top-level `tool_calls`, so the walker reads
+//! both places (never `chat_history`, whose messages may carry earlier turns' calls).
+//! Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
 
-use super::{field_of, members, openai, RawCall};
+use super::{elements_of, field_of, items, members, openai, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, typed_event, Accumulator, Index};
+use crate::stream::{event_type, index_of, text_of, typed_event, Accumulator, Index};
 
 /// `ChatFinishReason` of the v2 API.
 pub const FINISH_REASONS: [&str; 6] = [
@@ -17,44 +21,83 @@ pub const FINISH_REASONS: [&str; 6] = [
     "TIMEOUT",
 ];
 
-/// `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI chat
-/// message's calls.
+/// `FinishReason` of the v1 API (cohere-python `types/finish_reason.py`).
+pub const V1_FINISH_REASONS: [&str; 8] = [
+    "COMPLETE",
+    "STOP_SEQUENCE",
+    "ERROR",
+    "ERROR_TOXIC",
+    "ERROR_LIMIT",
+    "USER_CANCEL",
+    "MAX_TOKENS",
+    "TIMEOUT",
+];
+
+/// v2: `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id` (an OpenAI
+/// chat message's calls); then v1: the response's `tool_calls[]`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
-    openai::message_calls(&doc.field("message")?, out)
+    openai::message_calls(&doc.field("message")?, out)?;
+    v1_calls(doc.field("tool_calls")?, out)
+}
+
+/// v1 `tool_calls[].{name, parameters}` (no id); an entry with neither is skipped.
+pub fn v1_calls<N: Node>(tool_calls: Option<N>, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+    for call in elements_of(tool_calls) {
+        let name = call.field("name")?;
+        let parameters = call.field("parameters")?;
+        if name.is_some() || parameters.is_some() {
+            out.push(RawCall::new(name, None, parameters));
+        }
+    }
+    Ok(())
 }
 
 /// The parts [`walk`] reads, and the scalars [`detect`] reads (for auto-detection on
-/// pruned documents).
+/// pruned documents; of `text`, only its type).
 pub fn keep() -> Keep {
     let mut keep = members(&[("message", openai::message_keep())]);
     keep.merge(&members(&[("finish_reason", Keep::all())]));
+    let v1_call = members(&[("name", Keep::all()), ("parameters", Keep::all())]);
+    keep.merge(&members(&[
+        ("tool_calls", items(v1_call)),
+        ("text", Keep::default()),
+        ("generation_id", Keep::all()),
+    ]));
     keep
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks
 /// no further at a response with none of them).
-pub const KEYS: &[&str] = &["message"];
+pub const KEYS: &[&str] = &["finish_reason", "generation_id"];
 
-/// A `message` object with a `tool_calls`, `content` or `tool_plan` member, and a
-/// `finish_reason` of the v2 API's enum. (The members need only be there: on a pruned
+/// v2: a `message` object with a `tool_calls`, `content` or `tool_plan` member, and a
+/// `finish_reason` of the v2 API's enum. v1: a `tool_calls` list or a `text` string, with
+/// a `generation_id` string or a `finish_reason` of the v1 API's enum (no other
+/// provider's response has these members). (The members need only be there: on a pruned
 /// document a value not read stands as null.)
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(message) = doc.member("message");
     let Ok(reason) = doc.member("finish_reason");
-    let Some(message) = message.filter(|m| m.is_object()) else {
-        return false;
-    };
-    let keys = message.keys();
-    let has_part = ["tool_calls", "content", "tool_plan"]
-        .iter()
-        .any(|key| keys.contains(key));
-    has_part
-        && reason
-            .and_then(|r| r.as_str())
-            .is_some_and(|r| FINISH_REASONS.contains(&r))
+    let reason = reason.and_then(|r| r.as_str());
+    if let Some(message) = message.filter(|m| m.is_object()) {
+        let keys = message.keys();
+        let has_part = ["tool_calls", "content", "tool_plan"]
+            .iter()
+            .any(|key| keys.contains(key));
+        if has_part && reason.is_some_and(|r| FINISH_REASONS.contains(&r)) {
+            return true;
+        }
+    }
+    let Ok(calls) = doc.member("tool_calls");
+    let Ok(text) = doc.member("text");
+    let Ok(generation) = doc.member("generation_id");
+    (calls.is_some_and(|c| c.is_array()) || text.is_some_and(|t| t.as_str().is_some()))
+        && (generation.is_some_and(|g| g.as_str().is_some())
+            || reason.is_some_and(|r| V1_FINISH_REASONS.contains(&r)))
 }
 
-// The stream reader: v2 chat stream events.
+// The stream reader: v2 chat stream events (`type`), and v1 ones (`event_type`); see the
+// Python twin for why v1's `tool-calls-chunk` is not read.
 
 /// The `type`s of v2 chat stream events.
 pub const STREAM_TYPES: &[&str] = &[
@@ -71,13 +114,36 @@ pub const STREAM_TYPES: &[&str] = &[
     "message-end",
 ];
 
-/// A v2 chat stream event: its `type` is one of [`STREAM_TYPES`].
+/// The `event_type`s of v1 chat stream events.
+pub const V1_STREAM_TYPES: &[&str] = &[
+    "stream-start",
+    "search-queries-generation",
+    "search-results",
+    "text-generation",
+    "citation-generation",
+    "tool-calls-chunk",
+    "tool-calls-generation",
+    "stream-end",
+    "debug",
+];
+
+/// The group of calls given whole ([`Accumulator::whole_call`]'s keys): its `latest` call
+/// is the last one a v1 `tool-calls-generation` gave in the response being streamed.
+pub const GENERATED: i64 = -1;
+
+/// A v2 chat stream event: its `type` is one of [`STREAM_TYPES`]; or a v1 one: its
+/// `event_type` is one of [`V1_STREAM_TYPES`].
 pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
-    typed_event(event, STREAM_TYPES)
+    if typed_event(event, STREAM_TYPES)? {
+        return Ok(true);
+    }
+    let kind = text_of(event.field("event_type")?)?;
+    Ok(kind.is_some_and(|kind| V1_STREAM_TYPES.contains(&kind.as_str())))
 }
 
-/// `tool-call-start` starts a call (name, id, any first arguments), `tool-call-delta`
-/// appends `arguments`, `tool-call-end` completes it; `message-end` completes all.
+/// v2: `tool-call-start` starts a call (name, id, any first arguments), `tool-call-delta`
+/// appends `arguments`, `tool-call-end` completes it; `message-end` completes all. Any
+/// other event is read as a v1 one ([`v1_stream_event`]).
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?)?;
@@ -102,7 +168,7 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             acc.complete_all(None);
             return Ok(());
         }
-        _ => return Ok(()),
+        _ => return v1_stream_event(event, acc),
     };
     let message = field_of(&event.field("delta")?, "message")?;
     let call = field_of(&message, "tool_calls")?;
@@ -113,6 +179,42 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     slot.append(field_of(&function, "arguments")?)?;
     if kind == "tool-call-end" {
         acc.complete(at);
+    }
+    Ok(())
+}
+
+/// v1: `tool-calls-generation` gives its `tool_calls`, whole; `stream-end` its
+/// `response`'s, where no `tool-calls-generation` gave calls since the response's
+/// `stream-start` (they are the same calls).
+pub fn v1_stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    let kind = text_of(event.field("event_type")?)?.unwrap_or_default();
+    match kind.as_str() {
+        "tool-calls-generation" => {
+            let mut calls = Vec::new();
+            v1_calls(event.field("tool_calls")?, &mut calls)?;
+            for call in calls {
+                acc.whole_call(call.name, call.id, call.arguments, call.verbatim)?;
+                acc.latest
+                    .insert(Index::Int(GENERATED), acc.slots.len() - 1);
+            }
+        }
+        "stream-end" => {
+            let given = acc.latest.remove(&Index::Int(GENERATED)).is_some();
+            if !given {
+                let mut calls = Vec::new();
+                v1_calls(
+                    field_of(&event.field("response")?, "tool_calls")?,
+                    &mut calls,
+                )?;
+                for call in calls {
+                    acc.whole_call(call.name, call.id, call.arguments, call.verbatim)?;
+                }
+            }
+        }
+        "stream-start" => {
+            acc.latest.remove(&Index::Int(GENERATED));
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -16,9 +16,10 @@ Anthropic Messages bodies). `"envelope": false` says `unwrap_batch` leaves the l
 
 The realistic responses follow the shapes of the providers' API references and SDK types
 (openai-python `types/responses`, anthropic-sdk-python `types/message.py` and
-`types/messages/message_batch_*`, cohere-python `v2/types/v2chat_response.py`,
-ollama-python `_types.py` / Ollama `docs/api.md`, the Bedrock Converse API reference and
-batch inference guide); ids and texts are made up in the same style.
+`types/messages/message_batch_*`, cohere-python `v2/types/v2chat_response.py` and
+`types/non_streamed_chat_response.py`, ollama-python `_types.py` / Ollama `docs/api.md`,
+the Bedrock Converse API reference and batch inference guide); ids and texts are made up
+in the same style.
 """
 
 import json
@@ -1225,6 +1226,136 @@ case(
     "entries without a function are skipped",
     [call("f", {"x": 1}, "f_1")],
     cchat({"id": "x", "type": "function"}, cfn("f", '{"x":1}', "f_1")),
+)
+
+
+# --- Cohere v1 -------------------------------------------------------------------------
+# `client.chat` (cohere-python `types/non_streamed_chat_response.py`, `types/tool_call.py`):
+# the calls are the response's own `tool_calls[]` (`{name, parameters}`), without ids.
+
+V1_HISTORY = [
+    {"role": "USER", "message": "Can you provide a sales summary for 29th September 2023?"},
+]
+V1_META = {
+    "api_version": {"version": "1"},
+    "billed_units": {"input_tokens": 692, "output_tokens": 45},
+    "tokens": {"input_tokens": 1522, "output_tokens": 45},
+}
+
+
+def v1chat(*tool_calls, text="", finish_reason="COMPLETE", generation_id=True, history=None):
+    response = {
+        "response_id": "3c1a4a55-0d3b-4f7f-9f0a-6b2d1a7b8c9e",
+        "text": text,
+        "generation_id": "b5ee2f3c-7c2a-4f5e-8a8e-2f1e5f6a9d01",
+        "chat_history": list(V1_HISTORY if history is None else history),
+        "finish_reason": finish_reason,
+        "meta": V1_META,
+    }
+    if tool_calls:
+        response["tool_calls"] = list(tool_calls)
+        response["chat_history"].append(
+            {"role": "CHATBOT", "message": text, "tool_calls": list(tool_calls)}
+        )
+    if not generation_id:
+        del response["generation_id"]
+    if finish_reason is None:
+        del response["finish_reason"]
+    return response
+
+
+def v1call(name, parameters):
+    call = {"name": name}
+    if parameters is not ...:
+        call["parameters"] = parameters
+    return call
+
+
+case(
+    CO,
+    "v1 two calls (the v1 tool use guide's example)",
+    [
+        call("query_daily_sales_report", {"day": "2023-09-29"}),
+        call("query_product_catalog", {"category": "Electronics"}),
+    ],
+    v1chat(
+        v1call("query_daily_sales_report", {"day": "2023-09-29"}),
+        v1call("query_product_catalog", {"category": "Electronics"}),
+        text="I will report the sales and list the electronics products.",
+    ),
+)
+case(
+    CO,
+    "v1 text only",
+    [],
+    v1chat(text="On 29 September 2023, the total sales amount was 10000, with 250 units sold."),
+)
+case(
+    CO,
+    "v1 the chat history's calls are not the response's",
+    [],
+    v1chat(
+        text="The total sales amount was 10000.",
+        history=[
+            *V1_HISTORY,
+            {
+                "role": "CHATBOT",
+                "message": "I will look up the sales report.",
+                "tool_calls": [v1call("query_daily_sales_report", {"day": "2023-09-29"})],
+            },
+            {
+                "role": "TOOL",
+                "tool_results": [
+                    {
+                        "call": v1call("query_daily_sales_report", {"day": "2023-09-29"}),
+                        "outputs": [{"total_sales_amount": 10000, "total_units_sold": 250}],
+                    }
+                ],
+            },
+        ],
+    ),
+)
+case(CO, "v1 tool_calls null", [], v1chat(text="Hello!") | {"tool_calls": None})
+case(CO, "v1 parameters empty", [call("now", {})], v1chat(v1call("now", {})))
+case(
+    CO,
+    "v1 parameters nested, unicode",
+    [call("rechercher", {"requête": "météo à Montréal", "options": {"jours": [1, 2.5]}})],
+    v1chat(v1call("rechercher", {"requête": "météo à Montréal", "options": {"jours": [1, 2.5]}})),
+)
+case(
+    CO,
+    "v1 without a generation_id",
+    [call("f", {"x": 1})],
+    v1chat(v1call("f", {"x": 1}), generation_id=False, finish_reason="MAX_TOKENS"),
+)
+case(
+    CO,
+    "v1 without a finish_reason",
+    [call("f", {"x": 1})],
+    v1chat(v1call("f", {"x": 1}), finish_reason=None),
+)
+case(
+    CO,
+    "v1 parameters a JSON string",
+    [call("f", {"x": 1})],
+    v1chat(v1call("f", '{"x": 1}')),
+    sdk=False,
+)
+case(CO, "v1 parameters missing", [call("f", {})], v1chat(v1call("f", ...)), sdk=False)
+case(
+    CO,
+    "v1 parameters a list",
+    [call("f", {}, None, "[1,2]")],
+    v1chat(v1call("f", [1, 2])),
+    sdk=False,
+)
+case(
+    CO,
+    "v1 an entry with neither name nor parameters is skipped",
+    [call("f", {"x": 1})],
+    v1chat({"type": "function"}, v1call("f", {"x": 1})),
+    sdk=False,
 )
 
 

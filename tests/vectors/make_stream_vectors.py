@@ -20,9 +20,9 @@ optionally `"response"`.
 The event sequences follow the providers' streaming references and SDK event types
 (openai-python `ChatCompletionChunk` and `types/responses/response_*_event.py`,
 anthropic-sdk-python `RawMessageStreamEvent` / `InputJSONDelta`, the Bedrock
-ConverseStream API reference, cohere-python `StreamedChatResponseV2`, google-genai
-`GenerateContentResponse`, Ollama `docs/api.md`); ids and texts are made up in the same
-style. The failure modes frameworks keep meeting (repeated names, ids in every chunk,
+ConverseStream API reference, cohere-python `StreamedChatResponseV2` and `StreamedChatResponse`
+(v1), google-genai `GenerateContentResponse`, Ollama `docs/api.md`); ids and texts are made up
+in the same style. The failure modes frameworks keep meeting (repeated names, ids in every chunk,
 interleaved parallel calls, empty deltas, a missing `index`, zero-argument tools, cuts
 inside a string, an escape or a UTF-8 character) each have a case.
 """
@@ -971,6 +971,129 @@ cohere = [
             call("get_weather", {"location": "Toronto"}, "get_weather_nsz5zm3w56q3"),
             call("get_time", TIME_ARGS, "get_time_2"),
         ],
+    },
+]
+
+# --- Cohere v1 chat stream (`event_type`; cohere-python `types/streamed_chat_response.py`)
+
+V1_GENERATION = "b5ee2f3c-7c2a-4f5e-8a8e-2f1e5f6a9d01"
+V1_PLAN = "I will use the query_daily_sales_report tool to find the sales summary."
+v1_calls = [
+    {"name": "query_daily_sales_report", "parameters": {"day": "2023-09-29"}},
+    {"name": "query_product_catalog", "parameters": {"category": "Electronics"}},
+]
+
+
+def v1_response(tool_calls, text=""):
+    response = {
+        "response_id": "3c1a4a55-0d3b-4f7f-9f0a-6b2d1a7b8c9e",
+        "text": text,
+        "generation_id": V1_GENERATION,
+        "chat_history": [{"role": "USER", "message": "Sales on 29 September 2023?"}],
+        "finish_reason": "COMPLETE",
+        "meta": {"api_version": {"version": "1"}},
+    }
+    if tool_calls:
+        response["tool_calls"] = tool_calls
+    return response
+
+
+def v1_events(tool_calls, generation=True, text=None):
+    events = [{"is_finished": False, "event_type": "stream-start", "generation_id": V1_GENERATION}]
+    if text is not None:
+        for piece in pieces(text, 12):
+            events.append({"is_finished": False, "event_type": "text-generation", "text": piece})
+    for piece in pieces(V1_PLAN, 20) if tool_calls else []:
+        events.append(
+            {
+                "is_finished": False,
+                "event_type": "tool-calls-chunk",
+                "tool_call_delta": {"text": piece},
+                "text": piece,
+            }
+        )
+    for n, c in enumerate(tool_calls):
+        events.append(
+            {
+                "is_finished": False,
+                "event_type": "tool-calls-chunk",
+                "tool_call_delta": {"index": n, "name": c["name"]},
+            }
+        )
+        for piece in pieces(json.dumps(c["parameters"], indent=4), 7):
+            events.append(
+                {
+                    "is_finished": False,
+                    "event_type": "tool-calls-chunk",
+                    "tool_call_delta": {"index": n, "parameters": piece},
+                }
+            )
+    if tool_calls and generation:
+        events.append(
+            {
+                "is_finished": False,
+                "event_type": "tool-calls-generation",
+                "text": V1_PLAN,
+                "tool_calls": tool_calls,
+            }
+        )
+    events.append(
+        {
+            "is_finished": True,
+            "event_type": "stream-end",
+            "finish_reason": "COMPLETE",
+            "response": v1_response(tool_calls, text or ""),
+        }
+    )
+    return events
+
+
+V1_CALLS = [
+    call("query_daily_sales_report", {"day": "2023-09-29"}),
+    call("query_product_catalog", {"category": "Electronics"}),
+]
+v1_streamed = v1_events(v1_calls)
+v1_without_generation = v1_events(v1_calls[:1], generation=False)
+cohere += [
+    {
+        "name": "cohere v1 tool calls streamed (chunks, then tool-calls-generation, then "
+        "stream-end repeating them)",
+        "parser": "cohere",
+        "events": v1_streamed,
+        "done": [int(e["event_type"] == "tool-calls-generation") * 2 for e in v1_streamed],
+        "calls": V1_CALLS,
+        "response": v1_response(v1_calls),
+        # The chunks give no call: the calls come whole with tool-calls-generation.
+        "partial": [len(v1_streamed) - 3, []],
+    },
+    {
+        "name": "cohere v1 only stream-end: its response's calls, once",
+        "parser": "cohere",
+        "events": [v1_streamed[-1]],
+        "done": [2],
+        "calls": V1_CALLS,
+    },
+    {
+        "name": "cohere v1 JSON lines",
+        "parser": "cohere",
+        "events": [compact(e) for e in v1_streamed],
+        "done": [int(e["event_type"] == "tool-calls-generation") * 2 for e in v1_streamed],
+        "calls": V1_CALLS,
+    },
+    {
+        "name": "cohere v1 two responses in one stream, the second without tool-calls-generation",
+        "parser": "cohere",
+        "events": v1_streamed + v1_without_generation,
+        "done": [int(e["event_type"] == "tool-calls-generation") * 2 for e in v1_streamed]
+        + [int(e["event_type"] == "stream-end") for e in v1_without_generation],
+        "calls": V1_CALLS + V1_CALLS[:1],
+    },
+    {
+        "name": "cohere v1 text only",
+        "parser": "cohere",
+        "events": v1_events([], text="On 29 September 2023 the sales were 10000."),
+        "calls": [],
+        "response": v1_response([], "On 29 September 2023 the sales were 10000."),
     },
 ]
 files["cohere"] = cohere
