@@ -7,6 +7,7 @@ use super::compact;
 use crate::calls::string_at;
 use crate::formats::{anthropic, bedrock};
 use crate::json::{Tape, Token};
+use crate::node::TapeNode;
 use std::borrow::Cow;
 
 /// The response's index on the tape, or why there is none; and the custom id.
@@ -40,21 +41,6 @@ pub fn value(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
 /// Whether the object at `obj` has the member `key` (null values included).
 pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
     get(tape, obj, key).is_some()
-}
-
-/// Whether every key of the object at `obj` is one of `keys`.
-fn only_keys(tape: &Tape<'_>, obj: usize, keys: &[&str]) -> bool {
-    let Token::Object { end, .. } = tape.tokens[obj] else {
-        return false;
-    };
-    let mut idx = obj + 1;
-    while idx < end as usize {
-        if !tape.str_at(idx).is_some_and(|key| keys.contains(&key)) {
-            return false;
-        }
-        idx = tape.skip(idx + 1);
-    }
-    true
 }
 
 fn is_object(tape: &Tape<'_>, idx: usize) -> bool {
@@ -132,7 +118,10 @@ pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
     // An inline batch's answer (`InlinedResponse`, as the REST API and google-genai give it).
     if has(tape, 0, "metadata")
         && answered
-        && only_keys(tape, 0, &["metadata", "response", "error"])
+        && TapeNode::root(tape)
+            .keys()
+            .iter()
+            .all(|key| ["metadata", "response", "error"].contains(key))
     {
         let metadata = value(tape, 0, "metadata").filter(|&m| is_object(tape, m));
         let custom_id = string(tape, metadata.and_then(|m| value(tape, m, "key")));
