@@ -39,6 +39,7 @@ Known differences (fuzz/known.py) are tolerated unless TOOLSIFT_FUZZ_STRICT=1.
 from __future__ import annotations
 
 import atexit
+import base64
 import functools
 import gzip
 import json
@@ -743,12 +744,25 @@ def build_stream_case(src: Source) -> StreamCase:
                 decoded = text
             case.events.append(decoded)
             event = gen.objects(src, decoded, by_attribute=src.bool()) if how == 3 else decoded
+            if src.one_in(6):  # wrapped as a Bedrock chunk (InvokeModelWithResponseStream)
+                event = {"chunk": {"bytes": _chunk_bytes(src, text)}}
             case.steps.append(("feed", event))
     if src.one_in(10):
         case.steps.insert(src.int(0, len(case.steps)), ("feed", src.pick([None, 5, [[]], b""])))
     for _ in range(src.int(0, 3)):
         case.steps.insert(src.int(0, len(case.steps)), ("partial", None))
     return case
+
+
+def _chunk_bytes(src: Source, text: str) -> Any:
+    """A Bedrock chunk's `bytes` holding `text`: as boto3 gives it, as base64 text (now
+    and then with a character dropped or added), or as the text itself."""
+    data = text.encode("utf-8", "surrogatepass")
+    encoded = base64.b64encode(data).decode()
+    if src.one_in(4) and encoded:
+        at = src.int(0, len(encoded) - 1)
+        encoded = encoded[:at] + src.pick(["", "=", "A", "\n", "-"]) + encoded[at + 1 :]
+    return src.pick([data, bytearray(data), encoded, text])
 
 
 def _outcome_view(got: Outcome) -> Any:

@@ -28,6 +28,8 @@ pub trait Node: Sized {
     /// error for a Python `str` that is not Unicode text Rust can hold (lone surrogates).
     fn text(&self) -> Result<Option<String>, Self::Error>;
     fn is_bool(&self) -> bool;
+    /// Binary data's bytes (a Python `bytes` or `bytearray`); JSON holds none.
+    fn blob(&self) -> Result<Option<Vec<u8>>, Self::Error>;
     /// An integer of any size (not a bool): an index.
     fn index(&self) -> Result<Option<Index>, Self::Error>;
     /// The value as compact JSON text (a whole arguments value kept past the event).
@@ -162,6 +164,10 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
 
     fn is_bool(&self) -> bool {
         matches!(self.token(), Token::Bool(_))
+    }
+
+    fn blob(&self) -> Result<Option<Vec<u8>>, Infallible> {
+        Ok(None)
     }
 
     fn index(&self) -> Result<Option<Index>, Infallible> {

@@ -11,6 +11,8 @@ use crate::formats::{Format, JsonOptions, Walked};
 use crate::json::{self, JsonError, Tape, Token};
 pub use crate::node::Index;
 use crate::node::{Node, TapeNode};
+use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
+use base64::Engine;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -876,13 +878,12 @@ pub fn record<'a>(reader: Reader, tape: Tape<'a>, root: usize) -> Record<'a> {
         Some(text) => stream
             .feed_text(text.as_bytes())
             .map_err(|_| NOT_JSON.to_owned()),
-        None => {
-            let Ok(()) = stream.decoded(&TapeNode {
+        None => stream
+            .decoded(&TapeNode {
                 tape: &tape,
                 idx: root,
-            });
-            Ok(())
-        }
+            })
+            .map_err(|_| NOT_JSON.to_owned()),
     };
     stream.finish();
     let calls = stream.owned_calls();
@@ -913,6 +914,49 @@ pub struct Stream {
 
 /// Text that is not JSON: the error and the text it was found in.
 pub type TextError = (JsonError, Vec<u8>);
+
+/// Why an event could not be read: the node's own error (an SDK object's attribute that
+/// raised, a Python string Rust cannot hold), or text inside it that is not JSON.
+#[derive(Debug)]
+pub enum EventError<E> {
+    Node(E),
+    Text(TextError),
+}
+
+impl<E> From<E> for EventError<E> {
+    fn from(err: E) -> Self {
+        EventError::Node(err)
+    }
+}
+
+/// Base64 as Python's `base64.b64decode(text, validate=True)` reads it: the standard
+/// alphabet, padding required, bits after the last byte ignored.
+const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+);
+
+/// The event a Bedrock `InvokeModelWithResponseStream` event wraps: `{"chunk": {"bytes":
+/// B}}`, B the model's own event as JSON text (Anthropic's events for Claude models).
+/// boto3 gives B as `bytes`; the wire and JSON logs as base64 text. Text that is not
+/// base64 is taken as the JSON itself (a log that decoded the bytes). None for any
+/// other event.
+fn chunk_payload<N: Node>(event: &N) -> Result<Option<Vec<u8>>, N::Error> {
+    // Members of objects only: boto3 gives dicts, and SDK objects are no chunks (an
+    // attribute read that fails costs more than reading a small event).
+    let Some(part) = event.member("chunk")? else {
+        return Ok(None);
+    };
+    let Some(data) = part.member("bytes")? else {
+        return Ok(None);
+    };
+    if let Some(blob) = data.blob()? {
+        return Ok(Some(blob));
+    }
+    Ok(data
+        .text()?
+        .map(|text| BASE64.decode(&text).unwrap_or_else(|_| text.into_bytes())))
+}
 
 impl Stream {
     pub fn new(reader: Reader) -> Self {
@@ -949,14 +993,15 @@ impl Stream {
 
     fn json_event(&mut self, data: &[u8]) -> Result<(), TextError> {
         let tape = json::parse(data).map_err(|err| (err, data.to_vec()))?;
-        let root = TapeNode::root(&tape);
-        let Ok(()) = self.decoded(&root);
-        Ok(())
+        match self.decoded(&TapeNode::root(&tape)) {
+            Ok(()) => Ok(()),
+            Err(EventError::Text(err)) => Err(err),
+        }
     }
 
     /// A decoded JSON event: an object, or a list of them; other values (a number, a
     /// string, a list in the list) are no event of any provider.
-    fn decoded<N: Node>(&mut self, event: &N) -> Result<(), N::Error> {
+    fn decoded<N: Node>(&mut self, event: &N) -> Result<(), EventError<N::Error>> {
         if !event.is_array() {
             return match event.is_object() {
                 true => self.feed_node(event),
@@ -971,8 +1016,12 @@ impl Stream {
         Ok(())
     }
 
-    /// An event object (a dict, an SDK object, or a decoded JSON object).
-    pub fn feed_node<N: Node>(&mut self, event: &N) -> Result<(), N::Error> {
+    /// An event object (a dict, an SDK object, or a decoded JSON object); a Bedrock
+    /// `chunk` is read as the event it wraps.
+    pub fn feed_node<N: Node>(&mut self, event: &N) -> Result<(), EventError<N::Error>> {
+        if let Some(payload) = chunk_payload(event)? {
+            return self.json_event(&payload).map_err(EventError::Text);
+        }
         if let Reader::Auto = self.reader {
             for &walked in Walked::ALL {
                 if walked.stream_detect(event)? {
@@ -982,7 +1031,7 @@ impl Stream {
             }
         }
         match &self.reader {
-            Reader::Walked(walked) => walked.stream_event(event, &mut self.acc),
+            Reader::Walked(walked) => Ok(walked.stream_event(event, &mut self.acc)?),
             Reader::Json(options) => {
                 let calls = crate::formats::json_path::walk(event, options)?;
                 for call in calls {

@@ -546,6 +546,84 @@ def test_a_record_holding_a_stream(make: Any, case: dict[str, Any], tmp_path: An
         assert {r["format"] for r in rows} <= {case["parser"]}
 
 
+BEDROCK_CHUNKS = next(c for c in CASES if "InvokeModelWithResponseStream" in c["name"])
+
+
+def test_bedrock_chunks_as_boto3_gives_them(make: Any) -> None:
+    """boto3's `invoke_model_with_response_stream` gives each chunk's event as `bytes`
+    (decoded from the wire's base64); a `bytearray` reads the same."""
+    import base64
+
+    for kind in (bytes, bytearray):
+        events = [
+            {"chunk": {"bytes": kind(base64.b64decode(e["chunk"]["bytes"]))}}
+            for e in BEDROCK_CHUNKS["events"]
+        ]
+        for parser in (parser_for(make, "anthropic"), make.AutoResponseParser()):
+            done, _, response = run(parser, events)
+            assert same(calls_as_dicts(response), BEDROCK_CHUNKS["calls"])
+            assert done == BEDROCK_CHUNKS["done"]
+            assert same(calls_as_dicts(parser.parse(events)), BEDROCK_CHUNKS["calls"])
+
+
+def _chunk_outcome(parser: Any, data: Any) -> Any:
+    """What a stream fed one chunk holding `data` (where it decodes: a tool_use block's
+    `content_block_start`) gives: the calls, or the error raised."""
+    stream = parser.stream()
+    try:
+        stream.feed({"chunk": {"bytes": data}})
+        return calls_as_dicts(stream.finish())
+    except Exception as exc:
+        return type(exc).__name__, str(exc)
+
+
+def test_bedrock_chunk_bytes_read_alike() -> None:
+    """Base64 as Python's `b64decode(validate=True)` reads it (padding required, bits
+    after the last byte ignored), else the text itself; anything else in `bytes` leaves
+    the event unread; the same on both backends."""
+    import base64
+
+    event = json.dumps(
+        {
+            "type": "content_block_start",
+            "index": 1,
+            "content_block": {"type": "tool_use", "id": "toolu_9", "name": "f", "input": {}},
+        }
+    )
+    encoded = base64.b64encode(event.encode()).decode()
+    assert encoded.endswith("=")  # so that the padding cases below test padding
+    last = encoded.rstrip("=")
+    trailing = last[:-1] + chr(ord(last[-1]) + 1) + encoded[len(last) :]
+    datas = [
+        encoded,
+        event,
+        encoded.rstrip("="),  # padding missing: not base64, so not JSON either
+        trailing,  # other bits after the last byte: the same bytes
+        encoded[:8] + "\n" + encoded[8:],
+        encoded + "=",
+        "",
+        "é" + encoded,
+        "\ud800",
+        b"not json",
+        None,
+        5,
+        {"nested": encoded},
+    ]
+    rust, python = both_backends()
+    for data in datas:
+        got = [
+            _chunk_outcome(bind(parsers.AnthropicResponseParser, backend)(), data)
+            for backend in (rust, python)
+        ]
+        assert got[0] == got[1], (data, got)
+    calls = _chunk_outcome(parsers.AnthropicResponseParser(), encoded)
+    assert [c["name"] for c in calls] == ["f"]
+    assert _chunk_outcome(parsers.AnthropicResponseParser(), trailing) == calls
+    assert _chunk_outcome(parsers.AnthropicResponseParser(), event) == calls
+    assert _chunk_outcome(parsers.AnthropicResponseParser(), None) == []
+    assert _chunk_outcome(parsers.AnthropicResponseParser(), b"not json")[0] == "ParseError"
+
+
 def test_records_that_are_no_stream(make: Any) -> None:
     auto = make.AutoResponseParser()
     with pytest.raises(ParseError, match=r"unrecognized response shape \(an array\)"):
@@ -624,6 +702,38 @@ def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
     assert rows[0]["arguments"] == {"location": "Paris, France", "unit": "celsius"}
     assert rows[3]["record"] == 2 and rows[3]["error"]
     assert len(rows) == 4
+
+
+def test_extract_stream_lines_of_bedrock_chunks(impl: str, tmp_path: Any) -> None:
+    """`--stream-lines` groups Bedrock `chunk` lines by the Anthropic events they wrap:
+    two streams (two messages) one after the other are two records, not one a line."""
+    import base64
+    import os
+    import subprocess
+    import sys
+
+    texts = [base64.b64decode(e["chunk"]["bytes"]).decode() for e in BEDROCK_CHUNKS["events"]]
+    texts = [t.replace("toolu_02", "toolu_03").replace('"msg_', '"msg_2') for t in texts]
+    second = [{"chunk": {"bytes": base64.b64encode(t.encode()).decode()}} for t in texts]
+    lines = [json.dumps(e) for e in BEDROCK_CHUNKS["events"] + second]
+    path = tmp_path / "chunks.jsonl"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolsift", "extract", str(path), "--stream-lines", "--quiet"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["record"], r["id"], r["format"]) for r in rows] == [
+        (0, "toolu_01A09q90qw90lq917835lq9", "anthropic"),
+        (0, "toolu_02", "anthropic"),
+        (1, "toolu_01A09q90qw90lq917835lq9", "anthropic"),
+        (1, "toolu_03", "anthropic"),
+    ]
 
 
 def test_extract_stream(impl: str, tmp_path: Any) -> None:

@@ -175,6 +175,17 @@ impl<'py> Node for PyNode<'py> {
         self.0.is_instance_of::<PyBool>()
     }
 
+    fn blob(&self) -> PyResult<Option<Vec<u8>>> {
+        if let Ok(bytes) = self.0.cast::<PyBytes>() {
+            return Ok(Some(bytes.as_bytes().to_vec()));
+        }
+        Ok(self
+            .0
+            .cast::<PyByteArray>()
+            .ok()
+            .map(|array| array.to_vec()))
+    }
+
     fn index(&self) -> PyResult<Option<Index>> {
         if self.0.is_instance_of::<PyBool>() || !self.0.is_instance_of::<PyInt>() {
             return Ok(None);

@@ -3,7 +3,7 @@
 
 use super::build::{arguments_pair, new_str, Builder};
 use super::objects::{PyNode, PythonOnly};
-use crate::stream::{Reader, Stream as Core, StreamCall};
+use crate::stream::{EventError, Reader, Stream as Core, StreamCall, TextError, NOT_JSON};
 use pyo3::exceptions::{PyException, PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -121,17 +121,29 @@ impl Stream {
                 "a stream event is a dict, an SDK object or text, not {kind}"
             )));
         }
-        self.core.feed_node(&PyNode(event.clone()))
+        feed_node(&mut self.core, event.clone())
     }
 
     fn text(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
-        match self.core.feed_text(data) {
-            Ok(()) => Ok(()),
-            Err((err, text)) => {
-                let raw = PyBytes::new(py, &text).into_any();
-                Err(Builder::new(py)?.parse_error(&raw, Some(&err))?)
-            }
-        }
+        self.core
+            .feed_text(data)
+            .or_else(|err| Err(not_json(py, err)?))
+    }
+}
+
+/// The ParseError of text in a stream that is not JSON.
+fn not_json(py: Python<'_>, (err, text): TextError) -> PyResult<PyErr> {
+    let raw = PyBytes::new(py, &text).into_any();
+    Builder::new(py)?.parse_error(&raw, Some(&err))
+}
+
+/// One event object fed to `core`; text inside it that is not JSON is a ParseError.
+fn feed_node(core: &mut Core, event: Bound<'_, PyAny>) -> PyResult<()> {
+    let py = event.py();
+    match core.feed_node(&PyNode(event)) {
+        Ok(()) => Ok(()),
+        Err(EventError::Node(err)) => Err(err),
+        Err(EventError::Text(err)) => Err(not_json(py, err)?),
     }
 }
 
@@ -168,21 +180,13 @@ pub fn assembled_response<'py>(
     let mut core = Core::new(reader.clone());
     for event in events.try_iter()? {
         match core.feed_node(&PyNode(event?)) {
-            Err(err) if python_only(py, &err) => {
-                // Strings Rust cannot hold: the pure backend assembles the stream.
-                let stream = pure_parser(py, &reader)?.call_method0(intern!(py, "stream"))?;
-                stream.call_method1(intern!(py, "feed_record"), (events,))?;
-                let response = stream.call_method0(intern!(py, "finish"))?;
-                if stream.getattr(intern!(py, "format"))?.is_none() {
-                    return Err(b.unrecognized_object(raw));
-                }
-                let calls = response.getattr(intern!(py, "tool_calls"))?;
-                let calls = calls.try_iter()?.collect::<PyResult<_>>()?;
-                let error = response.getattr(intern!(py, "error"))?;
-                let error: Option<String> = error.extract()?;
-                return b.response_with(calls, raw, error.as_deref());
+            Ok(()) => {}
+            // Strings Rust cannot hold: the pure backend reads the response.
+            Err(EventError::Node(err)) if python_only(py, &err) => {
+                return pure_parser(py, &reader)?.call_method1(intern!(py, "parse"), (raw,));
             }
-            read => read?,
+            Err(EventError::Node(err)) => return Err(err),
+            Err(EventError::Text(_)) => return Err(b.unrecognized(NOT_JSON)),
         }
     }
     core.finish();

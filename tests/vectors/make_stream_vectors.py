@@ -27,6 +27,7 @@ interleaved parallel calls, empty deltas, a missing `index`, zero-argument tools
 inside a string, an escape or a UTF-8 character) each have a case.
 """
 
+import base64
 import json
 from pathlib import Path
 
@@ -591,6 +592,49 @@ anthropic += [
             call("get_weather", WEATHER_ARGS, one[0][0]),
             call("get_time", TIME_ARGS, "toolu_02"),
         ],
+    },
+]
+
+
+# Claude on Bedrock through InvokeModelWithResponseStream (not Converse): each event is
+# `{"chunk": {"bytes": B}}` (the bedrock-runtime API reference's `ResponseStream` /
+# `PayloadPart`), B the Anthropic event as JSON text, base64 on the wire and in JSON logs
+# (boto3 decodes it to `bytes`, tests/test_stream.py feeds those too). Bedrock adds its
+# invocation metrics to `message_stop`.
+def bedrock_chunks(events, encode=True):
+    events = [dict(e) for e in events]
+    events[-1]["amazon-bedrock-invocationMetrics"] = {
+        "inputTokenCount": 472,
+        "outputTokenCount": 89,
+        "invocationLatency": 1874,
+        "firstByteLatency": 512,
+    }
+    texts = [json.dumps(e, separators=(",", ":")) for e in events]
+    if encode:
+        texts = [base64.b64encode(t.encode()).decode() for t in texts]
+    return [{"chunk": {"bytes": t}} for t in texts]
+
+
+anthropic += [
+    {
+        "name": "anthropic on Bedrock InvokeModelWithResponseStream: chunk events (base64)",
+        "parser": "anthropic",
+        "events": bedrock_chunks(anthropic_events(two)),
+        "done": done_at_stops(anthropic_events(two)),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, one[0][0]),
+            call("get_time", TIME_ARGS, "toolu_02"),
+        ],
+        "response": message(two),
+        "sdk": False,  # boto3 gives dicts
+    },
+    {
+        "name": "anthropic on Bedrock: chunk events whose bytes a log decoded to JSON text",
+        "parser": "anthropic",
+        "events": bedrock_chunks(anthropic_events(one), encode=False),
+        "done": done_at_stops(anthropic_events(one)),
+        "calls": [call("get_weather", WEATHER_ARGS, one[0][0])],
+        "sdk": False,
     },
 ]
 files["anthropic"] = anthropic

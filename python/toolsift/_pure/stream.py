@@ -14,7 +14,9 @@ Rules, the same in both backends:
   `id:`, `retry:` or a `:` comment, or with the start of one, is fed, all later text is
   SSE), or a list / tuple of events (fed in turn; a list in it is no event). `[DONE]`
   data is skipped; blank text outside SSE is no event. Other values raise TypeError;
-  text that is not JSON raises ParseError.
+  text that is not JSON raises ParseError. A Bedrock `InvokeModelWithResponseStream`
+  event, `{"chunk": {"bytes": B}}`, is read as the event B holds as JSON text: `bytes`
+  (boto3), or base64 text (the wire, JSON logs; text that is not base64 is the JSON).
 * A call's name and id are the first non-empty strings given; later ones are ignored.
   Its arguments are the argument fragments appended in order; where none came, the
   object made of the values given at JSON paths (Gemini 3 `partial_args`), else the
@@ -28,6 +30,7 @@ Rules, the same in both backends:
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 from typing import Any
@@ -35,7 +38,7 @@ from typing import Any
 from toolsift._errors import ParseError
 from toolsift._jsontext import loads
 from toolsift._pure.calls import Verbatim, arguments_of
-from toolsift._pure.nodes import field
+from toolsift._pure.nodes import field, member
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Accumulator", "Slot", "Sse", "Stream", "partial_json"]
@@ -522,13 +525,16 @@ def group_lines(lines: Iterable[bytes], module_of: Callable[[Any], Any]) -> list
     events carry the id only on the first (Anthropic, Cohere, Bedrock) can only be
     grouped when each stream's lines are contiguous: an event without an id belongs to
     the latest stream started. A line that is not a JSON object is a stream of its own
-    (its record is an error)."""
+    (its record is an error). A Bedrock `chunk` line is grouped by the event it wraps."""
     groups: dict[Any, list[bytes]] = {}
     items: dict[str, str] = {}
     current: Any = None
     for number, line in enumerate(lines):
         try:
             event = loads(line)
+            payload = chunk_payload(event)
+            if payload is not None:
+                event = loads(payload)
         except ParseError:
             event = None
         module = module_of(event) if isinstance(event, dict) else None
@@ -560,6 +566,22 @@ does not hold (Gemini 3 `partial_args` without a name): no call is made of them.
 def fragment_error(acc: Accumulator, calls: list[ToolCall]) -> str | None:
     """`FRAGMENT` where the stream held pieces of calls and gave no call."""
     return FRAGMENT if acc.fragment and not calls else None
+
+
+def chunk_payload(event: Any) -> bytes | None:
+    """The event a Bedrock `InvokeModelWithResponseStream` event wraps, `{"chunk":
+    {"bytes": B}}`, as JSON text: B as boto3 gives it (`bytes`), or decoded from base64
+    (the wire, JSON logs), or, where not base64, the text itself (a log that decoded the
+    bytes). None for any other event."""
+    data = member(member(event, "chunk"), "bytes")  # dicts only, as in the Rust backend
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    if not isinstance(data, str):
+        return None
+    try:  # as the Rust backend: padding required, bits after the last byte ignored
+        return base64.b64decode(data, validate=True)
+    except ValueError:  # binascii.Error, or text that is not ASCII
+        return data.encode("utf-8", "surrogatepass")
 
 
 class Stream:
@@ -659,6 +681,10 @@ class Stream:
                 self._event(item)
 
     def _event(self, event: Any) -> None:
+        payload = chunk_payload(event)
+        if payload is not None:
+            self._json_event(payload)
+            return
         if self._handler is None and self._detect is not None:
             detected = self._detect(event)
             if detected is not None:
