@@ -461,7 +461,15 @@ def gemini_part(src: Source) -> Any:
     return slot(src, Obj([]))
 
 
+def gemini_live_message(src: Source) -> Obj:
+    """A Live API server message holding calls (REST or SDK spelling)."""
+    key, calls = src.pick([("toolCall", "functionCalls"), ("tool_call", "function_calls")])
+    return obj(src, [(key, slot(src, obj(src, [(calls, slot(src, some(src, gemini_call)))])))])
+
+
 def gemini_response(src: Source) -> Obj:
+    if src.one_in(5):
+        return gemini_live_message(src)
     candidates = [
         obj(
             src,
@@ -741,6 +749,8 @@ def _gemini_events(src: Source) -> list[Any]:
         content = Obj([("role", "model"), ("parts", [part])])
         candidate = obj(src, [("content", content), ("index", stream_index(src))])
         events.append(Obj([("candidates", [candidate]), ("responseId", "r1")]))
+        if src.one_in(5):
+            events.append(gemini_live_message(src))
     return events
 
 

@@ -277,6 +277,40 @@ def test_genai_blocked_prompt_auto_detected(make: Any) -> None:
     assert parser.to_arrow([response.model_dump_json(by_alias=True)]).num_rows == 0
 
 
+def test_genai_live_server_message(make: Any) -> None:
+    """A Live API `LiveServerMessage` with a `tool_call`: its calls, from the SDK object,
+    its dumps and its JSON (as REST and as the SDK spell it), named and auto-detected,
+    in parse, batches and tables."""
+    message = genai_types.LiveServerMessage(
+        tool_call=genai_types.LiveServerToolCall(
+            function_calls=[
+                genai_types.FunctionCall(id="fc-1", name="turn_on_the_lights", args={}),
+                genai_types.FunctionCall(id="fc-2", name="get_weather", args={"city": "Paris"}),
+            ]
+        )
+    )
+    raws = [
+        message,
+        message.model_dump(),
+        message.model_dump(mode="json"),
+        message.model_dump_json(),
+        message.model_dump_json(by_alias=True, exclude_none=True),  # as the wire gives it
+    ]
+    expected = [("turn_on_the_lights", {}, "fc-1"), ("get_weather", {"city": "Paris"}, "fc-2")]
+    for parser in (make.GeminiResponseParser(), make.AutoResponseParser()):
+        for raw in raws:
+            calls = parser.parse(raw).tool_calls
+            assert [(c.name, c.arguments, c.id) for c in calls] == expected
+        assert [len(r.tool_calls) for r in parser.parse_many(raws)] == [2] * len(raws)
+        rows = parser.to_arrow([raw for raw in raws if isinstance(raw, str)]).to_pylist()
+        assert [(r["name"], r["format"]) for r in rows] == [
+            ("turn_on_the_lights", "gemini"),
+            ("get_weather", "gemini"),
+        ] * 2
+    other = genai_types.LiveServerMessage(setup_complete=genai_types.LiveServerSetupComplete())
+    assert make.GeminiResponseParser().parse(other).tool_calls == []
+
+
 def test_genai_arguments_are_a_copy(make: Any) -> None:
     args = {"a": [1]}
     response = genai_types.GenerateContentResponse(

@@ -326,9 +326,13 @@ def sdk_events(name: str, events: list[Any]) -> list[Any] | None:
         adapter: Any = TypeAdapter(StreamedChatResponse if v1 else StreamedChatResponseV2)
         return [adapter.validate_python(e) for e in events]
     if name == "gemini":
-        from google.genai.types import GenerateContentResponse
+        from google.genai.types import GenerateContentResponse, LiveServerMessage
 
-        return [GenerateContentResponse.model_validate(e) for e in events]
+        live = {"setupComplete", "serverContent", "toolCall", "toolCallCancellation"}
+        return [
+            (LiveServerMessage if live & e.keys() else GenerateContentResponse).model_validate(e)
+            for e in events
+        ]
     if name == "ollama":
         from ollama import ChatResponse
 

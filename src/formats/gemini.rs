@@ -18,6 +18,10 @@ pub fn keep() -> Keep {
         ("will_continue", Keep::all()),
         ("willContinue", Keep::all()),
     ]);
+    let live_calls = members(&[
+        ("function_calls", items(call.clone())),
+        ("functionCalls", items(call.clone())),
+    ]);
     let mut candidate = path(
         &["content", "parts"],
         items(members(&[
@@ -27,6 +31,10 @@ pub fn keep() -> Keep {
     );
     candidate.merge(&members(&[("index", Keep::all())]));
     let mut keep = path(&["candidates"], items(candidate));
+    keep.merge(&members(&[
+        ("tool_call", live_calls.clone()),
+        ("toolCall", live_calls),
+    ]));
     // What `detect` reads of a response without candidates (objects: only their type).
     for [feedback, usage, version, id] in BLOCKED {
         keep.merge(&members(&[
@@ -41,7 +49,19 @@ pub fn keep() -> Keep {
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks
 /// no further at a response with none of them).
-pub const KEYS: &[&str] = &["candidates", "promptFeedback", "prompt_feedback"];
+pub const KEYS: &[&str] = &[
+    "candidates",
+    "promptFeedback",
+    "prompt_feedback",
+    "tool_call",
+    "toolCall",
+];
+
+/// Where a Live API server message holds its calls: the SDK's snake_case, then REST's.
+const LIVE: [(&str, &str); 2] = [
+    ("tool_call", "function_calls"),
+    ("toolCall", "functionCalls"),
+];
 
 /// The members of a response whose prompt was blocked (no `candidates`): `promptFeedback`
 /// with `usageMetadata`, `modelVersion` or `responseId`, as REST and as SDK dumps spell them.
@@ -62,10 +82,22 @@ const BLOCKED: [[&str; 4]; 2] = [
 
 /// A `GenerateContentResponse`: a `candidates` list; or, for a prompt blocked, a
 /// `promptFeedback` object with a `usageMetadata` object, a `modelVersion` or a
-/// `responseId` string (snake_case in SDK dumps): members no other provider's has.
+/// `responseId` string (snake_case in SDK dumps): members no other provider's has. Or a
+/// Live API `LiveServerMessage` with its `toolCall` (`tool_call`): an object holding a
+/// `functionCalls` (`function_calls`) list.
 pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     let Ok(candidates) = doc.member("candidates");
     if candidates.is_some_and(|candidates| candidates.is_array()) {
+        return true;
+    }
+    let live = LIVE.iter().any(|(key, calls)| {
+        let Ok(tool_call) = doc.member(key);
+        tool_call.is_some_and(|tool_call| {
+            let Ok(calls) = tool_call.member(calls);
+            tool_call.is_object() && calls.is_some_and(|calls| calls.is_array())
+        })
+    });
+    if live {
         return true;
     }
     BLOCKED.iter().any(|[feedback, usage, version, id]| {
@@ -80,7 +112,8 @@ pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     })
 }
 
-/// `candidates[].content.parts[].function_call` (or REST `functionCall`).
+/// `candidates[].content.parts[].function_call` (or REST `functionCall`), then a Live API
+/// message's `tool_call.function_calls[]` (or REST `toolCall.functionCalls`).
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
     for candidate in elements_of(doc.field("candidates")?) {
         let content = candidate.field("content")?;
@@ -99,7 +132,22 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
             ));
         }
     }
+    for call in elements_of(live_calls(doc)?) {
+        out.push(RawCall::new(
+            call.field("name")?,
+            call.field("id")?,
+            call.field("args")?,
+        ));
+    }
     Ok(())
+}
+
+/// A Live API message's `tool_call.function_calls` (or REST `toolCall.functionCalls`).
+fn live_calls<N: Node>(doc: &N) -> Result<Option<N>, N::Error> {
+    match either(doc, "tool_call", "toolCall")? {
+        Some(tool_call) => either(&tool_call, "function_calls", "functionCalls"),
+        None => Ok(None),
+    }
 }
 
 // The stream reader: `streamGenerateContent` chunks (see the Python twin).
@@ -114,13 +162,17 @@ const VALUES: [(&str, &str); 4] = [
     ("null_value", "nullValue"),
 ];
 
-/// A `GenerateContentResponse` chunk: a `candidates` list.
+/// A `GenerateContentResponse` chunk: a `candidates` list; or a Live API message with its
+/// calls (`tool_call.function_calls`, REST `toolCall.functionCalls`).
 pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
-    Ok(event.field("candidates")?.is_some_and(|c| c.is_array()))
+    if event.field("candidates")?.is_some_and(|c| c.is_array()) {
+        return Ok(true);
+    }
+    Ok(elements_of(live_calls(event)?).next().is_some())
 }
 
 /// Every call part of the chunk: a whole call, or the start or next part of a call
-/// whose arguments are streamed (`partial_args`).
+/// whose arguments are streamed (`partial_args`); a Live API message's whole calls.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     for (position, candidate) in elements_of(event.field("candidates")?).enumerate() {
         let number = index_of(candidate.field("index")?)?.unwrap_or(Index::Int(position as i64));
@@ -130,6 +182,14 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
                 call_part(acc, &number, &call)?;
             }
         }
+    }
+    for call in elements_of(live_calls(event)?) {
+        acc.whole_call(
+            call.field("name")?,
+            call.field("id")?,
+            call.field("args")?,
+            false,
+        )?;
     }
     Ok(())
 }

@@ -458,6 +458,63 @@ case(
     input={"promptFeedback": {"blockReason": "OTHER"}, "usageMetadata": {"promptTokenCount": 3}},
     auto=True,
 )
+# A Live API session's server message (google-genai `LiveServerMessage`): the calls of
+# `toolCall.functionCalls` (the Live API reference's BidiGenerateContentToolCall; the
+# SDK's `tool_call.function_calls`); other messages hold none.
+LIGHTS = {"id": "function-call-8402", "name": "turn_on_the_lights", "args": {}}
+WEATHER_LIVE = {"id": "function-call-8403", "name": "get_weather", "args": {"city": "Paris"}}
+case(
+    "gemini Live API toolCall message (REST)",
+    "gemini",
+    [
+        call("turn_on_the_lights", {}, "function-call-8402"),
+        call("get_weather", {"city": "Paris"}, "function-call-8403"),
+    ],
+    input={"toolCall": {"functionCalls": [LIGHTS, WEATHER_LIVE]}},
+    russo=[],
+    auto=True,
+)
+case(
+    "gemini Live API tool_call message (an SDK object's model_dump(mode='json'))",
+    "gemini",
+    [call("get_weather", {"city": "Paris"}, "function-call-8403")],
+    input={
+        "setup_complete": None,
+        "server_content": None,
+        "tool_call": {"function_calls": [WEATHER_LIVE]},
+        "tool_call_cancellation": None,
+        "usage_metadata": None,
+        "go_away": None,
+        "session_resumption_update": None,
+    },
+    russo=[],
+    auto=True,
+)
+case(
+    "gemini Live API message without calls",
+    "gemini",
+    [],
+    input={"serverContent": {"modelTurn": {"parts": [{"text": "Hello"}]}, "turnComplete": True}},
+)
+case(
+    "gemini Live API toolCallCancellation: no calls",
+    "gemini",
+    [],
+    input={"toolCallCancellation": {"ids": ["function-call-8402"]}},
+)
+case(
+    "gemini Live API a call not an object",
+    "gemini",
+    [call("", {}, None)],
+    input={"toolCall": {"functionCalls": [7]}},
+    russo=[],
+)
+case(
+    "gemini Live API tool_call wins over toolCall (its function_calls not a list)",
+    "gemini",
+    [],
+    input={"tool_call": {"function_calls": {"a": 1}}, "toolCall": {"functionCalls": [LIGHTS]}},
+)
 case(
     "gemini name missing",
     "gemini",

@@ -1284,6 +1284,33 @@ gemini += [
     },
 ]
 gemini[-2]["response"] = gemini[-2]["events"][0]
+
+# A Live API session (google-genai `LiveServerMessage`s, the Live API reference's
+# BidiGenerateContentServerMessage): a `toolCall` message holds whole calls, each
+# completed as it comes; the other messages hold none.
+live_calls = [
+    {"id": "function-call-8402", "name": "turn_on_the_lights", "args": {}},
+    {"id": "function-call-8403", "name": "get_weather", "args": {"city": "Paris"}},
+]
+live = [
+    {"setupComplete": {}},
+    {"serverContent": {"modelTurn": {"parts": [{"text": "Let me check."}]}}},
+    {"toolCall": {"functionCalls": live_calls}},
+    {"serverContent": {"turnComplete": True}},
+]
+gemini.append(
+    {
+        "name": "gemini Live API session: a toolCall message's calls",
+        "parser": "gemini",
+        "events": live,
+        "done": [0, 0, 2, 0],
+        "calls": [
+            call("turn_on_the_lights", {}, "function-call-8402"),
+            call("get_weather", {"city": "Paris"}, "function-call-8403"),
+        ],
+        "response": live[2],
+    }
+)
 files["gemini"] = gemini
 
 # --- Ollama NDJSON chunks -------------------------------------------------------------

@@ -48,10 +48,10 @@ def decoded_gemini_calls(doc: Any) -> list[RawCall] | None:
     `partial_args` (`formats.gemini.holds_fragments`: a chunk of a stream), found in the
     same pass."""
     found: list[RawCall] = []
-    candidates = doc.get("candidates") if type(doc) is dict else None
-    if type(candidates) is not list:
+    if type(doc) is not dict:
         return found
-    for candidate in candidates:
+    candidates = doc.get("candidates")
+    for candidate in candidates if type(candidates) is list else ():
         content = candidate.get("content") if type(candidate) is dict else None
         parts = content.get("parts") if type(content) is dict else None
         if type(parts) is not list:
@@ -73,6 +73,20 @@ def decoded_gemini_calls(doc: Any) -> list[RawCall] | None:
                 found.append((call.get("name"), call.get("id"), call.get("args")))
             else:
                 found.append((None, None, None))
+    # A Live API message's calls (`gemini.live_calls`).
+    tool_call = doc.get("tool_call")
+    if tool_call is None:
+        tool_call = doc.get("toolCall")
+    live = None
+    if type(tool_call) is dict:
+        live = tool_call.get("function_calls")
+        if live is None:
+            live = tool_call.get("functionCalls")
+    for call in live if type(live) is list else ():
+        if type(call) is dict:
+            found.append((call.get("name"), call.get("id"), call.get("args")))
+        else:
+            found.append((None, None, None))
     return found
 
 

@@ -3,7 +3,7 @@ twin is `src/formats/gemini.rs`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolsift._pure.calls import RawCall
@@ -20,7 +20,10 @@ from toolsift._pure.stream import (
 
 NAME = "gemini"
 PARSER_CLASS = "GeminiResponseParser"
-WHERE = "`candidates[].content.parts[].function_call.{name, args}`, or REST `functionCall`"
+WHERE = (
+    "`candidates[].content.parts[].function_call.{name, args}`, or REST `functionCall`; "
+    "a Live API message's `tool_call.function_calls[]` (REST `toolCall.functionCalls`)"
+)
 ID = "`function_call.id`"
 
 
@@ -35,10 +38,17 @@ with `usageMetadata`, `modelVersion` or `responseId`, as REST and as SDK dumps s
 def detect(doc: Any) -> bool:
     """A `GenerateContentResponse`: a `candidates` list; or, for a prompt blocked, a
     `promptFeedback` object with a `usageMetadata` object, a `modelVersion` or a
-    `responseId` string (snake_case in SDK dumps): members no other provider's has."""
+    `responseId` string (snake_case in SDK dumps): members no other provider's has. Or a
+    Live API `LiveServerMessage` with its `toolCall` (`tool_call`): an object holding a
+    `functionCalls` (`function_calls`) list."""
     if not isinstance(doc, dict):
         return False
     if isinstance(doc.get("candidates"), list):
+        return True
+    if any(
+        isinstance(tool_call := doc.get(key), dict) and isinstance(tool_call.get(calls), list)
+        for key, calls in _LIVE
+    ):
         return True
     return any(
         isinstance(doc.get(feedback), dict)
@@ -51,8 +61,13 @@ def detect(doc: Any) -> bool:
     )
 
 
+_LIVE = (("tool_call", "function_calls"), ("toolCall", "functionCalls"))
+"""Where a Live API server message holds its calls: the SDK's snake_case, then REST's."""
+
+
 def calls(doc: Any) -> Iterator[RawCall]:
-    """`candidates[].content.parts[].function_call` (or REST `functionCall`)."""
+    """`candidates[].content.parts[].function_call` (or REST `functionCall`), then a Live
+    API message's `tool_call.function_calls[]` (or REST `toolCall.functionCalls`)."""
     for candidate in elements(field(doc, "candidates")):
         for part in elements(field(field(candidate, "content"), "parts")):
             call = field(part, "function_call")
@@ -61,6 +76,14 @@ def calls(doc: Any) -> Iterator[RawCall]:
             if call is None:
                 continue
             yield field(call, "name"), field(call, "id"), field(call, "args")
+    for call in live_calls(doc):
+        yield field(call, "name"), field(call, "id"), field(call, "args")
+
+
+def live_calls(doc: Any) -> Sequence[Any]:
+    """A Live API message's `tool_call.function_calls` (or REST `toolCall.functionCalls`)."""
+    tool_call = _either(doc, "tool_call", "toolCall")
+    return elements(_either(tool_call, "function_calls", "functionCalls"))
 
 
 # The stream reader: `streamGenerateContent` chunks.
@@ -70,7 +93,8 @@ STREAM_WHERE = (
     "streamed arguments: a call with `will_continue` goes on in the next parts without a "
     "name, each `partial_args[] {json_path, string_value | number_value | bool_value | "
     "null_value, will_continue}` setting (or, for a string continued, extending) the "
-    "value at its path; the call completes at a part without `will_continue`"
+    "value at its path; the call completes at a part without `will_continue`. A Live "
+    "API session's `tool_call` messages: whole calls"
 )
 
 STREAMING = -1
@@ -85,13 +109,14 @@ _VALUES = (
 
 
 def stream_detect(event: Any) -> bool:
-    """A `GenerateContentResponse` chunk: a `candidates` list."""
-    return isinstance(field(event, "candidates"), (list, tuple))
+    """A `GenerateContentResponse` chunk: a `candidates` list; or a Live API message with
+    its calls (`tool_call.function_calls`, REST `toolCall.functionCalls`)."""
+    return isinstance(field(event, "candidates"), (list, tuple)) or bool(live_calls(event))
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:
     """Every call part of the chunk: a whole call, or the start or next part of a call
-    whose arguments are streamed (`partial_args`)."""
+    whose arguments are streamed (`partial_args`); a Live API message's whole calls."""
     for position, candidate in enumerate(elements(field(event, "candidates"))):
         number = index_of(field(candidate, "index"))
         number = position if number is None else number
@@ -99,6 +124,8 @@ def stream_event(event: Any, acc: Accumulator) -> None:
             call = _either(part, "function_call", "functionCall")
             if call is not None:
                 _call_part(acc, number, call)
+    for call in live_calls(event):
+        acc.whole_call(field(call, "name"), field(call, "id"), field(call, "args"))
 
 
 def _either(obj: Any, snake: str, camel: str) -> Any:
