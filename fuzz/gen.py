@@ -754,6 +754,28 @@ def _gemini_events(src: Source) -> list[Any]:
     return events
 
 
+def error_event(src: Source) -> Obj:
+    """A provider's stream error event (each format's and Bedrock's), its error of any
+    shape now and then."""
+    detail = obj(
+        src,
+        [
+            ("message", slot(src, text(src))),
+            (src.pick(["code", "type", "status"]), slot(src, src.pick(["c", 503, 2**64]))),
+        ],
+    )
+    if src.one_in(4):
+        detail = value(src, 2)
+    kind = src.int(0, 3)
+    if kind == 0:
+        return Obj([("type", "error"), ("error", detail)])
+    if kind == 1:
+        return Obj([("error", detail)])
+    if kind == 2:
+        return Obj([("type", "response.failed"), ("response", Obj([("error", detail)]))])
+    return Obj([(src.pick(["throttlingException", "modelStreamErrorException"]), detail)])
+
+
 def _ollama_events(src: Source) -> list[Any]:
     events = []
     for _ in range(src.int(1, 3)):

@@ -714,7 +714,10 @@ def build_stream_case(src: Source) -> StreamCase:
     if kind != "json" and src.one_in(4):
         cls = "AutoResponseParser"
     writer = gen.Writer(src, single_line=True)
-    texts = [writer.write(tree) for tree in gen.stream_events(src, kind)]
+    trees = gen.stream_events(src, kind)
+    if src.one_in(6):  # a provider's error event, somewhere
+        trees.insert(src.int(0, len(trees)), gen.error_event(src))
+    texts = [writer.write(tree) for tree in trees]
     encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
     case = StreamCase(cls, [], encoded)
     how = src.int(0, 3)

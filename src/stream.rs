@@ -297,9 +297,33 @@ pub struct Accumulator {
     /// A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
     /// name, no call going on): it gives no call; where no call came, [`FRAGMENT`].
     pub fragment: bool,
+    /// The first error event of the provider's (see [`Accumulator::provider_error`]).
+    pub error: Option<String>,
 }
 
 impl Accumulator {
+    /// An error event of the provider's: the stream failed there. Where no call came,
+    /// the response's `error` is `stream error: ` and the error's text
+    /// ([`error_text`]; `code` where the event names the error by its key, as Bedrock
+    /// does); the first one is kept.
+    pub fn provider_error<N: Node>(
+        &mut self,
+        error: Option<&N>,
+        code: Option<&str>,
+    ) -> Result<(), N::Error> {
+        if self.error.is_none() {
+            let text = match error {
+                Some(error) => error_text(error, code)?,
+                None => None,
+            };
+            self.error = Some(format!(
+                "{STREAM_ERROR}: {}",
+                text.as_deref().unwrap_or("(no message)")
+            ));
+        }
+        Ok(())
+    }
+
     /// The call at `key` (made if new).
     pub fn slot(&mut self, key: Key, item: Option<String>) -> usize {
         match self.by_key.get(&key) {
@@ -854,6 +878,53 @@ impl Reader {
 /// The error of a record holding a stream with an event that is not JSON text.
 pub const NOT_JSON: &str = "a stream event is not JSON";
 
+/// How the `error` of a stream that failed (an error event of the provider's) and gave
+/// no call begins.
+pub const STREAM_ERROR: &str = "stream error";
+
+/// Whether a stream's `error` says its response is still one (no call, and why), not a
+/// record that could not be read: [`FRAGMENT`], or the provider's error event.
+pub fn response_error(message: &str) -> bool {
+    message == FRAGMENT || message.starts_with(STREAM_ERROR)
+}
+
+/// A provider's error value as one line: a string as it is; an object's `message` (a
+/// string) after its code: `code` where given, else its own `code` (a string, or an
+/// integer of 64 bits), `type` or `status` (a string). None without a message.
+pub fn error_text<N: Node>(error: &N, code: Option<&str>) -> Result<Option<String>, N::Error> {
+    if let Some(text) = error.text()? {
+        return Ok(Some(text));
+    }
+    let Some(message) = text_of(error.field("message")?)? else {
+        return Ok(None);
+    };
+    let code = match code {
+        Some(code) => Some(code.to_owned()),
+        None => error_code(error)?,
+    };
+    Ok(Some(match code {
+        Some(code) => format!("{code}: {message}"),
+        None => message,
+    }))
+}
+
+fn error_code<N: Node>(error: &N) -> Result<Option<String>, N::Error> {
+    if let Some(code) = error.field("code")? {
+        if let Some(text) = code.text()? {
+            return Ok(Some(text));
+        }
+        if let Some(Index::Int(number)) = code.index()? {
+            return Ok(Some(number.to_string()));
+        }
+    }
+    for key in ["type", "status"] {
+        if let Some(text) = text_of(error.field(key)?)? {
+            return Ok(Some(text));
+        }
+    }
+    Ok(None)
+}
+
 /// The `error` of a response, or a stream, holding only pieces of calls whose start it
 /// does not hold (Gemini 3 `partial_args` without a name): no call is made of them.
 pub const FRAGMENT: &str = "a functionCall with partialArgs but no name: a piece of a stream; \
@@ -888,13 +959,14 @@ pub fn record<'a>(reader: Reader, tape: Tape<'a>, root: usize) -> Record<'a> {
     stream.finish();
     let calls = stream.owned_calls();
     let format = read.and_then(|()| {
-        let name = stream
-            .format_name()
-            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))?;
-        match stream.error(calls.is_empty()) {
-            Some(error) => Err(error.to_owned()),
-            None => Ok(name),
+        // The stream's error first: a Bedrock exception may end a stream no event of
+        // which was recognized (auto).
+        if let Some(error) = stream.error(calls.is_empty()) {
+            return Err(error.to_owned());
         }
+        stream
+            .format_name()
+            .ok_or_else(|| crate::record::unrecognized_shape(&tape, root))
     });
     Record {
         tape,
@@ -927,6 +999,28 @@ impl<E> From<E> for EventError<E> {
     fn from(err: E) -> Self {
         EventError::Node(err)
     }
+}
+
+/// The exceptions a Bedrock runtime stream (ConverseStream, InvokeModelWithResponseStream)
+/// may end with, each an event of its own: `{"throttlingException": {"message": ...}}`.
+const BEDROCK_EXCEPTIONS: [&str; 6] = [
+    "internalServerException",
+    "modelStreamErrorException",
+    "validationException",
+    "throttlingException",
+    "modelTimeoutException",
+    "serviceUnavailableException",
+];
+
+/// A Bedrock runtime stream's exception event: its name and its value (members of
+/// objects only: boto3 gives dicts). None for any other event.
+fn bedrock_exception<N: Node>(event: &N) -> Result<Option<(&'static str, N)>, N::Error> {
+    for name in BEDROCK_EXCEPTIONS {
+        if let Some(error) = event.member(name)? {
+            return Ok(Some((name, error)));
+        }
+    }
+    Ok(None)
 }
 
 /// Base64 as Python's `base64.b64decode(text, validate=True)` reads it: the standard
@@ -1022,6 +1116,9 @@ impl Stream {
         if let Some(payload) = chunk_payload(event)? {
             return self.json_event(&payload).map_err(EventError::Text);
         }
+        if let Some((name, error)) = bedrock_exception(event)? {
+            return Ok(self.acc.provider_error(Some(&error), Some(name))?);
+        }
         if let Reader::Auto = self.reader {
             for &walked in Walked::ALL {
                 if walked.stream_detect(event)? {
@@ -1058,9 +1155,16 @@ impl Stream {
         }
     }
 
-    /// [`FRAGMENT`] where the stream held pieces of calls and gave no call.
-    pub fn error(&self, no_calls: bool) -> Option<&'static str> {
-        (self.acc.fragment && no_calls).then_some(FRAGMENT)
+    /// Where the stream gave no call: the provider's error event
+    /// ([`Accumulator::provider_error`]), else [`FRAGMENT`] where it held pieces of calls.
+    pub fn error(&self, no_calls: bool) -> Option<&str> {
+        if !no_calls {
+            return None;
+        }
+        match &self.acc.error {
+            Some(error) => Some(error),
+            None => self.acc.fragment.then_some(FRAGMENT),
+        }
     }
 
     /// The format whose reader reads the events (auto: once an event was recognized).

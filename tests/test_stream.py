@@ -628,6 +628,45 @@ def test_bedrock_chunk_bytes_read_alike() -> None:
     assert _chunk_outcome(parsers.AnthropicResponseParser(), b"not json")[0] == "ParseError"
 
 
+ERROR_VALUES = [
+    "model runner has unexpectedly stopped",
+    "",
+    {"message": "m"},
+    {"message": "m", "code": 7, "type": "t"},
+    {"message": "m", "code": -(2**63)},
+    {"message": "m", "code": 2**63, "type": "beyond 64 bits: the type"},
+    {"message": "m", "code": True, "status": "a bool is no code"},
+    {"message": "m", "code": 1.5},
+    {"message": "m", "code": None, "type": None, "status": "UNAVAILABLE"},
+    {"message": 5, "code": "no message text"},
+    {"message": "m", "code": "c\ud800"},
+    [1],
+    False,
+]
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_error_texts_alike(as_text: bool) -> None:
+    """A stream's error event, read alike by both backends, as dicts and as JSON text."""
+    rust, python = both_backends()
+    for value in ERROR_VALUES:
+        event: Any = {"error": value}
+        if as_text:
+            event = json.dumps(event)
+        got = []
+        for backend in (rust, python):
+            stream = bind(parsers.OllamaResponseParser, backend)().stream()
+            try:
+                stream.feed(event)
+                got.append(stream.finish().error)
+            except ParseError as exc:  # lone surrogates are no JSON text
+                got.append(type(exc).__name__)
+        assert got[0] == got[1], (value, got)
+    stream = parsers.OllamaResponseParser().stream()
+    stream.feed({"error": {"message": "m", "code": 2**63, "type": "t"}})
+    assert stream.finish().error == "stream error: t: m"
+
+
 def test_records_that_are_no_stream(make: Any) -> None:
     auto = make.AutoResponseParser()
     with pytest.raises(ParseError, match=r"unrecognized response shape \(an array\)"):

@@ -139,7 +139,8 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// no fragment comes), `input_json_delta.partial_json` appended, completed by
 /// `content_block_stop`; `message_stop` completes every call of its message. A
 /// `message_start` begins a message whose block indices start again at 0: its blocks are
-/// a new group, so the calls of the messages before it stay as they are.
+/// a new group, so the calls of the messages before it stay as they are. An `error` event
+/// (`overloaded_error`, ...) is the stream's error.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?)?;
@@ -172,6 +173,8 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             }
         }
         "message_stop" => acc.complete_all(Some(&Index::Int(acc.message))),
+        // {"type": "error", "error": {"type", "message"}}
+        "error" => acc.provider_error(event.field("error")?.as_ref(), None)?,
         _ => {}
     }
     Ok(())

@@ -191,6 +191,11 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             false,
         )?;
     }
+    // An error sent in the stream (`{"error": {"code", "message", "status"}}`; a dict:
+    // the SDK raises it instead).
+    if let Some(error) = event.member("error")? {
+        acc.provider_error(Some(&error), None)?;
+    }
     Ok(())
 }
 

@@ -43,12 +43,16 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     Ok(event.field("message")?.is_some() && done)
 }
 
-/// Every call of the chunk, whole.
+/// Every call of the chunk, whole; an `{"error": "..."}` line is the stream's error (a
+/// dict: the SDK raises it instead).
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let mut calls = Vec::new();
     walk(event, &mut calls)?;
     for call in calls {
         acc.whole_call(call.name, call.id, call.arguments, call.verbatim)?;
+    }
+    if let Some(error) = event.member("error")? {
+        acc.provider_error(Some(&error), None)?;
     }
     Ok(())
 }

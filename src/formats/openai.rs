@@ -124,6 +124,11 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             acc.complete_all(Some(&number));
         }
     }
+    // An error sent in the stream (`{"error": {"message", "type", "code"}}`; a dict: the
+    // SDK raises it instead).
+    if let Some(error) = event.member("error")? {
+        acc.provider_error(Some(&error), None)?;
+    }
     Ok(())
 }
 

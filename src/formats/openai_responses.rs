@@ -119,6 +119,13 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             stream_item(acc, Some(item), Some(Index::Int(position as i64)), true)?;
         }
         acc.complete_all(None);
+        if kind == "response.failed" {
+            // Its `response.error {code, message}`.
+            acc.provider_error(super::field_of(&response, "error")?.as_ref(), None)?;
+        }
+    } else if kind == "error" {
+        // The event's own `code` and `message`.
+        acc.provider_error(Some(event), None)?;
     }
     Ok(())
 }

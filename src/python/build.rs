@@ -4,7 +4,7 @@ use super::objects::PyNode;
 use crate::calls::{decode_object, Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{is_too_long_int, scan_plain, JsonError, Sink, Tape, Text, Token};
-use crate::stream::{Reader, FRAGMENT};
+use crate::stream::{response_error, Reader};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple, PyType};
@@ -619,9 +619,10 @@ pub fn response_from_record<'py>(
     record: &Record<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if let Err(message) = &record.format {
-        if message == FRAGMENT {
-            // A piece of a stream: no call, and the response says so.
-            return b.response_with(Vec::new(), raw, Some(FRAGMENT));
+        if response_error(message) {
+            // A piece of a stream, or a stream that failed: no call, and the response
+            // says so.
+            return b.response_with(Vec::new(), raw, Some(message));
         }
         return Err(b.unrecognized(message));
     }

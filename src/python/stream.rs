@@ -190,11 +190,13 @@ pub fn assembled_response<'py>(
         }
     }
     core.finish();
-    if core.format_name().is_none() {
-        return Err(b.unrecognized_object(raw));
-    }
     let calls = core.calls();
     let error = core.error(calls.is_empty());
+    // The stream's error first: a Bedrock exception may end a stream no event of which
+    // was recognized (auto).
+    if error.is_none() && core.format_name().is_none() {
+        return Err(b.unrecognized_object(raw));
+    }
     let calls = build(b, calls)?;
     b.response_with(calls, raw, error)
 }

@@ -1351,6 +1351,62 @@ ollama = [
 ]
 files["ollama"] = ollama
 
+# --- Streams that failed: the provider's error event -----------------------------------
+# Each provider's documented error event (Anthropic's streaming guide "Error events",
+# OpenAI's `{"error": ...}` data and Responses' `error` / `response.failed` events, the
+# Bedrock runtime stream's exceptions, Gemini's and Ollama's error objects). Where no call
+# came, the response's `error` says so; calls that came are kept, without an error. The
+# SDKs raise these rather than yield them, hence `"sdk": false`.
+
+
+def failed(fmt, name, events, error=None, calls=()):
+    done = [0] * len(events)
+    case = {"name": f"{fmt} {name}", "parser": fmt, "events": events, "done": done}
+    case |= {"calls": list(calls), "sdk": False}
+    if error is not None:
+        case["error"] = f"stream error: {error}"
+    files[fmt].append(case)
+
+
+OVERLOADED = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+failed("anthropic", "stream that failed: an error event", [*anthropic_events([])[:3], OVERLOADED],
+       "overloaded_error: Overloaded")  # fmt: skip
+with_call = anthropic_events(one)[:-2]
+failed("anthropic", "error event after a call: the call, no error", [*with_call, OVERLOADED],
+       calls=[call("get_weather", WEATHER_ARGS, one[0][0])])  # fmt: skip
+files["anthropic"][-1]["done"] = [*done_at_stops(with_call), 0]
+SERVER_ERROR = {
+    "message": "The server had an error while processing your request. Sorry about that!",
+    "type": "server_error",
+    "param": None,
+    "code": None,
+}
+failed("openai", "stream that failed: an error object", [chunk(role=True), {"error": SERVER_ERROR}],
+       f"server_error: {SERVER_ERROR['message']}")  # fmt: skip
+failed("openai-responses", "stream that failed: an error event",
+       [responses_events()[0], {"type": "error", "code": "ERR_SOMETHING",
+        "message": "Something went wrong", "param": None, "sequence_number": 1}],
+       "ERR_SOMETHING: Something went wrong")  # fmt: skip
+failed("openai-responses", "stream that failed: response.failed",
+       [responses_events()[0], {"type": "response.failed", "sequence_number": 1, "response": {
+           **RESPONSE, "status": "failed", "output": [], "error": {
+               "code": "server_error", "message": "The model failed to generate a response."}}}],
+       "server_error: The model failed to generate a response.")  # fmt: skip
+THROTTLED = {"message": "Too many requests, please wait before trying again."}
+failed("bedrock", "stream that failed: a throttlingException",
+       [bedrock_events([])[0], {"throttlingException": THROTTLED}],
+       f"throttlingException: {THROTTLED['message']}")  # fmt: skip
+failed("bedrock", "only an exception (auto recognizes no event: the error still says why)",
+       [{"modelStreamErrorException": {"message": "Model stream error", "originalStatusCode": 500}}],
+       "modelStreamErrorException: Model stream error")  # fmt: skip
+UNAVAILABLE = {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}
+failed("gemini", "stream that failed: an error object",
+       [gemini_chunk([{"text": "Let me"}]), {"error": UNAVAILABLE}],
+       "503: The model is overloaded.")  # fmt: skip
+failed("ollama", "stream that failed: an error line",
+       [ollama_chunk(), {"error": "model runner has unexpectedly stopped"}],
+       "model runner has unexpectedly stopped")  # fmt: skip
+
 here = Path(__file__).parent
 for name, cases in files.items():
     for case in cases:

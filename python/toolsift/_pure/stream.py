@@ -246,6 +246,16 @@ class Accumulator:
         # A piece of a call whose start was not fed (Gemini 3 `partial_args` without a
         # name, no call going on): it gives no call; where no call came, `FRAGMENT`.
         self.fragment = False
+        self.error: str | None = None  # the first error event (`provider_error`)
+
+    def provider_error(self, error: Any, code: str | None = None) -> None:
+        """An error event of the provider's: the stream failed there. Where no call came,
+        the response's `error` is `stream error: ` and the error's text (`error_text`;
+        `code` where the event names the error by its key, as Bedrock does); the first
+        one is kept."""
+        if self.error is None:
+            text = None if error is None else error_text(error, code)
+            self.error = f"{STREAM_ERROR}: {'(no message)' if text is None else text}"
 
     def slot(self, key: tuple[int, int], item: str | None = None) -> Slot:
         """The call at `key` (made if new)."""
@@ -563,9 +573,74 @@ FRAGMENT = (
 does not hold (Gemini 3 `partial_args` without a name): no call is made of them."""
 
 
-def fragment_error(acc: Accumulator, calls: list[ToolCall]) -> str | None:
-    """`FRAGMENT` where the stream held pieces of calls and gave no call."""
-    return FRAGMENT if acc.fragment and not calls else None
+STREAM_ERROR = "stream error"
+"""How the `error` of a stream that failed (an error event of the provider's) and gave no
+call begins."""
+
+
+def response_error(message: str) -> bool:
+    """Whether a stream's `error` says its response is still one (no call, and why), not
+    a record that could not be read: `FRAGMENT`, or the provider's error event."""
+    return message == FRAGMENT or message.startswith(STREAM_ERROR)
+
+
+def error_text(error: Any, code: str | None = None) -> str | None:
+    """A provider's error value as one line: a string as it is; an object's `message` (a
+    string) after its code: `code` where given, else its own `code` (a string, or an
+    integer of 64 bits), `type` or `status` (a string). None without a message."""
+    if isinstance(error, str):
+        return error
+    message = field(error, "message")
+    if not isinstance(message, str):
+        return None
+    if code is None:
+        code = _error_code(error)
+    return message if code is None else f"{code}: {message}"
+
+
+def _error_code(error: Any) -> str | None:
+    code = field(error, "code")
+    if isinstance(code, str):
+        return code
+    if type(code) is int and -(2**63) <= code < 2**63:
+        return str(code)
+    for key in ("type", "status"):
+        text = field(error, key)
+        if isinstance(text, str):
+            return text
+    return None
+
+
+def stream_error(acc: Accumulator, calls: list[ToolCall]) -> str | None:
+    """Where the stream gave no call: the provider's error event (`provider_error`),
+    else `FRAGMENT` where it held pieces of calls."""
+    if calls:
+        return None
+    if acc.error is not None:
+        return acc.error
+    return FRAGMENT if acc.fragment else None
+
+
+BEDROCK_EXCEPTIONS = (
+    "internalServerException",
+    "modelStreamErrorException",
+    "validationException",
+    "throttlingException",
+    "modelTimeoutException",
+    "serviceUnavailableException",
+)
+"""The exceptions a Bedrock runtime stream (ConverseStream, InvokeModelWithResponseStream)
+may end with, each an event of its own: `{"throttlingException": {"message": ...}}`."""
+
+
+def bedrock_exception(event: Any) -> tuple[str, Any] | None:
+    """A Bedrock runtime stream's exception event: its name and its value (dicts only:
+    boto3 gives dicts). None for any other event."""
+    for name in BEDROCK_EXCEPTIONS:
+        error = member(event, name)
+        if error is not None:
+            return name, error
+    return None
 
 
 def chunk_payload(event: Any) -> bytes | None:
@@ -643,7 +718,7 @@ class Stream:
                     except ParseError:
                         pass  # the stream was cut inside its last event
         calls = [tool_call(slot) for slot in self._acc.ordered()]
-        return AgentResponse(calls, list(self._events), fragment_error(self._acc, calls))
+        return AgentResponse(calls, list(self._events), stream_error(self._acc, calls))
 
     def _read(self, event: Any) -> None:
         if isinstance(event, (list, tuple)):
@@ -684,6 +759,10 @@ class Stream:
         payload = chunk_payload(event)
         if payload is not None:
             self._json_event(payload)
+            return
+        exception = bedrock_exception(event)
+        if exception is not None:
+            self._acc.provider_error(exception[1], exception[0])
             return
         if self._handler is None and self._detect is not None:
             detected = self._detect(event)

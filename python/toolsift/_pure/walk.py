@@ -24,7 +24,7 @@ from toolsift._pure import bulk, formats
 from toolsift._pure.calls import decoded_tool_call, harvest
 from toolsift._pure.formats import litert
 from toolsift._pure.nodes import TEXT_TYPES
-from toolsift._pure.stream import FRAGMENT, NOT_JSON, Stream, starts_sse
+from toolsift._pure.stream import NOT_JSON, Stream, response_error, starts_sse
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser"]
@@ -78,8 +78,8 @@ class Parser:
         try:
             return self._parse(raw)
         except UnrecognizedShape as exc:
-            if exc.msg == FRAGMENT:  # a piece of a stream: no call, and the response says so
-                return AgentResponse([], raw, FRAGMENT)
+            if response_error(exc.msg):  # a piece of a stream, or a stream that failed:
+                return AgentResponse([], raw, exc.msg)  # no call, and the response says so
             raise
 
     def _parse(self, raw: Any) -> AgentResponse:
@@ -120,10 +120,12 @@ class Parser:
         except ParseError:
             raise _unrecognized(NOT_JSON) from None
         response = stream.finish()
-        if stream.format is None:
-            raise UnrecognizedShape(doc)
+        # The stream's error first: a Bedrock exception may end a stream no event of
+        # which was recognized (auto).
         if response.error is not None:
             raise _unrecognized(response.error)
+        if stream.format is None:
+            raise UnrecognizedShape(doc)
         return response.tool_calls, stream.format
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:

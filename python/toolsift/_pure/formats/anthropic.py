@@ -131,7 +131,8 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     where no fragment comes), `input_json_delta.partial_json` appended, completed by
     `content_block_stop`; `message_stop` completes every call of its message. A
     `message_start` begins a message whose block indices start again at 0: its blocks are
-    a new group, so the calls of the messages before it stay as they are."""
+    a new group, so the calls of the messages before it stay as they are. An `error`
+    event (`overloaded_error`, ...) is the stream's error."""
     kind = field(event, "type")
     index = index_of(field(event, "index"))
     if is_str(kind, "message_start"):
@@ -156,6 +157,8 @@ def stream_event(event: Any, acc: Accumulator) -> None:
             acc.complete(slot)
     elif is_str(kind, "message_stop"):
         acc.complete_all(acc.message)
+    elif is_str(kind, "error"):  # {"type": "error", "error": {"type", "message"}}
+        acc.provider_error(field(event, "error"))
 
 
 def _block(acc: Accumulator, index: int | None) -> Slot | None:

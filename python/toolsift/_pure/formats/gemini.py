@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolsift._pure.calls import RawCall
-from toolsift._pure.nodes import elements, field
+from toolsift._pure.nodes import elements, field, member
 from toolsift._pure.stream import (
     Accumulator,
     Slot,
@@ -126,6 +126,11 @@ def stream_event(event: Any, acc: Accumulator) -> None:
                 _call_part(acc, number, call)
     for call in live_calls(event):
         acc.whole_call(field(call, "name"), field(call, "id"), field(call, "args"))
+    # An error sent in the stream (`{"error": {"code", "message", "status"}}`; a dict:
+    # the SDK raises it instead).
+    error = member(event, "error")
+    if error is not None:
+        acc.provider_error(error)
 
 
 def _either(obj: Any, snake: str, camel: str) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.formats import openai
-from toolsift._pure.nodes import field
+from toolsift._pure.nodes import field, member
 from toolsift._pure.stream import Accumulator
 
 NAME = "ollama"
@@ -51,9 +51,13 @@ def stream_detect(event: Any) -> bool:
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:
-    """Every call of the chunk, whole."""
+    """Every call of the chunk, whole; an `{"error": "..."}` line is the stream's error
+    (a dict: the SDK raises it instead)."""
     for name, id, arguments in calls(event):
         acc.whole_call(name, id, arguments)
+    error = member(event, "error")
+    if error is not None:
+        acc.provider_error(error)
 
 
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:

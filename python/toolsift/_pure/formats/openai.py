@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.calls import RawCall, Verbatim
-from toolsift._pure.nodes import elements, field
+from toolsift._pure.nodes import elements, field, member
 from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_id, set_name
 
 NAME = "openai"
@@ -91,6 +91,11 @@ def stream_event(event: Any, acc: Accumulator) -> None:
             append(slot, field(function, "arguments"))
         if field(choice, "finish_reason") is not None:
             acc.complete_all(number)
+    # An error sent in the stream (`{"error": {"message", "type", "code"}}`; a dict: the
+    # SDK raises it instead).
+    error = member(event, "error")
+    if error is not None:
+        acc.provider_error(error)
 
 
 def _call_slot(acc: Accumulator, choice: int, call: Any) -> Slot:

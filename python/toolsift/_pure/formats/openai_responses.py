@@ -85,7 +85,8 @@ def stream_detect(event: Any) -> bool:
 def stream_event(event: Any, acc: Accumulator) -> None:
     """Items started by `output_item.added`, argument (or custom input) deltas appended,
     the whole text of `.done` and `output_item.done` kept; `response.completed` (and
-    `.incomplete`, `.failed`) holds the response itself: its items complete every call."""
+    `.incomplete`, `.failed`) holds the response itself: its items complete every call.
+    `response.failed` and `error` events are the stream's error."""
     kind = field(event, "type")
     if not isinstance(kind, str):
         return
@@ -109,6 +110,10 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         for position, item in enumerate(elements(field(response, "output"))):
             _item(acc, item, position, True)
         acc.complete_all()
+        if kind == "response.failed":  # its `response.error {code, message}`
+            acc.provider_error(field(response, "error"))
+    elif kind == "error":  # the event's own `code` and `message`
+        acc.provider_error(event)
 
 
 def _item(acc: Accumulator, item: Any, output_index: int | None, done: bool) -> None:
