@@ -20,6 +20,8 @@ pub trait Node: Sized {
     fn elements(&self) -> Self::Elements;
     fn is_array(&self) -> bool;
     fn is_object(&self) -> bool;
+    /// An object of exactly one member (a dict of one key).
+    fn single_member(&self) -> bool;
     /// A string with at least one character.
     fn is_nonempty_str(&self) -> bool;
     /// A string equal to `text` (a block's `type`, say).
@@ -148,6 +150,16 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
 
     fn is_object(&self) -> bool {
         matches!(self.token(), Token::Object { .. })
+    }
+
+    fn single_member(&self) -> bool {
+        match *self.token() {
+            // The first key, its value, then the end: one member.
+            Token::Object { end, .. } => {
+                end as usize > self.idx + 1 && self.tape.skip(self.idx + 2) == end as usize
+            }
+            _ => false,
+        }
     }
 
     fn is_nonempty_str(&self) -> bool {

@@ -1012,9 +1012,12 @@ const BEDROCK_EXCEPTIONS: [&str; 6] = [
     "serviceUnavailableException",
 ];
 
-/// A Bedrock runtime stream's exception event: its name and its value (members of
-/// objects only: boto3 gives dicts). None for any other event.
+/// A Bedrock runtime stream's exception event, an object of that one member (as boto3
+/// gives it, a dict): its name and its value. None for any other event.
 fn bedrock_exception<N: Node>(event: &N) -> Result<Option<(&'static str, N)>, N::Error> {
+    if !event.single_member() {
+        return Ok(None); // most events: no lookup of each name
+    }
     for name in BEDROCK_EXCEPTIONS {
         if let Some(error) = event.member(name)? {
             return Ok(Some((name, error)));

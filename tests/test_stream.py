@@ -667,6 +667,34 @@ def test_error_texts_alike(as_text: bool) -> None:
     assert stream.finish().error == "stream error: t: m"
 
 
+@pytest.mark.parametrize("as_text", [False, True])
+def test_bedrock_exceptions_alike(as_text: bool) -> None:
+    """A Bedrock exception is an event of that one member: with another member beside it,
+    it is no exception (boto3 never gives one so); the same on both backends."""
+    events: list[Any] = [
+        {"throttlingException": {"message": "m"}},
+        {"throttlingException": {"message": "m"}, "metadata": {}},
+        {"validationException": "as text"},
+        {"validationException": {"message": [1, {"a": []}]}},
+        {},
+        {"unknownException": {"message": "m"}},
+    ]
+    expected = [
+        "stream error: throttlingException: m",
+        None,
+        "stream error: as text",
+        "stream error: (no message)",
+        None,
+        None,
+    ]
+    rust, python = both_backends()
+    for event, error in zip(events, expected, strict=True):
+        for backend in (rust, python):
+            stream = bind(parsers.BedrockConverseParser, backend)().stream()
+            stream.feed(json.dumps(event) if as_text else event)
+            assert stream.finish().error == error, (event, backend)
+
+
 def test_records_that_are_no_stream(make: Any) -> None:
     auto = make.AutoResponseParser()
     with pytest.raises(ParseError, match=r"unrecognized response shape \(an array\)"):

@@ -149,6 +149,10 @@ impl<'py> Node for PyNode<'py> {
         self.0.is_instance_of::<PyDict>()
     }
 
+    fn single_member(&self) -> bool {
+        self.0.cast::<PyDict>().is_ok_and(|dict| dict.len() == 1)
+    }
+
     fn is_nonempty_str(&self) -> bool {
         self.0
             .cast::<PyString>()

@@ -634,8 +634,10 @@ may end with, each an event of its own: `{"throttlingException": {"message": ...
 
 
 def bedrock_exception(event: Any) -> tuple[str, Any] | None:
-    """A Bedrock runtime stream's exception event: its name and its value (dicts only:
-    boto3 gives dicts). None for any other event."""
+    """A Bedrock runtime stream's exception event, a dict of that one key (as boto3 gives
+    it): its name and its value. None for any other event."""
+    if not (isinstance(event, dict) and len(event) == 1):
+        return None
     for name in BEDROCK_EXCEPTIONS:
         error = member(event, name)
         if error is not None:
