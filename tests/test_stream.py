@@ -741,12 +741,27 @@ def test_gemini_partial_args_paths(make: Any) -> None:
     }
 
 
-def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
-    """`toolsift extract --stream-lines`: one event a line, two OpenAI streams interleaved
-    line by line (grouped by their `id`), then a line that is not JSON (its own record)."""
+def extract_rows(impl: str, *args: str) -> list[dict[str, Any]]:
+    """`toolsift extract ARGS` (JSONL on stdout) run with backend `impl`: its rows."""
+    import os
     import subprocess
     import sys
 
+    done = subprocess.run(
+        [sys.executable, "-m", "toolsift", "extract", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
+    """`toolsift extract --stream-lines`: one event a line, two OpenAI streams interleaved
+    line by line (grouped by their `id`), then a line that is not JSON (its own record)."""
     first = CASES[0]["events"]  # "call_Ab12"
     second = [dict(e, id="chatcmpl-other") for e in CASES[6]["events"]]  # "call_Z1", "call_Z2"
     lines = [json.dumps(e) for pair in zip(first, second, strict=False) for e in pair]
@@ -755,16 +770,7 @@ def test_extract_stream_lines(impl: str, tmp_path: Any) -> None:
     ]
     path = tmp_path / "lines.jsonl"
     path.write_text("\n".join([*lines, "not json"]) + "\n", "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "toolsift", "extract", str(path), "--stream-lines", "--quiet"],
-        capture_output=True,
-        text=True,
-        env={**__import__("os").environ, "TOOLSIFT_IMPLEMENTATION": impl},
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    rows = extract_rows(impl, str(path), "--stream-lines", "--quiet")
     assert [(r["record"], r["id"], r["format"]) for r in rows[:3]] == [
         (0, "call_Ab12", "openai"),
         (1, "call_Z1", "openai"),
@@ -779,9 +785,6 @@ def test_extract_stream_lines_of_bedrock_chunks(impl: str, tmp_path: Any) -> Non
     """`--stream-lines` groups Bedrock `chunk` lines by the Anthropic events they wrap:
     two streams (two messages) one after the other are two records, not one a line."""
     import base64
-    import os
-    import subprocess
-    import sys
 
     texts = [base64.b64decode(e["chunk"]["bytes"]).decode() for e in BEDROCK_CHUNKS["events"]]
     texts = [t.replace("toolu_02", "toolu_03").replace('"msg_', '"msg_2') for t in texts]
@@ -789,16 +792,7 @@ def test_extract_stream_lines_of_bedrock_chunks(impl: str, tmp_path: Any) -> Non
     lines = [json.dumps(e) for e in BEDROCK_CHUNKS["events"] + second]
     path = tmp_path / "chunks.jsonl"
     path.write_text("\n".join(lines) + "\n", "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "toolsift", "extract", str(path), "--stream-lines", "--quiet"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    rows = extract_rows(impl, str(path), "--stream-lines", "--quiet")
     assert [(r["record"], r["id"], r["format"]) for r in rows] == [
         (0, "toolu_01A09q90qw90lq917835lq9", "anthropic"),
         (0, "toolu_02", "anthropic"),
@@ -811,10 +805,6 @@ def test_extract_stream(impl: str, tmp_path: Any) -> None:
     """`toolsift extract --stream`: each line one whole stream; a line holding a list of
     events is assembled. A Gemini 3 chunk holding only `partialArgs` is a piece of a
     stream, with or without the flag: no call, its record's error says so."""
-    import os
-    import subprocess
-    import sys
-
     gemini = json.loads((VECTORS / "gemini.stream.json").read_text("utf-8"))
     streamed = next(c for c in gemini if c["name"].startswith("gemini 3 streamed arguments ("))
     lone = streamed["events"][1]  # partialArgs only
@@ -822,16 +812,7 @@ def test_extract_stream(impl: str, tmp_path: Any) -> None:
     path.write_text(json.dumps(streamed["events"]) + "\n" + json.dumps(lone) + "\n", "utf-8")
 
     def rows(*flags: str) -> list[dict[str, Any]]:
-        done = subprocess.run(
-            [sys.executable, "-m", "toolsift", "extract", str(path), "--format", "gemini", *flags],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        return [json.loads(line) for line in done.stdout.splitlines()]
+        return extract_rows(impl, str(path), "--format", "gemini", *flags)
 
     got = rows("--stream", "--quiet")
     fragment = next(c for c in gemini if "error" in c)["error"]
