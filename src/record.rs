@@ -49,7 +49,7 @@ pub fn record_at_with<'a>(
     };
     let walked = format.walked(&node, Walked::detected);
     if let Some(walked) = walked {
-        let Ok(fragments) = walked.holds_fragments(&node);
+        let Ok(fragments) = walked.is_stream_piece(&node);
         if fragments {
             // A chunk of a stream: read as a stream of one event.
             return stream::record(Reader::Walked(walked), tape, root);

@@ -890,22 +890,21 @@ pub fn response_error(message: &str) -> bool {
 
 /// A provider's error value as one line: a string as it is; an object's `message` (a
 /// string) after its code: `code` where given, else its own `code` (a string, or an
-/// integer of 64 bits), `type` or `status` (a string). None without a message.
+/// integer of 64 bits), `type` or `status` (a string); the code alone where there is no
+/// message (the Realtime API's `{type, code}`). None with neither.
 pub fn error_text<N: Node>(error: &N, code: Option<&str>) -> Result<Option<String>, N::Error> {
     if let Some(text) = error.text()? {
         return Ok(Some(text));
     }
-    let Some(message) = text_of(error.field("message")?)? else {
-        return Ok(None);
-    };
+    let message = text_of(error.field("message")?)?;
     let code = match code {
         Some(code) => Some(code.to_owned()),
         None => error_code(error)?,
     };
-    Ok(Some(match code {
-        Some(code) => format!("{code}: {message}"),
-        None => message,
-    }))
+    Ok(match (code, message) {
+        (Some(code), Some(message)) => Some(format!("{code}: {message}")),
+        (code, message) => message.or(code),
+    })
 }
 
 fn error_code<N: Node>(error: &N) -> Result<Option<String>, N::Error> {
@@ -1003,7 +1002,7 @@ impl<E> From<E> for EventError<E> {
 
 /// The exceptions a Bedrock runtime stream (ConverseStream, InvokeModelWithResponseStream)
 /// may end with, each an event of its own: `{"throttlingException": {"message": ...}}`.
-const BEDROCK_EXCEPTIONS: [&str; 6] = [
+pub const BEDROCK_EXCEPTIONS: [&str; 6] = [
     "internalServerException",
     "modelStreamErrorException",
     "validationException",
@@ -1014,7 +1013,7 @@ const BEDROCK_EXCEPTIONS: [&str; 6] = [
 
 /// A Bedrock runtime stream's exception event, an object of that one member (as boto3
 /// gives it, a dict): its name and its value. None for any other event.
-fn bedrock_exception<N: Node>(event: &N) -> Result<Option<(&'static str, N)>, N::Error> {
+pub fn bedrock_exception<N: Node>(event: &N) -> Result<Option<(&'static str, N)>, N::Error> {
     if !event.single_member() {
         return Ok(None); // most events: no lookup of each name
     }
@@ -1024,6 +1023,23 @@ fn bedrock_exception<N: Node>(event: &N) -> Result<Option<(&'static str, N)>, N:
         }
     }
     Ok(None)
+}
+
+/// An error event `auto` reads before any event told it the stream's format (a stream
+/// that failed at once): `{"error": E}` (OpenAI, Gemini, Ollama, and Anthropic's `{"type":
+/// "error", "error": E}`) is the stream's error E, and `{"type": "error", ...}` (the
+/// Responses API's `code` and `message`) the event itself. Other events are no error.
+fn undetected_error<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
+    if let Some(error) = event.member("error")? {
+        return acc.provider_error(Some(&error), None);
+    }
+    if event
+        .field("type")?
+        .is_some_and(|kind| kind.is_str("error"))
+    {
+        return acc.provider_error(Some(event), None);
+    }
+    Ok(())
 }
 
 /// Base64 as Python's `base64.b64decode(text, validate=True)` reads it: the standard
@@ -1140,7 +1156,7 @@ impl Stream {
                 }
                 Ok(())
             }
-            Reader::Auto => Ok(()),
+            Reader::Auto => Ok(undetected_error(event, &mut self.acc)?),
         }
     }
 

@@ -8,7 +8,8 @@ mod common;
 use common::{load, same, value};
 use serde_json::{Map, Value};
 use toolsift::calls::Arguments;
-use toolsift::formats::Walked;
+use toolsift::formats::{Format, Walked};
+use toolsift::record::parse_record;
 use toolsift::stream::{starts_sse, Reader, Stream, StreamCall};
 
 /// A call as the vectors write it: `{name, arguments, id, raw_arguments}`.
@@ -86,6 +87,33 @@ fn stream_vectors() {
         }
     }
     assert!(checked >= 30, "{checked} stream vectors checked");
+}
+
+/// The vectors' `response`: the non-streamed response of the same call, or the event
+/// itself where it is given alone, which `parse` reads as a stream of that one event:
+/// the same calls and error.
+#[test]
+fn stream_vectors_response() {
+    let mut checked = 0;
+    for &walked in Walked::ALL {
+        for case in load(&format!("{}.stream.json", walked.name())) {
+            let Some(response) = case.get("response") else {
+                continue;
+            };
+            let name = case["name"].as_str().unwrap();
+            let parser = Walked::named(case["parser"].as_str().unwrap()).unwrap();
+            let text = serde_json::to_vec(response).unwrap();
+            let record = parse_record(&Format::Walked(parser), &text).unwrap();
+            let got: Vec<Value> = (record.calls.iter())
+                .map(|call| common::call_value(&record.tape, call))
+                .collect();
+            check(name, &got, &case["calls"]);
+            let error = record.format.err().map(Value::from);
+            assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15, "{checked} responses checked");
 }
 
 /// `partial` vectors: what `partial()` gives after the named event.

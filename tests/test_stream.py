@@ -299,6 +299,9 @@ def test_a_record_with_big_indices_in_bulk(make: Any) -> None:
 
 # --- SDK event objects --------------------------------------------------------------
 
+# The cases of an event given alone: `parse` reads it as a stream of that one event.
+ALONE = [c for c in CASES if c.get("response") is not None and c["events"] == [c["response"]]]
+
 
 def sdk_events(name: str, events: list[Any]) -> list[Any] | None:
     """The events as the provider's SDK gives them (None: no SDK type for this format).
@@ -312,6 +315,10 @@ def sdk_events(name: str, events: list[Any]) -> list[Any] | None:
         from openai.types.responses import ResponseStreamEvent
 
         kind: Any = ChatCompletionChunk if name == "openai" else ResponseStreamEvent
+        if all("event_id" in e for e in events):  # the Realtime API's server events
+            from openai.types.realtime import RealtimeServerEvent
+
+            kind = RealtimeServerEvent
         return [construct_type(type_=kind, value=e) for e in events]
     if name == "anthropic":
         from anthropic._models import construct_type as anthropic_construct
@@ -356,6 +363,10 @@ def test_sdk_event_objects(make: Any, case: dict[str, Any]) -> None:
     assert same(calls_as_dicts(response), case["calls"])
     if "done" in case:
         assert done == case["done"]
+    if case in ALONE:  # the SDK's event given alone to `parse`
+        parsed = parser_for(make, case["parser"]).parse(events[0])
+        assert same(calls_as_dicts(parsed), case["calls"])
+        assert parsed.error == case.get("error")
 
 
 # --- Parity: random arguments in random fragments, every provider ----------------------
@@ -550,6 +561,35 @@ def test_a_record_holding_a_stream(make: Any, case: dict[str, Any], tmp_path: An
         assert {r["format"] for r in rows} <= {case["parser"]}
 
 
+@pytest.mark.parametrize("case", ALONE, ids=[c["name"] for c in ALONE])
+def test_an_event_given_alone_in_bulk(make: Any, case: dict[str, Any], tmp_path: Any) -> None:
+    """An event given alone is a stream of that one event in every bulk API too: as a
+    record, with a number beyond the float range beside it (which the Rust reader's first
+    pass leaves to a pruned parse, which must keep what tells), and in a batch envelope
+    (which the file APIs unwrap)."""
+    event = json.dumps(case["response"])
+    # Beside the event's members, or inside the value of an event of one member (a
+    # Bedrock exception is an object of that one member).
+    at = event.index("{", 1) + 1 if len(case["response"]) == 1 else 1
+    records = [event, f'{event[:at]}"x": 1e400, {event[at:]}', json.dumps({"custom_id": "r1",
+               "response": {"status_code": 200, "body": case["response"]}})]  # fmt: skip
+    parser = parser_for(make, case["parser"])
+    for response in parser.parse_many(records[:2]):
+        assert same(calls_as_dicts(response), case["calls"])
+        assert response.error == case.get("error")
+    path = tmp_path / "events.jsonl"
+    path.write_text("\n".join(records) + "\n", "utf-8")
+    for response in parser.parse_file(str(path)):
+        assert same(calls_as_dicts(response), case["calls"])
+    rows = parser.to_arrow(str(path)).to_pylist()
+    if "error" in case:
+        assert [r["error"] for r in rows] == [case["error"]] * 3
+    else:
+        assert [r["name"] for r in rows] == [c["name"] for c in case["calls"]] * 3
+        assert {r["format"] for r in rows} == {case["parser"]}
+    assert [r["custom_id"] for r in rows][-1] == "r1"
+
+
 BEDROCK_CHUNKS = next(c for c in CASES if "InvokeModelWithResponseStream" in c["name"])
 
 
@@ -683,7 +723,7 @@ def test_bedrock_exceptions_alike(as_text: bool) -> None:
         "stream error: throttlingException: m",
         None,
         "stream error: as text",
-        "stream error: (no message)",
+        "stream error: validationException",  # no message: the code alone
         None,
         None,
     ]

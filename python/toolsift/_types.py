@@ -127,8 +127,9 @@ class ToolCall:
 class AgentResponse:
     """The tool calls found in one response.
 
-    `raw` is the caller's input object itself. `error` is set only by the batch and file
-    APIs, for a record that could not be read at all (then `tool_calls` is empty).
+    `raw` is the caller's input object itself. `error` says why there are no calls where
+    something went wrong: a record the batch and file APIs could not read at all, or a
+    stream that failed or held only pieces of calls (then `tool_calls` is empty).
     """
 
     __slots__ = ("error", "raw", "tool_calls")

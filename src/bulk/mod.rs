@@ -10,8 +10,9 @@ pub mod rows;
 pub mod source;
 
 use crate::calls::Record;
-use crate::formats::{self, Format};
+use crate::formats::{self, Format, Walked};
 use crate::json::{self, JsonError, Keep, Tape, Token};
+use crate::node::TapeNode;
 use crate::record::{record_at, record_at_with};
 use source::Line;
 use std::borrow::Cow;
@@ -151,7 +152,13 @@ impl Reader {
             // which may describe any part of it, is the same).
             if let Ok(tape) = json::parse_pruned(text, keep) {
                 let located = envelope::locate(&tape, self.path.as_deref());
-                if let Ok(root) = located.response {
+                // A piece of a stream goes again in full: its stream reader reads members
+                // the pruned tape leaves out.
+                if let Some(root) = located
+                    .response
+                    .ok()
+                    .filter(|&root| !piece(&tape, root, &self.format))
+                {
                     let record = self.record(tape, root);
                     // A shape auto-detection did not recognize goes again in full too:
                     // its error names the response's keys.
@@ -232,6 +239,17 @@ impl Reader {
             },
         }
     }
+}
+
+/// Whether the response at `root` is a piece of a stream, for the format that reads it
+/// (`Walked::is_stream_piece`; every format keeps the members that tell).
+fn piece(tape: &Tape<'_>, root: usize, format: &Format) -> bool {
+    let node = TapeNode { tape, idx: root };
+    let walked = format.walked(&node, Walked::detected);
+    walked.is_some_and(|walked| {
+        let Ok(piece) = walked.is_stream_piece(&node);
+        piece
+    })
 }
 
 /// Whether skipping parts of `text` keeps the meaning of a full parse: serde_json's

@@ -135,6 +135,13 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     typed_event(event, STREAM_TYPES)
 }
 
+/// An event of the stream given alone (a log that keeps only some events, or an `error`
+/// event): `parse` reads it as a stream of that one event. A `Message`'s `type` is
+/// `message`, no event's.
+pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
+    Ok(stream_detect(doc)? || doc.field("type")?.is_some_and(|kind| kind.is_str("error")))
+}
+
 /// `tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands where
 /// no fragment comes), `input_json_delta.partial_json` appended, completed by
 /// `content_block_stop`; `message_stop` completes every call of its message. A

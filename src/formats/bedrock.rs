@@ -9,7 +9,7 @@ use crate::bulk::envelope::{describe_with, has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape};
 use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, Accumulator, Index};
+use crate::stream::{bedrock_exception, index_of, Accumulator, Index, BEDROCK_EXCEPTIONS};
 
 /// `output.message.content[].toolUse.{toolUseId, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -42,7 +42,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 
 /// The parts [`walk`] reads.
 pub fn keep() -> Keep {
-    path(
+    let mut keep = path(
         &["output", "message", "content"],
         items(members(&[(
             "toolUse",
@@ -53,7 +53,15 @@ pub fn keep() -> Keep {
                 ("input", Keep::all()),
             ]),
         )])),
-    )
+    );
+    // An event of the stream given alone (`is_stream_piece`).
+    let events: Vec<(&str, Keep)> = STREAM_KEYS
+        .iter()
+        .chain(&BEDROCK_EXCEPTIONS)
+        .map(|&key| (key, Keep::all()))
+        .collect();
+    keep.merge(&members(&events));
+    keep
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks
@@ -118,6 +126,13 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
         }
     }
     Ok(false)
+}
+
+/// An event of the stream given alone (a log that keeps only some events, or the runtime
+/// exception a stream ended with): `parse` reads it as a stream of that one event. A
+/// `Converse` response has none of `STREAM_KEYS`, and more than one member.
+pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
+    Ok(stream_detect(doc)? || bedrock_exception(doc)?.is_some())
 }
 
 /// `toolUse` blocks: started by `contentBlockStart`, `input` text appended by

@@ -62,6 +62,9 @@ pub fn keep() -> Keep {
         ("tool_calls", items(v1_call)),
         ("text", Keep::default()),
         ("generation_id", Keep::all()),
+        // An event of the stream given alone (`is_stream_piece`).
+        ("type", Keep::all()),
+        ("event_type", Keep::all()),
     ]));
     keep
 }
@@ -139,6 +142,13 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     }
     let kind = text_of(event.field("event_type")?)?;
     Ok(kind.is_some_and(|kind| V1_STREAM_TYPES.contains(&kind.as_str())))
+}
+
+/// An event of the stream given alone (a log that keeps only v1's `stream-end`, say):
+/// `parse` reads it as a stream of that one event. Neither API's response has a `type`
+/// or an `event_type`.
+pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
+    stream_detect(doc)
 }
 
 /// v2: `tool-call-start` starts a call (name, id, any first arguments), `tool-call-delta`

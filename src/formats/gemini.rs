@@ -8,7 +8,7 @@ use crate::stream::{index_of, key, text_of, Accumulator, Index, Slot, Tree};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
-    // With what a chunk holding pieces of a stream is read by (`holds_fragments`).
+    // With what a chunk holding pieces of a stream is read by (`is_stream_piece`).
     let call = members(&[
         ("name", Keep::all()),
         ("id", Keep::all()),
@@ -216,7 +216,7 @@ fn is_true<N: Node>(value: Option<N>) -> Result<bool, N::Error> {
 
 /// Whether a response holds a piece of a stream (a part with `partial_args`): `parse`
 /// reads such a chunk as a stream of one event.
-pub fn holds_fragments<N: Node>(doc: &N) -> Result<bool, N::Error> {
+pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
     for candidate in elements_of(doc.field("candidates")?) {
         let content = candidate.field("content")?;
         for part in elements_of(field_of(&content, "parts")?) {

@@ -46,7 +46,7 @@ impl<N> RawCall<N> {
 
 /// The formats read by walking one response document, in registry order: the variant,
 /// its module (`walk`, `keep`, `detect`, `KEYS`, and its stream reader `stream_detect`,
-/// `stream_event`) and its `--format` name. The two formats with
+/// `stream_event`, `is_stream_piece`) and its `--format` name. The two formats with
 /// more to them, `json` (options) and `litert` (text), follow in [`Format`]. Adding a
 /// provider is a module and one line here.
 macro_rules! formats {
@@ -105,12 +105,12 @@ macro_rules! formats {
                 }
             }
 
-            /// Whether a response holds pieces of a stream (Gemini 3 `partial_args`):
-            /// `parse` reads it as a stream of one event.
-            pub fn holds_fragments<N: Node>(self, doc: &N) -> Result<bool, N::Error> {
+            /// Whether a document read as a response is a piece of a stream (an event of
+            /// the stream alone, or a Gemini 3 chunk with `partial_args`): `parse` reads
+            /// it as a stream of one event.
+            pub fn is_stream_piece<N: Node>(self, doc: &N) -> Result<bool, N::Error> {
                 match self {
-                    Walked::Gemini => gemini::holds_fragments(doc),
-                    _ => Ok(false),
+                    $(Walked::$variant => $module::is_stream_piece(doc),)*
                 }
             }
 

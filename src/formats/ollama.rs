@@ -43,6 +43,11 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     Ok(event.field("message")?.is_some() && done)
 }
 
+/// Never: every chunk is a whole `ChatResponse`, read as a response.
+pub fn is_stream_piece<N: Node>(_: &N) -> Result<bool, N::Error> {
+    Ok(false)
+}
+
 /// Every call of the chunk, whole; an `{"error": "..."}` line is the stream's error (a
 /// dict: the SDK raises it instead).
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {

@@ -91,6 +91,12 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     Ok(event.field("choices")?.is_some_and(|c| c.is_array()))
 }
 
+/// Never: a chunk given alone is read as a response, which has no calls (as russo's
+/// `OpenAIResponseParser` reads it); its stream is read by `stream()` or `--stream`.
+pub fn is_stream_piece<N: Node>(_: &N) -> Result<bool, N::Error> {
+    Ok(false)
+}
+
 /// `choices[].delta.tool_calls[]` fragments: name and id set once, `arguments` (a
 /// custom tool's `input`) appended; the calls of a choice complete when its
 /// `finish_reason` is set.

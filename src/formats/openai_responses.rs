@@ -46,7 +46,8 @@ pub fn keep() -> Keep {
             ("input", Keep::all()),
         ])),
     );
-    keep.merge(&members(&[("object", Keep::all())]));
+    // `type`: an event of the stream given alone (`is_stream_piece`).
+    keep.merge(&members(&[("object", Keep::all()), ("type", Keep::all())]));
     keep
 }
 
@@ -72,10 +73,13 @@ const DONES: [&str; 2] = [
     "response.function_call_arguments.done",
     "response.custom_tool_call_input.done",
 ];
-const ENDS: [&str; 3] = [
+/// The events that hold the whole response: the Responses API's three, and the Realtime
+/// API's `response.done` (any `status`).
+const ENDS: [&str; 4] = [
     "response.completed",
     "response.incomplete",
     "response.failed",
+    "response.done",
 ];
 
 /// A Responses streaming event: its `type` starts with `response.`.
@@ -83,9 +87,18 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     Ok(event_type(event)?.is_some_and(|kind| kind.starts_with("response.")))
 }
 
+/// An event of the stream given alone (a log that keeps only `response.completed`, the
+/// Realtime API's `response.done`, or an `error` event): `parse` reads it as a stream of
+/// that one event. No response has a `type`.
+pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
+    Ok(stream_detect(doc)? || doc.field("type")?.is_some_and(|kind| kind.is_str("error")))
+}
+
 /// Items started by `output_item.added`, argument (or custom input) deltas appended,
 /// the whole text of `.done` and `output_item.done` kept; `response.completed` (and
-/// `.incomplete`, `.failed`) holds the response itself: its items complete every call.
+/// `.incomplete`, `.failed`, the Realtime API's `.done`) holds the response itself: its
+/// items complete every call. `response.failed`, a Realtime `response.done` whose
+/// `status` is `failed`, and `error` events are the stream's error.
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let Some(kind) = event_type(event)? else {
         return Ok(());
@@ -122,6 +135,13 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         if kind == "response.failed" {
             // Its `response.error {code, message}`.
             acc.provider_error(super::field_of(&response, "error")?.as_ref(), None)?;
+        } else if kind == "response.done" {
+            let status = super::field_of(&response, "status")?;
+            if status.is_some_and(|status| status.is_str("failed")) {
+                // Realtime: `status_details.error {type, code}`.
+                let details = super::field_of(&response, "status_details")?;
+                acc.provider_error(super::field_of(&details, "error")?.as_ref(), None)?;
+            }
         }
     } else if kind == "error" {
         // The event's own `code` and `message`.

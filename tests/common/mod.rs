@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 use std::path::Path;
+use toolsift::calls::{Arguments, Call};
 use toolsift::json::{Tape, Token};
 
 pub fn load(name: &str) -> Vec<Value> {
@@ -68,4 +69,33 @@ pub fn same(a: &Value, b: &Value) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// A call of a parsed response as the vectors write it: `{name, arguments, id,
+/// raw_arguments}`.
+#[allow(dead_code)] // not every test file reads parsed responses
+pub fn call_value(tape: &Tape<'_>, call: &Call<'_>) -> Value {
+    let (arguments, raw) = match &call.arguments {
+        Arguments::Missing => (Value::Object(Map::new()), Value::Null),
+        Arguments::Object(idx) => (value(tape, *idx), Value::Null),
+        Arguments::Decoded(args) => (value(args, 0), Value::Null),
+        Arguments::Undecodable(text) => {
+            (Value::Object(Map::new()), Value::String(text.to_string()))
+        }
+        Arguments::Value(value_tape) => (
+            Value::Object(Map::new()),
+            Value::String(serde_json::to_string(&value(value_tape, 0)).unwrap()),
+        ),
+        Arguments::Other(idx) => (
+            Value::Object(Map::new()),
+            Value::String(serde_json::to_string(&value(tape, *idx)).unwrap()),
+        ),
+        Arguments::Encoded(_) => panic!("parse_record decodes arguments"),
+    };
+    let name = Value::String(call.name.as_deref().unwrap_or_default().to_owned());
+    let id = call
+        .id
+        .as_deref()
+        .map_or(Value::Null, |id| Value::String(id.to_owned()));
+    serde_json::json!({"name": name, "arguments": arguments, "id": id, "raw_arguments": raw})
 }

@@ -1116,6 +1116,7 @@ cohere += [
         "events": [v1_streamed[-1]],
         "done": [2],
         "calls": V1_CALLS,
+        "response": v1_streamed[-1],  # given alone to `parse`: the same
     },
     {
         "name": "cohere v1 JSON lines",
@@ -1406,6 +1407,102 @@ failed("gemini", "stream that failed: an error object",
 failed("ollama", "stream that failed: an error line",
        [ollama_chunk(), {"error": "model runner has unexpectedly stopped"}],
        "model runner has unexpectedly stopped")  # fmt: skip
+
+# --- The OpenAI Realtime API (`response.*` server events, as the Responses API's) ---------
+# The Realtime API reference's server events: a function call item added, its argument
+# deltas and `.done`, then `response.done`, whose `response` (a `realtime.response`) holds
+# the whole output, `status_details.error` where its `status` is `failed`.
+
+RT_ITEM = {"id": "item_CYn3f8", "object": "realtime.item", "type": "function_call"}
+RT_ITEM |= {"name": "get_weather", "call_id": "call_8f2kLq1Z"}
+RT_RESPONSE = {"id": "resp_CYn3f7", "object": "realtime.response", "conversation_id": "conv_1"}
+
+
+def realtime_events(arguments=WEATHER):
+    base = {"response_id": RT_RESPONSE["id"], "item_id": RT_ITEM["id"], "output_index": 0}
+    ids = iter(f"event_{n}" for n in range(1000))
+    events = [
+        {"type": "response.created", "event_id": next(ids),
+         "response": {**RT_RESPONSE, "status": "in_progress", "output": []}},
+        {"type": "response.output_item.added", "event_id": next(ids), **base,
+         "item": {**RT_ITEM, "status": "in_progress", "arguments": ""}},
+    ]  # fmt: skip
+    delta = {"type": "response.function_call_arguments.delta", **base}
+    for piece in pieces(arguments, 9):
+        events.append(
+            {**delta, "event_id": next(ids), "call_id": RT_ITEM["call_id"], "delta": piece}
+        )
+    item = {**RT_ITEM, "status": "completed", "arguments": arguments}
+    return [
+        *events,
+        {"type": "response.function_call_arguments.done", "event_id": next(ids), **base,
+         "call_id": RT_ITEM["call_id"], "arguments": arguments},
+        {"type": "response.output_item.done", "event_id": next(ids), **base, "item": item},
+        {"type": "response.done", "event_id": next(ids),
+         "response": {**RT_RESPONSE, "status": "completed", "output": [item]}},
+    ]  # fmt: skip
+
+
+realtime = realtime_events()
+RT_CALL = call("get_weather", WEATHER_ARGS, RT_ITEM["call_id"])
+RT_FAILED = {"type": "response.done", "event_id": "event_9", "response": {
+    **RT_RESPONSE, "status": "failed", "output": [], "status_details": {
+        "type": "failed", "error": {"type": "server_error", "code": "internal_error"}}}}  # fmt: skip
+files["openai-responses"] += [
+    {
+        "name": "openai-responses Realtime API function call (its server events)",
+        "parser": "openai-responses",
+        "events": realtime,
+        "done": [int(e["type"] == "response.function_call_arguments.done") for e in realtime],
+        "calls": [RT_CALL],
+    },
+    {
+        "name": "openai-responses Realtime response.done given alone: its output's calls",
+        "parser": "openai-responses",
+        "events": realtime[-1:],
+        "done": [1],
+        "calls": [RT_CALL],
+        "response": realtime[-1],
+    },
+    {
+        "name": "openai-responses Realtime response.done of status failed",
+        "parser": "openai-responses",
+        "events": [realtime[0], RT_FAILED],
+        "done": [0, 0],
+        "calls": [],
+        "error": "stream error: internal_error",
+    },
+]
+
+# --- Events given alone -----------------------------------------------------------------
+# A log may keep only some events of a stream (the last one, which holds the whole
+# response, or the event of an error). `parse` reads an event given alone as a stream of
+# that one event: the case's `response` is the event itself. (OpenAI chat chunks stay
+# responses without calls, as russo reads them; Gemini and Ollama chunks are responses.)
+
+CASES_ALONE = [
+    ("openai-responses", "response.completed", full[-1], 1,
+     [call("get_weather", WEATHER_ARGS, "call_unLAR8MvFNptuiZK6K6HCy5k")], None),
+    ("openai-responses", "a response.failed event", files["openai-responses"][-4]["events"][1],
+     0, [], "server_error: The model failed to generate a response."),
+    ("openai-responses", "an error event", files["openai-responses"][-5]["events"][1], 0, [],
+     "ERR_SOMETHING: Something went wrong"),
+    ("anthropic", "content_block_start of a tool_use block (its input so far: {})",
+     next(e for e in anthropic_events(one) if e.get("content_block", {}).get("type") == "tool_use"),
+     0, [call("get_weather", {}, one[0][0])], None),
+    ("anthropic", "an error event", OVERLOADED, 0, [], "overloaded_error: Overloaded"),
+    ("bedrock", "contentBlockStart of a toolUse block", bedrock_events(b_two)[3], 0,
+     [call("get_weather", {}, b_two[0][0])], None),
+    ("bedrock", "a runtime exception", {"throttlingException": THROTTLED}, 0, [],
+     f"throttlingException: {THROTTLED['message']}"),
+    ("cohere", "v1 tool-calls-generation", v1_streamed[-2], 2, V1_CALLS, None),
+]  # fmt: skip
+for fmt, what, event, done, calls, error in CASES_ALONE:
+    case = {"name": f"{fmt} {what} given alone", "parser": fmt, "events": [event]}
+    case |= {"done": [done], "calls": calls, "response": event}
+    if error is not None:
+        case["error"] = f"stream error: {error}"
+    files[fmt].append(case)
 
 here = Path(__file__).parent
 for name, cases in files.items():

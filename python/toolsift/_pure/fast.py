@@ -45,7 +45,7 @@ def decoded_openai_calls(doc: Any) -> list[RawCall]:
 
 def decoded_gemini_calls(doc: Any) -> list[RawCall] | None:
     """`formats.gemini.calls` of a document decoded from JSON text; None when a call has
-    `partial_args` (`formats.gemini.holds_fragments`: a chunk of a stream), found in the
+    `partial_args` (`formats.gemini.is_stream_piece`: a chunk of a stream), found in the
     same pass."""
     found: list[RawCall] = []
     if type(doc) is not dict:

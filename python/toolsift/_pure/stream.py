@@ -38,7 +38,7 @@ from typing import Any
 from toolsift._errors import ParseError
 from toolsift._jsontext import loads
 from toolsift._pure.calls import Verbatim, arguments_of
-from toolsift._pure.nodes import field, member
+from toolsift._pure.nodes import field, is_str, member
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Accumulator", "Slot", "Sse", "Stream", "partial_json"]
@@ -587,14 +587,15 @@ def response_error(message: str) -> bool:
 def error_text(error: Any, code: str | None = None) -> str | None:
     """A provider's error value as one line: a string as it is; an object's `message` (a
     string) after its code: `code` where given, else its own `code` (a string, or an
-    integer of 64 bits), `type` or `status` (a string). None without a message."""
+    integer of 64 bits), `type` or `status` (a string); the code alone where there is no
+    message (the Realtime API's `{type, code}`). None with neither."""
     if isinstance(error, str):
         return error
     message = field(error, "message")
-    if not isinstance(message, str):
-        return None
     if code is None:
         code = _error_code(error)
+    if not isinstance(message, str):
+        return code
     return message if code is None else f"{code}: {message}"
 
 
@@ -643,6 +644,18 @@ def bedrock_exception(event: Any) -> tuple[str, Any] | None:
         if error is not None:
             return name, error
     return None
+
+
+def undetected_error(event: Any, acc: Accumulator) -> None:
+    """An error event `auto` reads before any event told it the stream's format (a stream
+    that failed at once): `{"error": E}` (OpenAI, Gemini, Ollama, and Anthropic's `{"type":
+    "error", "error": E}`) is the stream's error E, and `{"type": "error", ...}` (the
+    Responses API's `code` and `message`) the event itself. Other events are no error."""
+    error = member(event, "error")
+    if error is not None:
+        acc.provider_error(error)
+    elif is_str(field(event, "type"), "error"):
+        acc.provider_error(event)
 
 
 def chunk_payload(event: Any) -> bytes | None:
@@ -772,3 +785,5 @@ class Stream:
                 self.format, self._handler = detected
         if self._handler is not None:
             self._handler(event, self._acc)
+        elif self._detect is not None:
+            undetected_error(event, self._acc)

@@ -70,15 +70,16 @@ class Format:
         detect = getattr(self.module, "detect", None)
         return detect is not None and bool(detect(doc))
 
-    def holds_fragments(self, doc: Any) -> bool:
-        """Whether a response holds pieces of a stream (`parse` reads it as a stream of
-        one event): the module's `holds_fragments`, where it has one."""
-        holds = getattr(self.module, "holds_fragments", None)
+    def is_stream_piece(self, doc: Any) -> bool:
+        """Whether a document read as a response is a piece of a stream (an event of the
+        stream alone, a Gemini 3 chunk with `partial_args`), which `parse` reads as a
+        stream of one event: the module's `is_stream_piece`, where it has one."""
+        holds = getattr(self.module, "is_stream_piece", None)
         return holds is not None and bool(holds(doc))
 
     def walkers(self, **options: Any) -> tuple[Walker, Callable[[Any], list[RawCall] | None]]:
         """(the walker of any response, the one of documents decoded from JSON text, which
-        returns None for a chunk of a stream, `holds_fragments`); `options`
+        returns None for a chunk of a stream, `is_stream_piece`); `options`
         (`JsonResponseParser`'s keywords) go to a format that takes them."""
         make = getattr(self.module, "walker", None)
         if make is not None:
@@ -90,7 +91,7 @@ class Format:
         decoded = DECODED_WALKERS.get(self.name)
         if decoded is not None:
             return calls, decoded
-        holds = getattr(self.module, "holds_fragments", None)
+        holds = getattr(self.module, "is_stream_piece", None)
         if holds is None:
             return calls, lambda doc: list(calls(doc))
         return calls, lambda doc: None if holds(doc) else list(calls(doc))

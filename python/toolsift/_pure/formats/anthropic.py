@@ -126,6 +126,13 @@ def stream_detect(event: Any) -> bool:
     return typed_event(event, STREAM_TYPES)
 
 
+def is_stream_piece(doc: Any) -> bool:
+    """An event of the stream given alone (a log that keeps only some events, or an
+    `error` event): `parse` reads it as a stream of that one event. A `Message`'s `type`
+    is `message`, no event's."""
+    return stream_detect(doc) or is_str(field(doc, "type"), "error")
+
+
 def stream_event(event: Any, acc: Accumulator) -> None:
     """`tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands
     where no fragment comes), `input_json_delta.partial_json` appended, completed by

@@ -17,7 +17,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.nodes import elements, field, is_str
-from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_id, set_name
+from toolsift._pure.stream import (
+    Accumulator,
+    Slot,
+    append,
+    bedrock_exception,
+    index_of,
+    set_id,
+    set_name,
+)
 
 NAME = "bedrock"
 PARSER_CLASS = "BedrockConverseParser"
@@ -99,6 +107,13 @@ STREAM_KEYS = (
 def stream_detect(event: Any) -> bool:
     """A ConverseStream event: an object with one of `STREAM_KEYS`."""
     return any(field(event, key) is not None for key in STREAM_KEYS)
+
+
+def is_stream_piece(doc: Any) -> bool:
+    """An event of the stream given alone (a log that keeps only some events, or the
+    runtime exception a stream ended with): `parse` reads it as a stream of that one
+    event. A `Converse` response has none of `STREAM_KEYS`, and more than one member."""
+    return stream_detect(doc) or bedrock_exception(doc) is not None
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:

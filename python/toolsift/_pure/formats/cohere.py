@@ -151,6 +151,13 @@ def stream_detect(event: Any) -> bool:
     return isinstance(kind, str) and kind in V1_STREAM_TYPES
 
 
+def is_stream_piece(doc: Any) -> bool:
+    """An event of the stream given alone (a log that keeps only v1's `stream-end`, say):
+    `parse` reads it as a stream of that one event. Neither API's response has a `type`
+    or an `event_type`."""
+    return stream_detect(doc)
+
+
 def stream_event(event: Any, acc: Accumulator) -> None:
     """v2: `tool-call-start` starts a call (name, id, any first arguments),
     `tool-call-delta` appends `arguments`, `tool-call-end` completes it; `message-end`

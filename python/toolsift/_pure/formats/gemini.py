@@ -144,7 +144,7 @@ def _fragment(call: Any, named: bool) -> bool:
     return not named and _either(call, "partial_args", "partialArgs") is not None
 
 
-def holds_fragments(doc: Any) -> bool:
+def is_stream_piece(doc: Any) -> bool:
     """Whether a response holds a piece of a stream (a part with `partial_args`): `parse`
     reads such a chunk as a stream of one event."""
     for candidate in elements(field(doc, "candidates")):

@@ -73,7 +73,9 @@ STREAM_WHERE = (
 _ITEM_EVENTS = ("response.output_item.added", "response.output_item.done")
 _DELTAS = ("response.function_call_arguments.delta", "response.custom_tool_call_input.delta")
 _DONES = ("response.function_call_arguments.done", "response.custom_tool_call_input.done")
-_ENDS = ("response.completed", "response.incomplete", "response.failed")
+# The events that hold the whole response: the Responses API's three, and the Realtime
+# API's `response.done` (any `status`).
+_ENDS = ("response.completed", "response.incomplete", "response.failed", "response.done")
 
 
 def stream_detect(event: Any) -> bool:
@@ -82,11 +84,19 @@ def stream_detect(event: Any) -> bool:
     return isinstance(kind, str) and kind.startswith("response.")
 
 
+def is_stream_piece(doc: Any) -> bool:
+    """An event of the stream given alone (a log that keeps only `response.completed`, the
+    Realtime API's `response.done`, or an `error` event): `parse` reads it as a stream of
+    that one event. No response has a `type`."""
+    return stream_detect(doc) or is_str(field(doc, "type"), "error")
+
+
 def stream_event(event: Any, acc: Accumulator) -> None:
     """Items started by `output_item.added`, argument (or custom input) deltas appended,
     the whole text of `.done` and `output_item.done` kept; `response.completed` (and
-    `.incomplete`, `.failed`) holds the response itself: its items complete every call.
-    `response.failed` and `error` events are the stream's error."""
+    `.incomplete`, `.failed`, the Realtime API's `.done`) holds the response itself: its
+    items complete every call. `response.failed`, a Realtime `response.done` whose
+    `status` is `failed`, and `error` events are the stream's error."""
     kind = field(event, "type")
     if not isinstance(kind, str):
         return
@@ -112,6 +122,9 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         acc.complete_all()
         if kind == "response.failed":  # its `response.error {code, message}`
             acc.provider_error(field(response, "error"))
+        elif kind == "response.done" and is_str(field(response, "status"), "failed"):
+            # Realtime: `status_details.error {type, code}`.
+            acc.provider_error(field(field(response, "status_details"), "error"))
     elif kind == "error":  # the event's own `code` and `message`
         acc.provider_error(event)
 
