@@ -544,11 +544,21 @@ def sdk_response(src: Source) -> Any:
     return obj(src, fields)
 
 
+def lone_event(src: Source) -> Any:
+    """One event of a provider's stream, given where a response is read (a log that kept
+    only some events): now and then a provider's error event."""
+    if src.one_in(5):
+        return error_event(src)
+    events = STREAMS[src.pick([kind for kind in STREAMS if kind != "json"])](src)
+    return src.pick(events) if events else error_event(src)
+
+
 RESPONSES = {
     "openai": openai_response,
     "gemini": gemini_response,
     "json": json_response,
     "sdk": sdk_response,
+    "event": lone_event,
 }
 
 

@@ -118,6 +118,11 @@ PARSERS = [
     ),
     ParserSpec("json(a.b)", "JsonResponseParser", (("tool_calls_key", "a.b"),), "json"),
     ParserSpec("sdk", "SdkResponseParser", (), "sdk"),
+    # The second-wave formats: an event of their stream given alone, or any response.
+    ParserSpec("openai-responses", "OpenAIResponsesParser", (), "event"),
+    ParserSpec("anthropic", "AnthropicResponseParser", (), "event"),
+    ParserSpec("bedrock", "BedrockConverseParser", (), "event"),
+    ParserSpec("cohere", "CohereResponseParser", (), "event"),
 ]
 
 # --------------------------------------------------------------------------- comparing
