@@ -361,6 +361,7 @@ def test_sdk_event_objects(make: Any, case: dict[str, Any]) -> None:
         pytest.skip("no SDK event type")
     done, _, response = run(parser_for(make, case["parser"]), events)
     assert same(calls_as_dicts(response), case["calls"])
+    assert response.error == case.get("error")
     if "done" in case:
         assert done == case["done"]
     if case in ALONE:  # the SDK's event given alone to `parse`

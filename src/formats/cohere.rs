@@ -152,8 +152,9 @@ pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
 }
 
 /// v2: `tool-call-start` starts a call (name, id, any first arguments), `tool-call-delta`
-/// appends `arguments`, `tool-call-end` completes it; `message-end` completes all. Any
-/// other event is read as a v1 one ([`v1_stream_event`]).
+/// appends `arguments`, `tool-call-end` completes it; `message-end` completes all, and
+/// says whether the generation failed ([`failed`]). Any other event is read as a v1 one
+/// ([`v1_stream_event`]).
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?)?;
@@ -175,6 +176,12 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             at
         }
         "message-end" => {
+            let delta = event.field("delta")?;
+            failed(
+                field_of(&delta, "error")?,
+                field_of(&delta, "finish_reason")?,
+                acc,
+            )?;
             acc.complete_all(None);
             return Ok(());
         }
@@ -193,9 +200,33 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     Ok(())
 }
 
+/// The finish reasons of a generation that failed: v2's `ERROR` and `TIMEOUT`, v1's
+/// `ERROR`, `ERROR_TOXIC` (stopped by the content filters) and `ERROR_LIMIT` (the context
+/// window filled).
+const FAILED: [&str; 4] = ["ERROR", "TIMEOUT", "ERROR_TOXIC", "ERROR_LIMIT"];
+
+/// A generation that failed is the stream's error: its error message where one is given
+/// (v2's `message-end` `delta.error`), else its finish reason.
+fn failed<N: Node>(
+    message: Option<N>,
+    finish: Option<N>,
+    acc: &mut Accumulator,
+) -> Result<(), N::Error> {
+    if let Some(message) = message.filter(|message| message.is_nonempty_str()) {
+        return acc.provider_error(Some(&message), None);
+    }
+    match finish {
+        Some(finish) if FAILED.iter().any(|reason| finish.is_str(reason)) => {
+            acc.provider_error(Some(&finish), None)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// v1: `tool-calls-generation` gives its `tool_calls`, whole; `stream-end` its
 /// `response`'s, where no `tool-calls-generation` gave calls since the response's
-/// `stream-start` (they are the same calls).
+/// `stream-start` (they are the same calls), and its `finish_reason` whether the
+/// generation failed ([`failed`]).
 pub fn v1_stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = text_of(event.field("event_type")?)?.unwrap_or_default();
     match kind.as_str() {
@@ -209,6 +240,7 @@ pub fn v1_stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), 
             }
         }
         "stream-end" => {
+            failed(None, event.field("finish_reason")?, acc)?;
             let given = acc.latest.remove(&Index::Int(GENERATED)).is_some();
             if !given {
                 let mut calls = Vec::new();

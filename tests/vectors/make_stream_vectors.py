@@ -1404,6 +1404,21 @@ UNAVAILABLE = {"code": 503, "message": "The model is overloaded.", "status": "UN
 failed("gemini", "stream that failed: an error object",
        [gemini_chunk([{"text": "Let me"}]), {"error": UNAVAILABLE}],
        "503: The model is overloaded.")  # fmt: skip
+# Cohere: v2's `message-end` `delta.error` (cohere-python `ChatMessageEndEventDelta`), else
+# a finish reason of a generation that failed (v2 `ERROR`, `TIMEOUT`; v1's `stream-end`
+# `ERROR`, `ERROR_TOXIC`, `ERROR_LIMIT`).
+C_FAILED = {"finish_reason": "ERROR", "error": "internal server error, this has been reported"}
+failed("cohere", "v2 stream that failed: message-end's delta.error",
+       [*cohere_events([])[:-1], {"type": "message-end", "delta": C_FAILED}],
+       C_FAILED["error"])  # fmt: skip
+failed("cohere", "v2 stream that timed out: its finish reason",
+       [*cohere_events([])[:-1], {"type": "message-end", "delta": {"finish_reason": "TIMEOUT"}}],
+       "TIMEOUT")  # fmt: skip
+failed("cohere", "v1 stream stopped by the content filters: stream-end's ERROR_TOXIC",
+       [*v1_events([], text="I")[:-1], {**v1_events([])[-1], "finish_reason": "ERROR_TOXIC"}],
+       "ERROR_TOXIC")  # fmt: skip
+for case in files["cohere"][-3:]:
+    case["sdk"] = True  # the SDKs yield these events: they are no error events
 failed("ollama", "stream that failed: an error line",
        [ollama_chunk(), {"error": "model runner has unexpectedly stopped"}],
        "model runner has unexpectedly stopped")  # fmt: skip

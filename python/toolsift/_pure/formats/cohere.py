@@ -161,7 +161,8 @@ def is_stream_piece(doc: Any) -> bool:
 def stream_event(event: Any, acc: Accumulator) -> None:
     """v2: `tool-call-start` starts a call (name, id, any first arguments),
     `tool-call-delta` appends `arguments`, `tool-call-end` completes it; `message-end`
-    completes all. Any other event is read as a v1 one (`v1_stream_event`)."""
+    completes all, and says whether the generation failed (`_failed`). Any other event
+    is read as a v1 one (`v1_stream_event`)."""
     kind = field(event, "type")
     index = index_of(field(event, "index"))
     if is_str(kind, "tool-call-start"):
@@ -174,6 +175,8 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         slot = found
     else:
         if is_str(kind, "message-end"):
+            delta = field(event, "delta")
+            _failed(field(delta, "error"), field(delta, "finish_reason"), acc)
             acc.complete_all()
         else:
             v1_stream_event(event, acc)
@@ -187,16 +190,33 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         acc.complete(slot)
 
 
+_FAILED = ("ERROR", "TIMEOUT", "ERROR_TOXIC", "ERROR_LIMIT")
+"""The finish reasons of a generation that failed: v2's `ERROR` and `TIMEOUT`, v1's
+`ERROR`, `ERROR_TOXIC` (stopped by the content filters) and `ERROR_LIMIT` (the context
+window filled)."""
+
+
+def _failed(message: Any, finish: Any, acc: Accumulator) -> None:
+    """A generation that failed is the stream's error: its error message where one is
+    given (v2's `message-end` `delta.error`), else its finish reason."""
+    if isinstance(message, str) and message:
+        acc.provider_error(message)
+    elif isinstance(finish, str) and finish in _FAILED:
+        acc.provider_error(finish)
+
+
 def v1_stream_event(event: Any, acc: Accumulator) -> None:
     """v1: `tool-calls-generation` gives its `tool_calls`, whole; `stream-end` its
     `response`'s, where no `tool-calls-generation` gave calls since the response's
-    `stream-start` (they are the same calls)."""
+    `stream-start` (they are the same calls), and its `finish_reason` whether the
+    generation failed (`_failed`)."""
     kind = field(event, "event_type")
     if is_str(kind, "tool-calls-generation"):
         for name, id, arguments in v1_calls(field(event, "tool_calls")):
             acc.whole_call(name, id, arguments)
             acc.latest[GENERATED] = acc.slots[-1]
     elif is_str(kind, "stream-end"):
+        _failed(None, field(event, "finish_reason"), acc)
         given = acc.latest.pop(GENERATED, None) is not None
         if not given:
             for name, id, arguments in v1_calls(field(field(event, "response"), "tool_calls")):
