@@ -776,13 +776,22 @@ def error_event(src: Source) -> Obj:
     )
     if src.one_in(4):
         detail = value(src, 2)
-    kind = src.int(0, 3)
+    kind = src.int(0, 6)
     if kind == 0:
         return Obj([("type", "error"), ("error", detail)])
     if kind == 1:
         return Obj([("error", detail)])
     if kind == 2:
         return Obj([("type", "response.failed"), ("response", Obj([("error", detail)]))])
+    if kind == 3:  # Realtime: `{type, code}`, no message
+        status = Obj([("status", "failed"), ("status_details", Obj([("error", detail)]))])
+        return Obj([("type", "response.done"), ("response", status)])
+    reason = slot(src, src.pick(["ERROR", "TIMEOUT", "ERROR_TOXIC", "COMPLETE"]))
+    if kind == 4:  # Cohere v2
+        delta = obj(src, [("error", slot(src, text(src))), ("finish_reason", reason)])
+        return Obj([("type", "message-end"), ("delta", delta)])
+    if kind == 5:  # Cohere v1
+        return Obj([("event_type", "stream-end"), ("finish_reason", reason)])
     return Obj([(src.pick(["throttlingException", "modelStreamErrorException"]), detail)])
 
 
