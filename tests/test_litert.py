@@ -302,6 +302,21 @@ def test_escape_token_written_any_way_is_stripped(
         )
 
 
+@pytest.mark.parametrize("escaped", [False, True], ids=["digits", "escaped digits"])
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+def test_big_integers_in_argument_strings_are_exact(
+    litert: Any, escaped: bool, as_bytes: bool
+) -> None:
+    """An integer beyond 64 bits in an argument string decodes exactly, its digits written
+    as they are or as `\\u` escapes in the document (which then holds no run of digits)."""
+    big = 12345678901234567890123
+    digits = "".join(f"\\u{ord(d):04x}" for d in str(big)) if escaped else str(big)
+    document = '{"tool_calls": [{"name": "f", "arguments": "{\\"n\\": ' + digits + '}"}]}'
+    text: Any = document.encode() if as_bytes else document
+    (call,) = litert.extract_tool_calls(text)
+    assert call.arguments == {"n": big} and type(call.arguments["n"]) is int
+
+
 # ---------------------------------------------------------------------- strip_escape_tokens
 
 

@@ -119,8 +119,11 @@ The helpers
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
+
+import orjson
 
 from toolsift._jsontext import (
     TooLongInt,
@@ -128,6 +131,7 @@ from toolsift._jsontext import (
     dumps_strict,
     holds_too_long_int,
     loads,
+    loads_by_orjson,
     too_long_ints_made,
 )
 from toolsift._types import ToolCall
@@ -180,11 +184,13 @@ def extract_tool_calls(text: str | bytes | bytearray | memoryview) -> list[ToolC
     """Every tool call in a LiteRT-LM response text (see the module docstring)."""
     if type(text) is bytes:  # one JSON document read as it is, not made a str first
         try:
-            document = loads(text)
+            document, by_orjson = loads_by_orjson(text)
         except ValueError:
             pass  # not one JSON document, or not UTF-8: read as text below
         else:
-            return _calls_from_segments([(True, document)], _read_as(text))
+            # (`find`, not `in`: see `may_hold_big_integer`.)
+            exact = by_orjson and text.find(b"<|") == -1 and text.find(b"\\u") == -1
+            return _calls_from_segments([(True, document)], "exact" if exact else _read_as(text))
     decoded = _as_text(text)
     if decoded is None:
         return []
@@ -346,8 +352,10 @@ Segment = tuple[bool, Any]  # (True, decoded JSON value) or (False, text to scan
 # cannot hold the escape token (`_may_hold_token`), so arguments are taken as they are;
 # "own", decoded here from other text, so the token is stripped from arguments in place
 # (the containers are ours); "callers", the caller's own dict or list, so arguments are
-# stripped copies.
-Values = Literal["plain", "own", "callers"]
+# stripped copies; "exact", as "plain", from text without `<|`, `\\u` escapes or a run
+# of 19+ digits (`loads_by_orjson`): nor has an argument string decoded from it (a digit
+# is written as it is or as a `\\u` escape), so orjson decodes that exactly.
+Values = Literal["plain", "exact", "own", "callers"]
 
 
 def _as_text(text: Any) -> str | None:
@@ -516,6 +524,13 @@ def _decode_arguments(value: Any, values: Values) -> tuple[dict[str, Any], str |
     says)."""
     if value is None:
         return {}, None
+    if values == "exact" and type(value) is str:
+        try:
+            decoded = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            pass  # read below, which says why (or reads a number beyond the float range)
+        else:
+            return (decoded, None) if type(decoded) is dict else ({}, value)
     if isinstance(value, str):
         made = too_long_ints_made()
         try:
@@ -529,7 +544,7 @@ def _decode_arguments(value: Any, values: Values) -> tuple[dict[str, Any], str |
     elif holds_too_long_int(value):  # an integer Python would refuse: kept as JSON text
         return {}, dumps_compact(value)
     if isinstance(value, dict):
-        if values == "plain":
+        if values == "plain" or values == "exact":
             return value, None
         if values == "own":
             return _strip_in_place(value), None
@@ -547,11 +562,19 @@ def _read_as(text: str | bytes) -> Values:
 
 def _may_hold_token(text: str | bytes) -> bool:
     """Whether a string decoded from JSON text `text` may hold the escape token. In JSON
-    text `<` and `|` are written as they are or as `\\u` escapes; text with neither
-    `<|` nor a `\\u` escape decodes to strings without `<|`."""
+    text `<` and `|` are written as they are or as `\\u` escapes (`\\u003c`, `\\u007C`,
+    ...); text with neither `<|` nor such an escape decodes to strings without `<|`
+    (other escapes, `\\u00e9` say, are common: `json.dumps` writes them)."""
     if isinstance(text, bytes):
-        return b"<|" in text or b"\\u" in text
-    return "<|" in text or "\\u" in text
+        # (`find`, not `in`: see `may_hold_big_integer`.)
+        if text.find(b"<|") != -1:
+            return True
+        return text.find(b"\\u00") != -1 and _ESCAPED_BYTES.search(text) is not None
+    return "<|" in text or ("\\u00" in text and _ESCAPED.search(text) is not None)
+
+
+_ESCAPED = re.compile(r"\\u00(?:3[cC]|7[cC])")
+_ESCAPED_BYTES = re.compile(rb"\\u00(?:3[cC]|7[cC])")
 
 
 def _put(container: dict[str, Any] | list[Any], key: Any, item: Any) -> None:
