@@ -49,9 +49,9 @@ pub fn record_at_with<'a>(
     };
     let walked = format.walked(&node, Walked::detected);
     if let Some(walked) = walked {
-        let Ok(fragments) = walked.is_stream_piece(&node);
-        if fragments {
-            // A chunk of a stream: read as a stream of one event.
+        let Ok(piece) = walked.is_stream_piece(&node);
+        if piece {
+            // A piece of a stream: read as a stream of one event.
             return stream::record(Reader::Walked(walked), tape, root);
         }
     }

@@ -840,7 +840,7 @@ pub fn response_from_node<'py>(
     let walked = format.walked(&node, |node| b.detected(&node.0));
     if let Some(walked) = walked {
         if walked.is_stream_piece(&node)? {
-            // A chunk of a stream: read as a stream of one event.
+            // A piece of a stream: read as a stream of one event.
             let events = PyTuple::new(py, [raw])?;
             return super::stream::assembled_response(b, Reader::Walked(walked), &events, raw);
         }

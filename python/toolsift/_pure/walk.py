@@ -146,7 +146,7 @@ class Parser:
             return self.assembled(doc)[0]
         spec = formats.detect(doc) if self._auto else self._spec
         if self._streams and spec is not None and spec.is_stream_piece(doc):
-            return self.assembled([doc], spec)[0]  # a chunk of a stream: read as one
+            return self.assembled([doc], spec)[0]  # a piece of a stream: read as one
         if self._auto:
             return harvest(spec.module.calls(doc))  # type: ignore[union-attr]
         return harvest(self._walk(doc))
