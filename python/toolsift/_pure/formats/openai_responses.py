@@ -37,7 +37,8 @@ WHERE = (
     '`output[]` items of `type: "function_call"` (`name`, `arguments`) and'
     ' `"custom_tool_call"` (`name`, `input` text: in `raw_arguments`, arguments `{}`);'
     " the items of built-in tools (server-run, and `computer_call`, `local_shell_call`,"
-    " `shell_call`, `apply_patch_call`) give none"
+    " `shell_call`, `apply_patch_call`) give none; an item's `namespace` (of a namespace"
+    " tool) is not kept"
 )
 ID = "the item's `call_id` (not its `id`)"
 
