@@ -583,6 +583,9 @@ pub fn typed_event<N: Node>(event: &N, types: &[&str]) -> Result<bool, N::Error>
     Ok(event_type(event)?.is_some_and(|kind| types.contains(&kind.as_str())))
 }
 
+/// The `type` of an error event (Anthropic's, the Responses API's), for [`typed_event`].
+pub const ERROR_TYPE: &[&str] = &["error"];
+
 /// An index: an integer (not a bool).
 pub fn index_of<N: Node>(value: Option<N>) -> Result<Option<Index>, N::Error> {
     match value {
@@ -1033,10 +1036,7 @@ fn undetected_error<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     if let Some(error) = event.member("error")? {
         return acc.provider_error(Some(&error), None);
     }
-    if event
-        .field("type")?
-        .is_some_and(|kind| kind.is_str("error"))
-    {
+    if typed_event(event, ERROR_TYPE)? {
         return acc.provider_error(Some(event), None);
     }
     Ok(())

@@ -10,7 +10,7 @@ use crate::bulk::envelope::{has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape, Token};
 use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, typed_event, Accumulator, Index};
+use crate::stream::{event_type, index_of, typed_event, Accumulator, Index, ERROR_TYPE};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -139,7 +139,7 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// event): `parse` reads it as a stream of that one event. A `Message`'s `type` is
 /// `message`, no event's.
 pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
-    Ok(stream_detect(doc)? || doc.field("type")?.is_some_and(|kind| kind.is_str("error")))
+    Ok(stream_detect(doc)? || typed_event(doc, ERROR_TYPE)?)
 }
 
 /// `tool_use` blocks: started by `content_block_start` (its `input`, `{}`, stands where

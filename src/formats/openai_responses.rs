@@ -8,7 +8,7 @@
 use super::{items, members, path, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, text_of, Accumulator, Index};
+use crate::stream::{event_type, index_of, text_of, typed_event, Accumulator, Index, ERROR_TYPE};
 
 /// `output[]` items `function_call` and `custom_tool_call`, by `call_id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -91,7 +91,7 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
 /// Realtime API's `response.done`, or an `error` event): `parse` reads it as a stream of
 /// that one event. No response has a `type`.
 pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
-    Ok(stream_detect(doc)? || doc.field("type")?.is_some_and(|kind| kind.is_str("error")))
+    Ok(stream_detect(doc)? || typed_event(doc, ERROR_TYPE)?)
 }
 
 /// Items started by `output_item.added`, argument (or custom input) deltas appended,

@@ -38,7 +38,7 @@ from typing import Any
 from toolsift._errors import ParseError
 from toolsift._jsontext import loads
 from toolsift._pure.calls import Verbatim, arguments_of
-from toolsift._pure.nodes import field, is_str, member
+from toolsift._pure.nodes import field, member
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Accumulator", "Slot", "Sse", "Stream", "partial_json"]
@@ -455,6 +455,10 @@ def typed_event(event: Any, types: frozenset[str]) -> bool:
     return isinstance(kind, str) and kind in types
 
 
+ERROR_TYPE = frozenset(("error",))
+"""The `type` of an error event (Anthropic's, the Responses API's), for `typed_event`."""
+
+
 def index_of(value: Any) -> int | None:
     """An index: an int (not a bool)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -654,7 +658,7 @@ def undetected_error(event: Any, acc: Accumulator) -> None:
     error = member(event, "error")
     if error is not None:
         acc.provider_error(error)
-    elif is_str(field(event, "type"), "error"):
+    elif typed_event(event, ERROR_TYPE):
         acc.provider_error(event)
 
 

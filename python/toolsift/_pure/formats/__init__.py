@@ -74,8 +74,8 @@ class Format:
         """Whether a document read as a response is a piece of a stream (an event of the
         stream alone, a Gemini 3 chunk with `partial_args`), which `parse` reads as a
         stream of one event: the module's `is_stream_piece`, where it has one."""
-        holds = getattr(self.module, "is_stream_piece", None)
-        return holds is not None and bool(holds(doc))
+        piece = getattr(self.module, "is_stream_piece", None)
+        return piece is not None and bool(piece(doc))
 
     def walkers(self, **options: Any) -> tuple[Walker, Callable[[Any], list[RawCall] | None]]:
         """(the walker of any response, the one of documents decoded from JSON text, which

@@ -16,6 +16,7 @@ from typing import Any
 from toolsift._jsontext import dumps_compact
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
+    ERROR_TYPE,
     Accumulator,
     Slot,
     append,
@@ -130,7 +131,7 @@ def is_stream_piece(doc: Any) -> bool:
     """An event of the stream given alone (a log that keeps only some events, or an
     `error` event): `parse` reads it as a stream of that one event. A `Message`'s `type`
     is `message`, no event's."""
-    return stream_detect(doc) or is_str(field(doc, "type"), "error")
+    return stream_detect(doc) or typed_event(doc, ERROR_TYPE)
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:

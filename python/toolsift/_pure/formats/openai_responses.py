@@ -21,6 +21,7 @@ from typing import Any
 from toolsift._pure.calls import Verbatim
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
+    ERROR_TYPE,
     Accumulator,
     Slot,
     append,
@@ -29,6 +30,7 @@ from toolsift._pure.stream import (
     set_name,
     set_text,
     set_whole,
+    typed_event,
 )
 
 NAME = "openai-responses"
@@ -89,7 +91,7 @@ def is_stream_piece(doc: Any) -> bool:
     """An event of the stream given alone (a log that keeps only `response.completed`, the
     Realtime API's `response.done`, or an `error` event): `parse` reads it as a stream of
     that one event. No response has a `type`."""
-    return stream_detect(doc) or is_str(field(doc, "type"), "error")
+    return stream_detect(doc) or typed_event(doc, ERROR_TYPE)
 
 
 def stream_event(event: Any, acc: Accumulator) -> None:
