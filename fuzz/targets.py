@@ -26,8 +26,9 @@ Targets (`TARGETS`):
 * `litert`: `SdkResponseParser.extract_tool_calls`, `clean_raw_for_history` and `parse`
   on LiteRT-LM text (raw bytes, or Gemma 4 tokens and JSON built from the input).
 * `streams`: `parser.stream()` fed a provider's events (`gen.stream_events`) as dicts or
-  objects, as JSON text, or as SSE chunks cut anywhere; every `feed`, `partial` and
-  `finish` result (or exception) must agree, and `parse` of the events as one response.
+  objects, as JSON text (whole, or NDJSON and arrays cut anywhere), or as SSE chunks cut
+  anywhere; every `feed`, `partial` and `finish` result (or exception) must agree, and
+  `parse` of the events as one response.
 
 The first byte of a `parse_many`, `to_arrow` or `litert` input chooses: odd, the case is
 built from the rest (structure-aware); even, the rest is raw text (JSON lines for
@@ -698,6 +699,7 @@ STREAM_PARSERS = {
 }
 """The parser class of each format's stream events (`fuzz.gen.STREAMS`)."""
 
+JSON_TEXT_EXTRAS = ["\n12\n", " nul", "x", "]", "}", '"s ]"', "\\", "\n[]", "{}", "1e400 ", "tru"]
 SSE_EXTRAS = [": ping\n", "event: message\n", "id: 7\n", "retry: 10\n", "data: [DONE]\n\n"]
 
 
@@ -711,9 +713,9 @@ class StreamCase:
 
 def build_stream_case(src: Source) -> StreamCase:
     """A format's stream events (`gen.stream_events`) fed as dicts or SDK-like objects,
-    as JSON text (str or bytes, one event or a list), or as an SSE transcript cut into
-    chunks anywhere (bytes: inside a UTF-8 character or a `\\u` escape too; str: between
-    characters); `partial()` now and then."""
+    as JSON text (str or bytes, one event or a list), or as an SSE transcript or JSON
+    text (NDJSON, an array) cut into chunks anywhere (bytes: inside a UTF-8 character or
+    a `\\u` escape too; str: between characters); `partial()` now and then."""
     kind = src.pick(list(gen.STREAMS))
     cls = STREAM_PARSERS[kind]
     if kind != "json" and src.one_in(4):
@@ -725,7 +727,7 @@ def build_stream_case(src: Source) -> StreamCase:
     texts = [writer.write(tree) for tree in trees]
     encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
     case = StreamCase(cls, [], encoded)
-    how = src.int(0, 3)
+    how = src.int(0, 4)
     if how == 0:  # an SSE transcript, in chunks
         lines = []
         for text in texts:
@@ -744,6 +746,19 @@ def build_stream_case(src: Source) -> StreamCase:
         for text, data in zip(texts, encoded, strict=True):
             event: Any = src.pick([text, data, bytearray(data)])
             case.steps.append(("feed", [event] if src.one_in(8) else event))
+    elif how == 4:  # JSON text, cut anywhere: NDJSON, values run together, or an array
+        if src.one_in(3):
+            body = "[" + src.pick([",", ",\r\n", ", "]).join(texts) + "]"
+        else:
+            body = src.pick(["\n", "\r\n", " ", ""]).join(texts) + src.pick(["\n", ""])
+        if src.one_in(5):  # a value that is no event, or text that is not JSON
+            at = src.int(0, len(body))
+            body = body[:at] + src.pick(JSON_TEXT_EXTRAS) + body[at:]
+        if src.one_in(4):
+            chunks = gen.cut(src, body, 8)
+        else:
+            chunks = gen.cut(src, body.encode("utf-8", "surrogatepass"), 8)
+        case.steps = [("feed", chunk) for chunk in chunks]
     else:  # the decoded events: dicts, or objects read by attribute
         case.events = []
         for text in texts:

@@ -661,6 +661,131 @@ impl Sse {
     }
 }
 
+/// The bytes that may begin a JSON value.
+const VALUE_FIRST: &[u8] = b"{[\"-0123456789tfn";
+
+/// JSON text that is not SSE, fed in chunks cut anywhere (an Ollama NDJSON body, a
+/// Gemini REST stream's JSON array): the text of each value once it is complete (see
+/// `JsonValues` in the Python twin for the rules).
+#[derive(Default, Debug)]
+pub struct JsonValues {
+    text: Vec<u8>,
+    /// Where the open value begins (or, with none open, the next one).
+    start: usize,
+    /// How far the open value was read.
+    scanned: usize,
+    /// The open value's brackets not yet closed.
+    depth: usize,
+    in_string: bool,
+    /// A value has begun.
+    open: bool,
+    /// The open value is a number or a literal.
+    scalar: bool,
+}
+
+impl JsonValues {
+    /// No value begun, and no text kept.
+    pub fn idle(&self) -> bool {
+        !self.open && self.start == self.text.len()
+    }
+
+    pub fn feed(&mut self, chunk: &[u8]) {
+        // Drop what was given already: once a chunk, not once a value.
+        if self.start > 0 {
+            self.text.drain(..self.start);
+            self.scanned -= self.start;
+            self.start = 0;
+        }
+        self.text.extend_from_slice(chunk);
+    }
+
+    /// The next complete value's text, or None where none is complete yet.
+    pub fn next_value(&mut self) -> Option<Vec<u8>> {
+        let len = self.text.len();
+        if !self.open {
+            let Some(first) = self.text[self.start..].iter().position(|&b| !is_ws(b)) else {
+                self.start = len;
+                return None;
+            };
+            self.start += first;
+            let byte = self.text[self.start];
+            if !VALUE_FIRST.contains(&byte) {
+                // Not JSON, whatever follows: given now.
+                let end = self.text[self.start..].iter().position(|&b| is_ws(b));
+                return Some(self.take(end.map_or(len, |n| self.start + n)));
+            }
+            self.open = true;
+            self.scanned = self.start + 1;
+            self.in_string = byte == b'"';
+            self.scalar = !matches!(byte, b'{' | b'[' | b'"');
+            self.depth = usize::from(matches!(byte, b'{' | b'['));
+        }
+        let mut at = self.scanned;
+        loop {
+            if self.in_string {
+                let Some(n) = memchr::memchr2(b'"', b'\\', &self.text[at..]) else {
+                    self.scanned = len;
+                    return None;
+                };
+                let found = at + n;
+                if self.text[found] == b'\\' {
+                    if found + 1 == len {
+                        self.scanned = found; // its escape is still to come
+                        return None;
+                    }
+                    at = found + 2;
+                    continue;
+                }
+                at = found + 1;
+                self.in_string = false;
+                if self.depth == 0 {
+                    return Some(self.take(at));
+                }
+            } else if self.scalar {
+                let Some(n) = self.text[at..].iter().position(|&b| is_ws(b)) else {
+                    self.scanned = len;
+                    return None;
+                };
+                return Some(self.take(at + n));
+            } else {
+                let brackets = |b: &u8| matches!(b, b'"' | b'{' | b'}' | b'[' | b']');
+                let Some(n) = self.text[at..].iter().position(brackets) else {
+                    self.scanned = len;
+                    return None;
+                };
+                let byte = self.text[at + n];
+                at += n + 1;
+                match byte {
+                    b'"' => self.in_string = true,
+                    b'{' | b'[' => self.depth += 1,
+                    _ => {
+                        self.depth -= 1;
+                        if self.depth == 0 {
+                            return Some(self.take(at));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value left open where the text ended (a number, or a value cut off).
+    pub fn end(&mut self) -> Option<Vec<u8>> {
+        self.open.then(|| self.take(self.text.len()))
+    }
+
+    fn take(&mut self, end: usize) -> Vec<u8> {
+        let value = self.text[self.start..end].to_vec();
+        self.start = end;
+        self.scanned = end;
+        self.open = false;
+        self.in_string = false;
+        self.scalar = false;
+        self.depth = 0;
+        value
+    }
+}
+
 /// Text that starts with a server-sent-event field (or with the start of one: a chunk
 /// may be cut inside `data:`) begins an SSE stream.
 pub fn starts_sse(data: &[u8]) -> bool {
@@ -983,6 +1108,8 @@ pub struct Stream {
     reader: Reader,
     pub acc: Accumulator,
     sse: Option<Sse>,
+    /// Text that is not SSE.
+    values: JsonValues,
     pub finished: bool,
 }
 
@@ -1077,6 +1204,7 @@ impl Stream {
             reader,
             acc: Accumulator::default(),
             sse: None,
+            values: JsonValues::default(),
             finished: false,
         }
     }
@@ -1086,9 +1214,10 @@ impl Stream {
         self.acc.done_now.clear();
     }
 
-    /// `str` / `bytes`: one JSON event, or a chunk of SSE text.
+    /// `str` / `bytes`: JSON text (one event, or any piece of any number of them), or a
+    /// chunk of SSE text.
     pub fn feed_text(&mut self, data: &[u8]) -> Result<(), TextError> {
-        if self.sse.is_none() && starts_sse(data) {
+        if self.sse.is_none() && self.values.idle() && starts_sse(data) {
             self.sse = Some(Sse::default());
         }
         match &mut self.sse {
@@ -1098,15 +1227,37 @@ impl Stream {
                 }
                 Ok(())
             }
-            // Blank text holds no event.
-            None if data.trim_ascii().is_empty() => Ok(()),
-            None => self.json_event(data),
+            None => self.json_text(data),
         }
+    }
+
+    /// JSON text that is not SSE: most often one whole event, read as it is; else cut
+    /// into values ([`JsonValues`]), each read once it is complete.
+    fn json_text(&mut self, data: &[u8]) -> Result<(), TextError> {
+        if self.values.idle() && matches!(data.trim_ascii_start().first(), Some(b'{' | b'[')) {
+            // A piece of a value, several values, or not JSON: split.
+            if let Ok(tape) = json::parse(data) {
+                return self.read_tape(&tape);
+            }
+        }
+        self.values.feed(data);
+        let mut error = None;
+        while let Some(value) = self.values.next_value() {
+            // The values after one that is not JSON are read all the same.
+            if let Err(err) = self.json_event(&value) {
+                error.get_or_insert(err);
+            }
+        }
+        error.map_or(Ok(()), Err)
     }
 
     fn json_event(&mut self, data: &[u8]) -> Result<(), TextError> {
         let tape = json::parse(data).map_err(|err| (err, data.to_vec()))?;
-        match self.decoded(&TapeNode::root(&tape)) {
+        self.read_tape(&tape)
+    }
+
+    fn read_tape(&mut self, tape: &Tape<'_>) -> Result<(), TextError> {
+        match self.decoded(&TapeNode::root(tape)) {
             Ok(()) => Ok(()),
             Err(EventError::Text(err)) => Err(err),
         }
@@ -1167,10 +1318,13 @@ impl Stream {
             return;
         }
         self.finished = true;
+        // Where the text ended inside its last event, the stream was cut there.
         if let Some(mut sse) = self.sse.take() {
             for event in sse.end() {
                 let _ = self.json_event(&event);
             }
+        } else if let Some(last) = self.values.end() {
+            let _ = self.json_event(&last);
         }
     }
 
@@ -1253,5 +1407,43 @@ mod tests {
             sse.feed(&text[cut..]),
             vec![b"{\"a\":\"\xc3\xa9\"}".to_vec()]
         );
+    }
+
+    /// Every value of `text`, fed in pieces of `size` bytes, then the one left open.
+    fn values_of(text: &[u8], size: usize) -> Vec<Vec<u8>> {
+        let mut values = JsonValues::default();
+        let mut found = Vec::new();
+        for piece in text.chunks(size) {
+            values.feed(piece);
+            while let Some(value) = values.next_value() {
+                found.push(value);
+            }
+        }
+        found.extend(values.end());
+        found
+    }
+
+    #[test]
+    fn json_values_are_the_same_however_the_text_is_cut() {
+        let text = "{\"a\":\"}\\\"{é\"}\n[1,{\"b\":[]}]{}\r\n\"s \\\" ]\" 12 true\t-0.5e+3 x y\n{\"open\": [";
+        let expected: Vec<&[u8]> = vec![
+            b"{\"a\":\"}\\\"{\xc3\xa9\"}",
+            b"[1,{\"b\":[]}]",
+            b"{}",
+            b"\"s \\\" ]\"",
+            b"12",
+            b"true",
+            b"-0.5e+3",
+            b"x",
+            b"y",
+            b"{\"open\": [",
+        ];
+        for size in 1..=text.len() {
+            assert_eq!(
+                values_of(text.as_bytes(), size),
+                expected,
+                "pieces of {size}"
+            );
+        }
     }
 }

@@ -201,10 +201,15 @@ def test_feed_after_finish_and_bad_events(make: Any) -> None:
     for bad in (None, 1, 2.5, True):
         with pytest.raises(TypeError, match="a stream event is a dict, an SDK object or text"):
             stream.feed(bad)
-    with pytest.raises(ParseError):
-        stream.feed("{not json")
+    for bad in ("{not json}", "not json", b"\xff{}"):
+        with pytest.raises(ParseError):
+            stream.feed(bad)
     with pytest.raises(ParseError):
         stream.feed(b'data: {"choices": [\n\n')
+    assert stream.finish().tool_calls == []
+    # Text that may be the start of a value waits for the rest: at the end, it was cut.
+    stream = make.OpenAIResponseParser().stream()
+    assert stream.feed("{not json") == []
     assert stream.finish().tool_calls == []
     with pytest.raises(ValueError, match="'litert' format has no stream reader"):
         make.SdkResponseParser().stream()
@@ -923,3 +928,109 @@ def test_a_stream_at_a_record_path(make: Any, case: dict[str, Any]) -> None:
     ]
     for response in parser.parse_many(records):
         assert response.error is None
+
+
+# Pieces of JSON text for `test_json_text_cut_anywhere_alike`: Ollama lines, values that
+# are no event, strings holding brackets and escapes, and text that is not JSON.
+_OLLAMA_LINE = {
+    "model": "llama3.2",
+    "message": {
+        "role": "assistant",
+        "content": 'é } ] \\" {',
+        "tool_calls": [{"function": {"name": "f", "arguments": {"a": [1, "]"]}}}],
+    },
+    "done": False,
+}
+_JSON_TEXTS = [
+    json.dumps(_OLLAMA_LINE),
+    json.dumps(_OLLAMA_LINE, ensure_ascii=False, separators=(",", ":")),
+    json.dumps([_OLLAMA_LINE, 1]),
+    '{"error": "model runner has unexpectedly stopped"}',
+    '"a string } ["',
+    "12",
+    "1e400",
+    "123456789012345678901234",
+    "true",
+    "nul",
+    "[]",
+    "{}",
+    "[[{}]]",
+    "{not json}",
+    "not json",
+    '{"a": 1,}',
+    "]",
+    "\\x",
+    '{"a": "\\ud800"}',
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_JSON_TEXTS), max_size=6),
+    st.sampled_from(["\n", "\r\n", " ", ""]),
+    st.lists(st.integers(0, 400), max_size=8),
+    st.booleans(),
+)
+def test_json_text_cut_anywhere_alike(
+    texts: list[str], between: str, cuts: list[int], as_str: bool
+) -> None:
+    """JSON text that is not SSE, cut anywhere (inside UTF-8 characters too, as bytes):
+    every feed's calls or error, and finish()'s response, the same on both backends;
+    and the calls the same as those of the whole text fed at once, cut nowhere."""
+    body: Any = between.join(texts).encode()
+    if as_str:
+        body = body.decode()
+    cuts = sorted({min(at, len(body)) for at in cuts})
+    chunks = [body[a:b] for a, b in itertools.pairwise([0, *cuts, len(body)])]
+    got = []
+    for backend in both_backends():
+        stream = bind(parsers.OllamaResponseParser, backend)().stream()
+        steps: list[Any] = []
+        for chunk in chunks:
+            try:
+                steps.append([call.name for call in stream.feed(chunk)])
+            except ParseError as exc:
+                steps.append(str(exc))
+        response = stream.finish()
+        steps.append((calls_as_dicts(response), response.error))
+        got.append(steps)
+    assert got[0] == got[1], (chunks, got)
+
+
+def test_json_text_cut_anywhere_gives_the_calls_of_the_whole_text() -> None:
+    lines = [json.dumps(_OLLAMA_LINE, ensure_ascii=False) + "\n"] * 3
+    body = "".join(lines).encode()
+    for size in (1, 2, 5, 64, len(body)):
+        stream = parsers.OllamaResponseParser().stream()
+        done = [len(stream.feed(body[at : at + size])) for at in range(0, len(body), size)]
+        assert sum(done) == 3, size
+        assert [c.arguments for c in stream.finish().tool_calls] == [{"a": [1, "]"]}] * 3
+
+
+def test_json_values_are_the_same_however_the_text_is_cut() -> None:
+    """The pure splitter, on the text of the Rust one's unit test."""
+    from toolsift._pure.stream import JsonValues
+
+    text = '{"a":"}\\"{é"}\n[1,{"b":[]}]{}\r\n"s \\" ]" 12 true\t-0.5e+3 x y\n{"open": ['.encode()
+    expected = [
+        '{"a":"}\\"{é"}'.encode(),
+        b'[1,{"b":[]}]',
+        b"{}",
+        b'"s \\" ]"',
+        b"12",
+        b"true",
+        b"-0.5e+3",
+        b"x",
+        b"y",
+        b'{"open": [',
+    ]
+    for size in range(1, len(text) + 1):
+        values = JsonValues()
+        found = []
+        for at in range(0, len(text), size):
+            values.feed(text[at : at + size])
+            while (value := values.next_value()) is not None:
+                found.append(value)
+        last = values.end()
+        found.extend([] if last is None else [last])
+        assert found == expected, size

@@ -121,6 +121,7 @@ __all__ = [
     "holds_too_long_int",
     "keeping_number_text",
     "loads",
+    "loads_or_orjson_error",
     "too_long_ints_made",
 ]
 
@@ -163,7 +164,7 @@ def loads_by_orjson(data: str | bytes | bytearray | memoryview) -> tuple[Any, bo
     (nor a number beyond the float range). Then no string decoded from it has such a run
     either, unless it was written with `\\u` escapes (digits are written as they are)."""
     try:
-        value = orjson.loads(data)
+        return _by_orjson(data)
     except orjson.JSONDecodeError:
         error = error_for(data)
         if error is not None:
@@ -171,6 +172,17 @@ def loads_by_orjson(data: str | bytes | bytearray | memoryview) -> tuple[Any, bo
         # Valid, but orjson refused it: a number beyond the float range (or an input type
         # orjson does not take, such as a bytes subclass).
         return _stdlib_loads(data), False
+
+
+def loads_or_orjson_error(data: str | bytes | bytearray | memoryview) -> Any:
+    """`loads` of text orjson reads; orjson's JSONDecodeError where it does not (text
+    that is not JSON, or a number beyond the float range), without `error_for`'s scan
+    for the reason: for a caller that has another way with such text."""
+    return _by_orjson(data)[0]
+
+
+def _by_orjson(data: str | bytes | bytearray | memoryview) -> tuple[Any, bool]:
+    value = orjson.loads(data)
     if may_hold_big_integer(data):
         return _stdlib_loads(data), False
     return value, True

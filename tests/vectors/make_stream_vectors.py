@@ -1350,7 +1350,70 @@ ollama = [
         "calls": [call("get_weather", WEATHER_ARGS), call("get_time", TIME_ARGS)],
     },
 ]
+
+
+def cut_values(texts, size, opening="", between="\n", closing="\n"):
+    """JSON texts written one after the other (`opening`, `between` and `closing` around
+    them: NDJSON, or a JSON array) as UTF-8, cut every `size` bytes, as an HTTP body
+    comes off the socket: the pieces (`bytes`), and where each text ends (its last byte's
+    offset), so that `done` can count the calls each piece completes."""
+    body, ends = opening.encode(), []
+    for n, text in enumerate(texts):
+        body += (between if n else "").encode() + text.encode()
+        ends.append(len(body) - 1)
+    body += closing.encode()
+    return [{"$hex": piece.hex()} for piece in pieces(body, size)], ends
+
+
+def done_per_piece(ends, counts, size, total):
+    done = [0] * total
+    for end, count in zip(ends, counts, strict=True):
+        done[end // size] += count
+    return done
+
+
+o_body = [ollama_chunk(), *o_events]
+o_body[0]["message"]["content"] = 'Je v\u00e9rifie la m\u00e9t\u00e9o \u2600\ufe0f {"[\\"'
+o_pieces, o_ends = cut_values([compact(e) for e in o_body], 37)
+ollama.append(
+    {
+        "name": "ollama HTTP body (NDJSON) cut every 37 bytes, inside UTF-8 characters and "
+        "strings holding brackets: each line read once its object is complete",
+        "parser": "ollama",
+        "events": o_pieces,
+        "done": done_per_piece(o_ends, [0, 1, 1, 0], 37, len(o_pieces)),
+        "calls": [call("get_weather", WEATHER_ARGS), call("get_time", TIME_ARGS)],
+    }
+)
+o_lines = [compact(e) + "\n" for e in o_events]
+ollama.append(
+    {
+        "name": "ollama NDJSON: two lines in one piece, the second cut, then the rest",
+        "parser": "ollama",
+        "events": [o_lines[0] + o_lines[1][:40], o_lines[1][40:] + o_lines[2]],
+        "done": [1, 1],
+        "calls": [call("get_weather", WEATHER_ARGS), call("get_time", TIME_ARGS)],
+    }
+)
 files["ollama"] = ollama
+
+# Gemini's REST streamGenerateContent without `alt=sse`: one JSON array whose items are
+# the chunks, pretty-printed, written as they come.
+g_pieces, _ = cut_values([json.dumps(e, indent=2) for e in g_events], 29, "[", ",\r\n", "]")
+gemini.append(
+    {
+        "name": "gemini REST stream without alt=sse (a JSON array of chunks) cut every 29 "
+        "bytes: the chunks are read when the array is complete",
+        "parser": "gemini",
+        "events": g_pieces,
+        "done": [0] * (len(g_pieces) - 1) + [3],
+        "calls": [
+            call("get_weather", WEATHER_ARGS),
+            call("get_time", TIME_ARGS),
+            call("list_files", {}),
+        ],
+    }
+)
 
 # --- Streams that failed: the provider's error event -----------------------------------
 # Each provider's documented error event (Anthropic's streaming guide "Error events",

@@ -9,12 +9,15 @@ map onto the accumulator is the format's own `stream_event` (in `formats/<name>.
 
 Rules, the same in both backends:
 
-* An event is a dict, an SDK object (read by attribute), `str` / `bytes` of one JSON
-  event, a chunk of SSE text (once text starting with an SSE field, `data:`, `event:`,
-  `id:`, `retry:` or a `:` comment, or with the start of one, is fed, all later text is
-  SSE), or a list / tuple of events (fed in turn; a list in it is no event). `[DONE]`
-  data is skipped; blank text outside SSE is no event. Other values raise TypeError;
-  text that is not JSON raises ParseError. A Bedrock `InvokeModelWithResponseStream`
+* An event is a dict, an SDK object (read by attribute), `str` / `bytes` of JSON text,
+  a chunk of SSE text (once text starting with an SSE field, `data:`, `event:`, `id:`,
+  `retry:` or a `:` comment, or with the start of one, is fed between JSON values, all
+  later text is SSE), or a list / tuple of events (fed in turn; a list in it is no
+  event). JSON text may be cut anywhere and hold any number of values (`JsonValues`);
+  each value is read once complete, an object as an event, an array as its object
+  items. `[DONE]` data is skipped; blank text is no event. Other values raise
+  TypeError; text that is not JSON raises ParseError (once its value is complete, or
+  at once where it cannot begin one). A Bedrock `InvokeModelWithResponseStream`
   event, `{"chunk": {"bytes": B}}`, is read as the event B holds as JSON text: `bytes`
   (boto3), or base64 text (the wire, JSON logs; text that is not base64 is the JSON).
 * A call's name and id are the first non-empty strings given; later ones are ignored.
@@ -31,12 +34,15 @@ Rules, the same in both backends:
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 from typing import Any
 
+import orjson
+
 from toolsift._errors import ParseError
-from toolsift._jsontext import loads
+from toolsift._jsontext import loads, loads_or_orjson_error
 from toolsift._pure.calls import Verbatim, arguments_of
 from toolsift._pure.nodes import field, member
 from toolsift._types import AgentResponse, ToolCall
@@ -527,6 +533,108 @@ class Sse:
         # `event:`, `id:`, `retry:` and `:` comments: the event's type is in its data.
 
 
+_NOT_WHITESPACE = re.compile(rb"[^ \t\n\r]")
+_WHITESPACE = re.compile(rb"[ \t\n\r]")
+_BRACKET_OR_QUOTE = re.compile(rb'["{}\[\]]')
+# A string's characters up to its closing quote, to the end of the text, or to a `\`
+# that ends the text (its escape not fed yet).
+_STRING_BODY = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
+_VALUE_FIRST = frozenset(b'{["-0123456789tfn')
+
+
+class JsonValues:
+    """JSON text that is not SSE, fed in chunks cut anywhere (an Ollama NDJSON body as
+    it comes off the socket, a Gemini REST stream's JSON array of pretty-printed
+    objects): the text of each value once it is complete. Values follow each other,
+    with or without whitespace between them; an object or array is complete at its
+    closing bracket (counted outside strings), a string at its closing quote, any other
+    value at the whitespace after it (or at `end`). Text that cannot start a JSON value
+    is given at once, up to the whitespace after it, so that reading it raises then."""
+
+    def __init__(self) -> None:
+        self._text = bytearray()
+        self._start = 0  # where the open value begins (or, with none open, the next)
+        self._scanned = 0  # how far the open value was read
+        self._depth = 0  # the open value's brackets not yet closed
+        self._in_string = False
+        self._open = False  # a value has begun
+        self._scalar = False  # the open value is a number or a literal
+
+    def idle(self) -> bool:
+        """No value begun, and no text kept."""
+        return not self._open and self._start == len(self._text)
+
+    def feed(self, chunk: bytes) -> None:
+        if self._start:  # drop what was given already: once a chunk, not once a value
+            del self._text[: self._start]
+            self._scanned -= self._start
+            self._start = 0
+        self._text += chunk
+
+    def next_value(self) -> bytes | None:
+        """The next complete value's text, or None where none is complete yet."""
+        text = self._text
+        if not self._open:
+            first = _NOT_WHITESPACE.search(text, self._start)
+            if first is None:
+                self._start = len(text)
+                return None
+            self._start = self._scanned = first.start()
+            byte = text[self._start]
+            if byte not in _VALUE_FIRST:  # not JSON, whatever follows: given now
+                end = _WHITESPACE.search(text, self._start)
+                return self._take(len(text) if end is None else end.start())
+            self._open, self._scanned = True, self._start + 1
+            self._in_string, self._scalar = byte == 0x22, byte not in b'{["'
+            self._depth = 1 if byte in b"{[" else 0
+        at = self._scanned
+        while True:
+            if self._in_string:
+                body = _STRING_BODY.match(text, at)
+                at = at if body is None else body.end()  # it matches, if only no text
+                if at == len(text) or text[at] != 0x22:
+                    self._scanned = at  # the end, or a `\` whose escape is still to come
+                    return None
+                at += 1
+                self._in_string = False
+                if self._depth == 0:
+                    return self._take(at)
+            elif self._scalar:
+                end = _WHITESPACE.search(text, at)
+                if end is None:
+                    self._scanned = len(text)
+                    return None
+                return self._take(end.start())
+            else:
+                found = _BRACKET_OR_QUOTE.search(text, at)
+                if found is None:
+                    self._scanned = len(text)
+                    return None
+                at = found.end()
+                byte = text[at - 1]
+                if byte == 0x22:
+                    self._in_string = True
+                elif byte in b"{[":
+                    self._depth += 1
+                else:
+                    self._depth -= 1
+                    if self._depth == 0:
+                        return self._take(at)
+
+    def end(self) -> bytes | None:
+        """The value left open where the text ended (a number, or a value cut off)."""
+        if not self._open:
+            return None
+        return self._take(len(self._text))
+
+    def _take(self, end: int) -> bytes:
+        value = bytes(self._text[self._start : end])
+        self._start = self._scanned = end
+        self._open = self._in_string = self._scalar = False
+        self._depth = 0
+        return value
+
+
 EventHandler = Callable[[Any, Accumulator], None]
 
 
@@ -695,6 +803,7 @@ class Stream:
         self.format = format  # the format whose reader reads the events (auto: once known)
         self._acc = Accumulator()
         self._sse: Sse | None = None
+        self._values = JsonValues()  # text that is not SSE
         self._events: list[Any] = []
         self._finished = False
 
@@ -731,11 +840,15 @@ class Stream:
         if not self._finished:
             self._finished = True
             if self._sse is not None:
-                for data in self._sse.end():
-                    try:
-                        self._json_event(data)
-                    except ParseError:
-                        pass  # the stream was cut inside its last event
+                ends = self._sse.end()
+            else:
+                last = self._values.end()
+                ends = [] if last is None else [last]
+            for data in ends:
+                try:
+                    self._json_event(data)
+                except ParseError:
+                    pass  # the stream was cut inside its last event
         calls = [tool_call(slot) for slot in self._acc.ordered()]
         return AgentResponse(calls, list(self._events), stream_error(self._acc, calls))
 
@@ -750,19 +863,41 @@ class Stream:
             data = (
                 event.encode("utf-8", "surrogatepass") if isinstance(event, str) else bytes(event)
             )
-            if self._sse is None and starts_sse(data):
+            if self._sse is None and self._values.idle() and starts_sse(data):
                 self._sse = Sse()
             if self._sse is not None:
                 for chunk in self._sse.feed(data):
                     self._json_event(chunk)
-            elif data.strip():  # blank text holds no event
-                self._json_event(data)
+            else:
+                self._json_text(data)
             return
         if event is None or isinstance(event, (bool, int, float)):
             raise TypeError(
                 f"a stream event is a dict, an SDK object or text, not {type(event).__name__}"
             )
         self._event(event)
+
+    def _json_text(self, data: bytes) -> None:
+        """JSON text that is not SSE: most often one whole event, read as it is; else
+        cut into values (`JsonValues`), each read once it is complete."""
+        values = self._values
+        if values.idle() and data.lstrip()[:1] in (b"{", b"["):
+            try:
+                event = loads_or_orjson_error(data)
+            except orjson.JSONDecodeError:
+                pass  # a piece of a value, several values, or not JSON: split
+            else:
+                self._read_decoded(event)
+                return
+        values.feed(data)
+        error = None
+        while (value := values.next_value()) is not None:
+            try:
+                self._json_event(value)
+            except ParseError as exc:  # the values after it are read all the same
+                error = error or exc
+        if error is not None:
+            raise error
 
     def _json_event(self, data: bytes) -> None:
         self._read_decoded(loads(data))
