@@ -665,8 +665,9 @@ impl Sse {
 const VALUE_FIRST: &[u8] = b"{[\"-0123456789tfn";
 
 /// JSON text that is not SSE, fed in chunks cut anywhere (an Ollama NDJSON body, a
-/// Gemini REST stream's JSON array): the text of each value once it is complete (see
-/// `JsonValues` in the Python twin for the rules).
+/// Gemini REST stream's JSON array): the text of each value once it is complete, and of
+/// each object directly in an array as it completes (see `JsonValues` in the Python twin
+/// for the rules).
 #[derive(Default, Debug)]
 pub struct JsonValues {
     text: Vec<u8>,
@@ -681,6 +682,10 @@ pub struct JsonValues {
     open: bool,
     /// The open value is a number or a literal.
     scalar: bool,
+    /// The open value is an array: its objects are given as they come.
+    array: bool,
+    /// Where the array's open object begins.
+    item: Option<usize>,
 }
 
 impl JsonValues {
@@ -694,13 +699,17 @@ impl JsonValues {
         if self.start > 0 {
             self.text.drain(..self.start);
             self.scanned -= self.start;
+            if let Some(item) = &mut self.item {
+                *item -= self.start;
+            }
             self.start = 0;
         }
         self.text.extend_from_slice(chunk);
     }
 
-    /// The next complete value's text, or None where none is complete yet.
-    pub fn next_value(&mut self) -> Option<Vec<u8>> {
+    /// The next complete value's text, and whether it is an array whose objects were
+    /// given already (then it is only to be checked); None where none is complete yet.
+    pub fn next_value(&mut self) -> Option<(Vec<u8>, bool)> {
         let len = self.text.len();
         if !self.open {
             let Some(first) = self.text[self.start..].iter().position(|&b| !is_ws(b)) else {
@@ -719,6 +728,7 @@ impl JsonValues {
             self.in_string = byte == b'"';
             self.scalar = !matches!(byte, b'{' | b'[' | b'"');
             self.depth = usize::from(matches!(byte, b'{' | b'['));
+            self.array = byte == b'[';
         }
         let mut at = self.scanned;
         loop {
@@ -757,9 +767,21 @@ impl JsonValues {
                 at += n + 1;
                 match byte {
                     b'"' => self.in_string = true,
-                    b'{' | b'[' => self.depth += 1,
+                    b'{' | b'[' => {
+                        self.depth += 1;
+                        if self.array && self.depth == 2 && byte == b'{' {
+                            self.item = Some(at - 1);
+                        }
+                    }
                     _ => {
                         self.depth -= 1;
+                        if self.depth == 1 {
+                            if let Some(item) = self.item.take() {
+                                // An object in the array.
+                                self.scanned = at;
+                                return Some((self.text[item..at].to_vec(), false));
+                            }
+                        }
                         if self.depth == 0 {
                             return Some(self.take(at));
                         }
@@ -770,17 +792,19 @@ impl JsonValues {
     }
 
     /// The value left open where the text ended (a number, or a value cut off).
-    pub fn end(&mut self) -> Option<Vec<u8>> {
+    pub fn end(&mut self) -> Option<(Vec<u8>, bool)> {
         self.open.then(|| self.take(self.text.len()))
     }
 
-    fn take(&mut self, end: usize) -> Vec<u8> {
-        let value = self.text[self.start..end].to_vec();
+    fn take(&mut self, end: usize) -> (Vec<u8>, bool) {
+        let value = (self.text[self.start..end].to_vec(), self.array);
         self.start = end;
         self.scanned = end;
         self.open = false;
         self.in_string = false;
         self.scalar = false;
+        self.array = false;
+        self.item = None;
         self.depth = 0;
         value
     }
@@ -1242,9 +1266,15 @@ impl Stream {
         }
         self.values.feed(data);
         let mut error = None;
-        while let Some(value) = self.values.next_value() {
+        while let Some((value, events_given)) = self.values.next_value() {
+            let read = if events_given {
+                // An array whose objects were read: only checked.
+                json::parse(&value).map(drop).map_err(|err| (err, value))
+            } else {
+                self.json_event(&value)
+            };
             // The values after one that is not JSON are read all the same.
-            if let Err(err) = self.json_event(&value) {
+            if let Err(err) = read {
                 error.get_or_insert(err);
             }
         }
@@ -1323,7 +1353,8 @@ impl Stream {
             for event in sse.end() {
                 let _ = self.json_event(&event);
             }
-        } else if let Some(last) = self.values.end() {
+        } else if let Some((last, false)) = self.values.end() {
+            // (An array whose objects were read has nothing left to read.)
             let _ = self.json_event(&last);
         }
     }
@@ -1410,7 +1441,7 @@ mod tests {
     }
 
     /// Every value of `text`, fed in pieces of `size` bytes, then the one left open.
-    fn values_of(text: &[u8], size: usize) -> Vec<Vec<u8>> {
+    fn values_of(text: &[u8], size: usize) -> Vec<(Vec<u8>, bool)> {
         let mut values = JsonValues::default();
         let mut found = Vec::new();
         for piece in text.chunks(size) {
@@ -1425,19 +1456,25 @@ mod tests {
 
     #[test]
     fn json_values_are_the_same_however_the_text_is_cut() {
-        let text = "{\"a\":\"}\\\"{é\"}\n[1,{\"b\":[]}]{}\r\n\"s \\\" ]\" 12 true\t-0.5e+3 x y\n{\"open\": [";
-        let expected: Vec<&[u8]> = vec![
-            b"{\"a\":\"}\\\"{\xc3\xa9\"}",
-            b"[1,{\"b\":[]}]",
-            b"{}",
-            b"\"s \\\" ]\"",
-            b"12",
-            b"true",
-            b"-0.5e+3",
-            b"x",
-            b"y",
-            b"{\"open\": [",
+        let text = "{\"a\":\"}\\\"{é\"}\n[1,{\"b\":[]},[{}]]{}\r\n\"s \\\" ]\" 12 true\t-0.5e+3 x y\n[{\"c\":{}},{";
+        let expected: Vec<(&[u8], bool)> = vec![
+            (b"{\"a\":\"}\\\"{\xc3\xa9\"}", false),
+            (b"{\"b\":[]}", false), // an object in an array: given as it completes
+            (b"[1,{\"b\":[]},[{}]]", true), // then the array, to be checked only
+            (b"{}", false),
+            (b"\"s \\\" ]\"", false),
+            (b"12", false),
+            (b"true", false),
+            (b"-0.5e+3", false),
+            (b"x", false),
+            (b"y", false),
+            (b"{\"c\":{}}", false),
+            (b"[{\"c\":{}},{", true), // left open where the text ended
         ];
+        let expected: Vec<(Vec<u8>, bool)> = expected
+            .into_iter()
+            .map(|(text, given)| (text.to_vec(), given))
+            .collect();
         for size in 1..=text.len() {
             assert_eq!(
                 values_of(text.as_bytes(), size),

@@ -1011,24 +1011,27 @@ def test_json_values_are_the_same_however_the_text_is_cut() -> None:
     """The pure splitter, on the text of the Rust one's unit test."""
     from toolsift._pure.stream import JsonValues
 
-    text = '{"a":"}\\"{é"}\n[1,{"b":[]}]{}\r\n"s \\" ]" 12 true\t-0.5e+3 x y\n{"open": ['.encode()
+    text = '{"a":"}\\"{é"}\n[1,{"b":[]},[{}]]{}\r\n"s \\" ]" 12 true\t-0.5e+3 x y\n[{"c":{}},{'
     expected = [
-        '{"a":"}\\"{é"}'.encode(),
-        b'[1,{"b":[]}]',
-        b"{}",
-        b'"s \\" ]"',
-        b"12",
-        b"true",
-        b"-0.5e+3",
-        b"x",
-        b"y",
-        b'{"open": [',
+        ('{"a":"}\\"{é"}'.encode(), False),
+        (b'{"b":[]}', False),  # an object in an array: given as it completes
+        (b'[1,{"b":[]},[{}]]', True),  # then the array, to be checked only
+        (b"{}", False),
+        (b'"s \\" ]"', False),
+        (b"12", False),
+        (b"true", False),
+        (b"-0.5e+3", False),
+        (b"x", False),
+        (b"y", False),
+        (b'{"c":{}}', False),
+        (b'[{"c":{}},{', True),  # left open where the text ended
     ]
-    for size in range(1, len(text) + 1):
+    data = text.encode()
+    for size in range(1, len(data) + 1):
         values = JsonValues()
         found = []
-        for at in range(0, len(text), size):
-            values.feed(text[at : at + size])
+        for at in range(0, len(data), size):
+            values.feed(data[at : at + size])
             while (value := values.next_value()) is not None:
                 found.append(value)
         last = values.end()

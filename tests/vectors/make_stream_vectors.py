@@ -1399,14 +1399,14 @@ files["ollama"] = ollama
 
 # Gemini's REST streamGenerateContent without `alt=sse`: one JSON array whose items are
 # the chunks, pretty-printed, written as they come.
-g_pieces, _ = cut_values([json.dumps(e, indent=2) for e in g_events], 29, "[", ",\r\n", "]")
+g_pieces, g_ends = cut_values([json.dumps(e, indent=2) for e in g_events], 29, "[", ",\r\n", "]")
 gemini.append(
     {
         "name": "gemini REST stream without alt=sse (a JSON array of chunks) cut every 29 "
-        "bytes: the chunks are read when the array is complete",
+        "bytes: each chunk read as it completes",
         "parser": "gemini",
         "events": g_pieces,
-        "done": [0] * (len(g_pieces) - 1) + [3],
+        "done": done_per_piece(g_ends, [1, 2, 0], 29, len(g_pieces)),
         "calls": [
             call("get_weather", WEATHER_ARGS),
             call("get_time", TIME_ARGS),

@@ -15,7 +15,7 @@ Rules, the same in both backends:
   later text is SSE), or a list / tuple of events (fed in turn; a list in it is no
   event). JSON text may be cut anywhere and hold any number of values (`JsonValues`);
   each value is read once complete, an object as an event, an array as its object
-  items. `[DONE]` data is skipped; blank text is no event. Other values raise
+  items (each as it completes). `[DONE]` data is skipped; blank text is no event. Other values raise
   TypeError; text that is not JSON raises ParseError (once its value is complete, or
   at once where it cannot begin one). A Bedrock `InvokeModelWithResponseStream`
   event, `{"chunk": {"bytes": B}}`, is read as the event B holds as JSON text: `bytes`
@@ -549,7 +549,11 @@ class JsonValues:
     with or without whitespace between them; an object or array is complete at its
     closing bracket (counted outside strings), a string at its closing quote, any other
     value at the whitespace after it (or at `end`). Text that cannot start a JSON value
-    is given at once, up to the whitespace after it, so that reading it raises then."""
+    is given at once, up to the whitespace after it, so that reading it raises then.
+
+    An array that begins where a value may (a Gemini REST stream) gives each object
+    directly in it as that object completes, and then itself, flagged as such: its
+    events were given, and it is only to be checked."""
 
     def __init__(self) -> None:
         self._text = bytearray()
@@ -559,6 +563,8 @@ class JsonValues:
         self._in_string = False
         self._open = False  # a value has begun
         self._scalar = False  # the open value is a number or a literal
+        self._array = False  # the open value is an array: its objects are given as they come
+        self._item = -1  # where the array's open object begins (-1: none open)
 
     def idle(self) -> bool:
         """No value begun, and no text kept."""
@@ -568,11 +574,14 @@ class JsonValues:
         if self._start:  # drop what was given already: once a chunk, not once a value
             del self._text[: self._start]
             self._scanned -= self._start
+            if self._item >= 0:
+                self._item -= self._start
             self._start = 0
         self._text += chunk
 
-    def next_value(self) -> bytes | None:
-        """The next complete value's text, or None where none is complete yet."""
+    def next_value(self) -> tuple[bytes, bool] | None:
+        """The next complete value's text, and whether it is an array whose objects were
+        given already; None where none is complete yet."""
         text = self._text
         if not self._open:
             first = _NOT_WHITESPACE.search(text, self._start)
@@ -587,6 +596,7 @@ class JsonValues:
             self._open, self._scanned = True, self._start + 1
             self._in_string, self._scalar = byte == 0x22, byte not in b'{["'
             self._depth = 1 if byte in b"{[" else 0
+            self._array = byte == 0x5B
         at = self._scanned
         while True:
             if self._in_string:
@@ -616,22 +626,28 @@ class JsonValues:
                     self._in_string = True
                 elif byte in b"{[":
                     self._depth += 1
+                    if self._array and self._depth == 2 and byte == 0x7B:
+                        self._item = at - 1
                 else:
                     self._depth -= 1
+                    if self._depth == 1 and self._item >= 0:  # an object in the array
+                        item = bytes(text[self._item : at])
+                        self._item, self._scanned = -1, at
+                        return item, False
                     if self._depth == 0:
                         return self._take(at)
 
-    def end(self) -> bytes | None:
+    def end(self) -> tuple[bytes, bool] | None:
         """The value left open where the text ended (a number, or a value cut off)."""
         if not self._open:
             return None
         return self._take(len(self._text))
 
-    def _take(self, end: int) -> bytes:
-        value = bytes(self._text[self._start : end])
+    def _take(self, end: int) -> tuple[bytes, bool]:
+        value = bytes(self._text[self._start : end]), self._array
         self._start = self._scanned = end
-        self._open = self._in_string = self._scalar = False
-        self._depth = 0
+        self._open = self._in_string = self._scalar = self._array = False
+        self._depth, self._item = 0, -1
         return value
 
 
@@ -841,9 +857,9 @@ class Stream:
             self._finished = True
             if self._sse is not None:
                 ends = self._sse.end()
-            else:
+            else:  # the value left open, unless an array whose objects were read
                 last = self._values.end()
-                ends = [] if last is None else [last]
+                ends = [] if last is None or last[1] else [last[0]]
             for data in ends:
                 try:
                     self._json_event(data)
@@ -891,9 +907,13 @@ class Stream:
                 return
         values.feed(data)
         error = None
-        while (value := values.next_value()) is not None:
+        while (found := values.next_value()) is not None:
+            value, events_given = found
             try:
-                self._json_event(value)
+                if events_given:  # an array whose objects were read: only checked
+                    loads(value)
+                else:
+                    self._json_event(value)
             except ParseError as exc:  # the values after it are read all the same
                 error = error or exc
         if error is not None:
