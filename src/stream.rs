@@ -666,8 +666,8 @@ const VALUE_FIRST: &[u8] = b"{[\"-0123456789tfn";
 
 /// JSON text that is not SSE, fed in chunks cut anywhere (an Ollama NDJSON body, a
 /// Gemini REST stream's JSON array): the text of each value once it is complete, and of
-/// each object directly in an array as it completes (see `JsonValues` in the Python twin
-/// for the rules).
+/// each object directly in an array as it completes, the array itself then only where
+/// it is not JSON (see `JsonValues` in the Python twin for the rules).
 #[derive(Default, Debug)]
 pub struct JsonValues {
     text: Vec<u8>,
@@ -707,9 +707,29 @@ impl JsonValues {
         self.text.extend_from_slice(chunk);
     }
 
-    /// The next complete value's text, and whether it is an array whose objects were
-    /// given already (then it is only to be checked); None where none is complete yet.
-    pub fn next_value(&mut self) -> Option<(Vec<u8>, bool)> {
+    /// The next complete value's text, or None where none is complete yet.
+    pub fn next_value(&mut self) -> Option<Vec<u8>> {
+        while let Some((value, objects_given)) = self.scan() {
+            if !objects_given || json::parse(&value).is_err() {
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    /// The value left open where the text ended (a number, or a value cut off; not an
+    /// array, whose objects were given).
+    pub fn end(&mut self) -> Option<Vec<u8>> {
+        if !self.open {
+            return None;
+        }
+        let (value, objects_given) = self.take(self.text.len());
+        (!objects_given).then_some(value)
+    }
+
+    /// The next complete value or object in an array ([`Self::next_value`]), and
+    /// whether it is an array whose objects were given.
+    fn scan(&mut self) -> Option<(Vec<u8>, bool)> {
         let len = self.text.len();
         if !self.open {
             let Some(first) = self.text[self.start..].iter().position(|&b| !is_ws(b)) else {
@@ -789,11 +809,6 @@ impl JsonValues {
                 }
             }
         }
-    }
-
-    /// The value left open where the text ended (a number, or a value cut off).
-    pub fn end(&mut self) -> Option<(Vec<u8>, bool)> {
-        self.open.then(|| self.take(self.text.len()))
     }
 
     fn take(&mut self, end: usize) -> (Vec<u8>, bool) {
@@ -1246,10 +1261,8 @@ impl Stream {
         }
         match &mut self.sse {
             Some(sse) => {
-                for event in sse.feed(data) {
-                    self.json_event(&event)?;
-                }
-                Ok(())
+                let events = sse.feed(data);
+                self.read_texts(events)
             }
             None => self.json_text(data),
         }
@@ -1265,16 +1278,16 @@ impl Stream {
             }
         }
         self.values.feed(data);
+        let values: Vec<_> = std::iter::from_fn(|| self.values.next_value()).collect();
+        self.read_texts(values)
+    }
+
+    /// Each JSON text in turn; the first one that is not JSON is the error once the
+    /// others were read.
+    fn read_texts(&mut self, texts: Vec<Vec<u8>>) -> Result<(), TextError> {
         let mut error = None;
-        while let Some((value, events_given)) = self.values.next_value() {
-            let read = if events_given {
-                // An array whose objects were read: only checked.
-                json::parse(&value).map(drop).map_err(|err| (err, value))
-            } else {
-                self.json_event(&value)
-            };
-            // The values after one that is not JSON are read all the same.
-            if let Err(err) = read {
+        for text in texts {
+            if let Err(err) = self.json_event(&text) {
                 error.get_or_insert(err);
             }
         }
@@ -1353,8 +1366,7 @@ impl Stream {
             for event in sse.end() {
                 let _ = self.json_event(&event);
             }
-        } else if let Some((last, false)) = self.values.end() {
-            // (An array whose objects were read has nothing left to read.)
+        } else if let Some(last) = self.values.end() {
             let _ = self.json_event(&last);
         }
     }
@@ -1441,7 +1453,7 @@ mod tests {
     }
 
     /// Every value of `text`, fed in pieces of `size` bytes, then the one left open.
-    fn values_of(text: &[u8], size: usize) -> Vec<(Vec<u8>, bool)> {
+    fn values_of(text: &[u8], size: usize) -> Vec<Vec<u8>> {
         let mut values = JsonValues::default();
         let mut found = Vec::new();
         for piece in text.chunks(size) {
@@ -1456,25 +1468,21 @@ mod tests {
 
     #[test]
     fn json_values_are_the_same_however_the_text_is_cut() {
-        let text = "{\"a\":\"}\\\"{é\"}\n[1,{\"b\":[]},[{}]]{}\r\n\"s \\\" ]\" 12 true\t-0.5e+3 x y\n[{\"c\":{}},{";
-        let expected: Vec<(&[u8], bool)> = vec![
-            (b"{\"a\":\"}\\\"{\xc3\xa9\"}", false),
-            (b"{\"b\":[]}", false), // an object in an array: given as it completes
-            (b"[1,{\"b\":[]},[{}]]", true), // then the array, to be checked only
-            (b"{}", false),
-            (b"\"s \\\" ]\"", false),
-            (b"12", false),
-            (b"true", false),
-            (b"-0.5e+3", false),
-            (b"x", false),
-            (b"y", false),
-            (b"{\"c\":{}}", false),
-            (b"[{\"c\":{}},{", true), // left open where the text ended
+        let text = "{\"a\":\"}\\\"{é\"}\n[1,{\"b\":[]},[{}]][1 {}]{}\r\n\"s \\\" ]\" 12 true\t-0.5e+3 x y\n[{\"c\":{}},{";
+        let expected: Vec<&[u8]> = vec![
+            b"{\"a\":\"}\\\"{\xc3\xa9\"}",
+            b"{\"b\":[]}", // an object in an array: given as it completes (the array is JSON)
+            b"{}",
+            b"[1 {}]", // an array that is not JSON: given too, after its object, to raise
+            b"{}",
+            b"\"s \\\" ]\"",
+            b"12",
+            b"true",
+            b"-0.5e+3",
+            b"x",
+            b"y",
+            b"{\"c\":{}}", // then the array is left open: not given (its objects were)
         ];
-        let expected: Vec<(Vec<u8>, bool)> = expected
-            .into_iter()
-            .map(|(text, given)| (text.to_vec(), given))
-            .collect();
         for size in 1..=text.len() {
             assert_eq!(
                 values_of(text.as_bytes(), size),

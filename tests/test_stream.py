@@ -1011,20 +1011,22 @@ def test_json_values_are_the_same_however_the_text_is_cut() -> None:
     """The pure splitter, on the text of the Rust one's unit test."""
     from toolsift._pure.stream import JsonValues
 
-    text = '{"a":"}\\"{é"}\n[1,{"b":[]},[{}]]{}\r\n"s \\" ]" 12 true\t-0.5e+3 x y\n[{"c":{}},{'
+    text = (
+        '{"a":"}\\"{é"}\n[1,{"b":[]},[{}]][1 {}]{}\r\n"s \\" ]" 12 true\t-0.5e+3 x y\n[{"c":{}},{'
+    )
     expected = [
-        ('{"a":"}\\"{é"}'.encode(), False),
-        (b'{"b":[]}', False),  # an object in an array: given as it completes
-        (b'[1,{"b":[]},[{}]]', True),  # then the array, to be checked only
-        (b"{}", False),
-        (b'"s \\" ]"', False),
-        (b"12", False),
-        (b"true", False),
-        (b"-0.5e+3", False),
-        (b"x", False),
-        (b"y", False),
-        (b'{"c":{}}', False),
-        (b'[{"c":{}},{', True),  # left open where the text ended
+        '{"a":"}\\"{é"}'.encode(),
+        b'{"b":[]}',  # an object in an array: given as it completes (the array is JSON)
+        b"{}",
+        b"[1 {}]",  # an array that is not JSON: given too, after its object, to raise
+        b"{}",
+        b'"s \\" ]"',
+        b"12",
+        b"true",
+        b"-0.5e+3",
+        b"x",
+        b"y",
+        b'{"c":{}}',  # then the array is left open: not given (its objects were)
     ]
     data = text.encode()
     for size in range(1, len(data) + 1):
@@ -1037,3 +1039,15 @@ def test_json_values_are_the_same_however_the_text_is_cut() -> None:
         last = values.end()
         found.extend([] if last is None else [last])
         assert found == expected, size
+
+
+@pytest.mark.parametrize("sse", [False, True])
+def test_events_after_one_that_is_not_json_are_read(make: Any, sse: bool) -> None:
+    """A piece holding several events, one of them not JSON: that one raises, once the
+    others were read (none is lost with it)."""
+    lines = [json.dumps(_OLLAMA_LINE), "{not json}", json.dumps(_OLLAMA_LINE)]
+    text = "".join(f"data: {line}\n\n" if sse else f"{line}\n" for line in lines)
+    stream = make.OllamaResponseParser().stream()
+    with pytest.raises(ParseError, match="expected a string key"):
+        stream.feed(text)
+    assert [call.name for call in stream.finish().tool_calls] == ["f", "f"]

@@ -119,6 +119,7 @@ __all__ = [
     "dumps_strict",
     "error_for",
     "holds_too_long_int",
+    "is_json",
     "keeping_number_text",
     "loads",
     "loads_or_orjson_error",
@@ -172,6 +173,15 @@ def loads_by_orjson(data: str | bytes | bytearray | memoryview) -> tuple[Any, bo
         # Valid, but orjson refused it: a number beyond the float range (or an input type
         # orjson does not take, such as a bytes subclass).
         return _stdlib_loads(data), False
+
+
+def is_json(data: str | bytes | bytearray | memoryview) -> bool:
+    """Whether `loads` reads the text."""
+    try:
+        loads(data)
+    except ParseError:
+        return False
+    return True
 
 
 def loads_or_orjson_error(data: str | bytes | bytearray | memoryview) -> Any:

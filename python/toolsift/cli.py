@@ -402,6 +402,7 @@ def _stream_records(path: str, format: str, max_line_bytes: int | None) -> list[
     """`--stream-lines`: the file's lines grouped into streams, each stream one record
     (the JSON array of its events); a line that is no event of the format stays a
     record of its own (in the order of the streams' first lines)."""
+    from toolsift._jsontext import is_json
     from toolsift._pure import bulk, formats
     from toolsift._pure.stream import group_lines
 
@@ -420,7 +421,7 @@ def _stream_records(path: str, format: str, max_line_bytes: int | None) -> list[
     ]
     records = []
     for group in group_lines(lines, module_of):
-        if len(group) == 1 and not _is_json(group[0]):
+        if len(group) == 1 and not is_json(group[0]):
             records.append(group[0])  # kept as it is: its record's error says why
         else:
             records.append(b"[" + b",".join(group) + b"]")
@@ -439,17 +440,6 @@ def _whole_streams(path: str, max_line_bytes: int | None) -> list[bytes]:
             line = b""  # longer than the limit: not kept
         records.append(b"[" + line + b"]" if line.lstrip().startswith(b"{") else line)
     return records
-
-
-def _is_json(line: bytes) -> bool:
-    from toolsift._errors import ParseError
-    from toolsift._jsontext import loads
-
-    try:
-        loads(line)
-    except ParseError:
-        return False
-    return True
 
 
 SAMPLE_RECORDS = 1000

@@ -42,7 +42,7 @@ from typing import Any
 import orjson
 
 from toolsift._errors import ParseError
-from toolsift._jsontext import loads, loads_or_orjson_error
+from toolsift._jsontext import is_json, loads, loads_or_orjson_error
 from toolsift._pure.calls import Verbatim, arguments_of
 from toolsift._pure.nodes import field, member
 from toolsift._types import AgentResponse, ToolCall
@@ -552,8 +552,8 @@ class JsonValues:
     is given at once, up to the whitespace after it, so that reading it raises then.
 
     An array that begins where a value may (a Gemini REST stream) gives each object
-    directly in it as that object completes, and then itself, flagged as such: its
-    events were given, and it is only to be checked."""
+    directly in it as that object completes; then itself only where it is not JSON (so
+    that reading it raises), as its objects were given."""
 
     def __init__(self) -> None:
         self._text = bytearray()
@@ -579,9 +579,25 @@ class JsonValues:
             self._start = 0
         self._text += chunk
 
-    def next_value(self) -> tuple[bytes, bool] | None:
-        """The next complete value's text, and whether it is an array whose objects were
-        given already; None where none is complete yet."""
+    def next_value(self) -> bytes | None:
+        """The next complete value's text, or None where none is complete yet."""
+        while (found := self._scan()) is not None:
+            value, objects_given = found
+            if not objects_given or not is_json(value):
+                return value
+        return None
+
+    def end(self) -> bytes | None:
+        """The value left open where the text ended (a number, or a value cut off; not
+        an array, whose objects were given)."""
+        if not self._open:
+            return None
+        value, objects_given = self._take(len(self._text))
+        return None if objects_given else value
+
+    def _scan(self) -> tuple[bytes, bool] | None:
+        """The next complete value or object in an array (`next_value`), and whether it
+        is an array whose objects were given."""
         text = self._text
         if not self._open:
             first = _NOT_WHITESPACE.search(text, self._start)
@@ -636,12 +652,6 @@ class JsonValues:
                         return item, False
                     if self._depth == 0:
                         return self._take(at)
-
-    def end(self) -> tuple[bytes, bool] | None:
-        """The value left open where the text ended (a number, or a value cut off)."""
-        if not self._open:
-            return None
-        return self._take(len(self._text))
 
     def _take(self, end: int) -> tuple[bytes, bool]:
         value = bytes(self._text[self._start : end]), self._array
@@ -857,9 +867,9 @@ class Stream:
             self._finished = True
             if self._sse is not None:
                 ends = self._sse.end()
-            else:  # the value left open, unless an array whose objects were read
+            else:
                 last = self._values.end()
-                ends = [] if last is None or last[1] else [last[0]]
+                ends = [] if last is None else [last]
             for data in ends:
                 try:
                     self._json_event(data)
@@ -882,8 +892,7 @@ class Stream:
             if self._sse is None and self._values.idle() and starts_sse(data):
                 self._sse = Sse()
             if self._sse is not None:
-                for chunk in self._sse.feed(data):
-                    self._json_event(chunk)
+                self._read_texts(self._sse.feed(data))
             else:
                 self._json_text(data)
             return
@@ -906,15 +915,16 @@ class Stream:
                 self._read_decoded(event)
                 return
         values.feed(data)
+        self._read_texts(iter(values.next_value, None))
+
+    def _read_texts(self, texts: Iterable[bytes]) -> None:
+        """Each JSON text in turn; the first one that is not JSON raises once the others
+        were read."""
         error = None
-        while (found := values.next_value()) is not None:
-            value, events_given = found
+        for text in texts:
             try:
-                if events_given:  # an array whose objects were read: only checked
-                    loads(value)
-                else:
-                    self._json_event(value)
-            except ParseError as exc:  # the values after it are read all the same
+                self._json_event(text)
+            except ParseError as exc:
                 error = error or exc
         if error is not None:
             raise error
