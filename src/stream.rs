@@ -1272,11 +1272,11 @@ impl Stream {
     /// into values ([`JsonValues`]), each read once it is complete.
     fn json_text(&mut self, data: &[u8]) -> Result<(), TextError> {
         if self.values.idle() && matches!(data.trim_ascii_start().first(), Some(b'{' | b'[')) {
-            // A piece of a value, several values, or not JSON: split.
             if let Ok(tape) = json::parse(data) {
                 return self.read_tape(&tape);
             }
         }
+        // A piece of a value, several values, or text that is not JSON: split.
         self.values.feed(data);
         let values: Vec<_> = std::iter::from_fn(|| self.values.next_value()).collect();
         self.read_texts(values)

@@ -15,9 +15,9 @@ Rules, the same in both backends:
   later text is SSE), or a list / tuple of events (fed in turn; a list in it is no
   event). JSON text may be cut anywhere and hold any number of values (`JsonValues`);
   each value is read once complete, an object as an event, an array as its object
-  items (each as it completes). `[DONE]` data is skipped; blank text is no event. Other values raise
-  TypeError; text that is not JSON raises ParseError (once its value is complete, or
-  at once where it cannot begin one). A Bedrock `InvokeModelWithResponseStream`
+  items (each as it completes). `[DONE]` data is skipped; blank text is no event.
+  Other values raise TypeError; text that is not JSON raises ParseError (once its
+  value is complete, or at once where it cannot begin one). A Bedrock `InvokeModelWithResponseStream`
   event, `{"chunk": {"bytes": B}}`, is read as the event B holds as JSON text: `bytes`
   (boto3), or base64 text (the wire, JSON logs; text that is not base64 is the JSON).
 * A call's name and id are the first non-empty strings given; later ones are ignored.
