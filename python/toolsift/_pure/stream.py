@@ -17,9 +17,10 @@ Rules, the same in both backends:
   each value is read once complete, an object as an event, an array as its object
   items (each as it completes). `[DONE]` data is skipped; blank text is no event.
   Other values raise TypeError; text that is not JSON raises ParseError (once its
-  value is complete, or at once where it cannot begin one). A Bedrock `InvokeModelWithResponseStream`
-  event, `{"chunk": {"bytes": B}}`, is read as the event B holds as JSON text: `bytes`
-  (boto3), or base64 text (the wire, JSON logs; text that is not base64 is the JSON).
+  value is complete, or at once where it cannot begin one). A Bedrock
+  `InvokeModelWithResponseStream` event, `{"chunk": {"bytes": B}}`, is read as the event
+  B holds as JSON text: `bytes` (boto3), or base64 text (the wire, JSON logs; text that
+  is not base64 is the JSON).
 * A call's name and id are the first non-empty strings given; later ones are ignored.
   Its arguments are the argument fragments appended in order; where none came, the
   object made of the values given at JSON paths (Gemini 3 `partial_args`), else the
