@@ -739,9 +739,8 @@ impl JsonValues {
             self.start += first;
             let byte = self.text[self.start];
             if !VALUE_FIRST.contains(&byte) {
-                // Not JSON, whatever follows: given now.
-                let end = self.text[self.start..].iter().position(|&b| is_ws(b));
-                return Some(self.take(end.map_or(len, |n| self.start + n)));
+                // Not JSON, whatever follows: given now, alone.
+                return Some(self.take(self.start + 1));
             }
             self.open = true;
             self.scanned = self.start + 1;

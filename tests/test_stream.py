@@ -203,7 +203,7 @@ def test_feed_after_finish_and_bad_events(make: Any) -> None:
             stream.feed(bad)
     for bad in ("{not json}", "not json", b"\xff{}"):
         with pytest.raises(ParseError):
-            stream.feed(bad)
+            make.OpenAIResponseParser().stream().feed(bad)
     with pytest.raises(ParseError):
         stream.feed(b'data: {"choices": [\n\n')
     assert stream.finish().tool_calls == []
@@ -960,6 +960,8 @@ _JSON_TEXTS = [
     '{"a": 1,}',
     "]",
     "\\x",
+    "x",
+    "é",
     '{"a": "\\ud800"}',
 ]
 
@@ -995,6 +997,12 @@ def test_json_text_cut_anywhere_alike(
         steps.append((calls_as_dicts(response), response.error))
         got.append(steps)
     assert got[0] == got[1], (chunks, got)
+    stream = parsers.OllamaResponseParser().stream()
+    try:
+        stream.feed(body)
+    except ParseError:
+        pass
+    assert calls_as_dicts(stream.finish()) == got[0][-1][0], (chunks, got)
 
 
 def test_json_text_cut_anywhere_gives_the_calls_of_the_whole_text() -> None:

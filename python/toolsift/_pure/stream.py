@@ -549,8 +549,9 @@ class JsonValues:
     objects): the text of each value once it is complete. Values follow each other,
     with or without whitespace between them; an object or array is complete at its
     closing bracket (counted outside strings), a string at its closing quote, any other
-    value at the whitespace after it (or at `end`). Text that cannot start a JSON value
-    is given at once, up to the whitespace after it, so that reading it raises then.
+    value at the whitespace after it (or at `end`). A byte that cannot begin a value is
+    given at once, alone, so that reading it raises then. So the values given do not
+    depend on where the text was cut.
 
     An array that begins where a value may (a Gemini REST stream) gives each object
     directly in it as that object completes; then itself only where it is not JSON (so
@@ -608,8 +609,7 @@ class JsonValues:
             self._start = self._scanned = first.start()
             byte = text[self._start]
             if byte not in _VALUE_FIRST:  # not JSON, whatever follows: given now
-                end = _WHITESPACE.search(text, self._start)
-                return self._take(len(text) if end is None else end.start())
+                return self._take(self._start + 1)
             self._open, self._scanned = True, self._start + 1
             self._in_string, self._scalar = byte == 0x22, byte not in b'{["'
             self._depth = 1 if byte in b"{[" else 0
