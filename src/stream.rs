@@ -734,6 +734,7 @@ impl JsonValues {
         if !self.open {
             let Some(first) = self.text[self.start..].iter().position(|&b| !is_ws(b)) else {
                 self.start = len;
+                self.scanned = len;
                 return None;
             };
             self.start += first;

@@ -604,7 +604,7 @@ class JsonValues:
         if not self._open:
             first = _NOT_WHITESPACE.search(text, self._start)
             if first is None:
-                self._start = len(text)
+                self._start = self._scanned = len(text)
                 return None
             self._start = self._scanned = first.start()
             byte = text[self._start]
