@@ -678,13 +678,10 @@ pub struct JsonValues {
     /// The open value's brackets not yet closed.
     depth: usize,
     in_string: bool,
-    /// A value has begun.
+    /// A value has begun (its first byte, at `start`, tells its kind).
     open: bool,
-    /// The open value is a number or a literal.
-    scalar: bool,
-    /// The open value is an array: its objects are given as they come.
-    array: bool,
-    /// Where the array's open object begins.
+    /// Where the open array's open object begins (an array's objects are given as they
+    /// come).
     item: Option<usize>,
 }
 
@@ -746,10 +743,12 @@ impl JsonValues {
             self.open = true;
             self.scanned = self.start + 1;
             self.in_string = byte == b'"';
-            self.scalar = !matches!(byte, b'{' | b'[' | b'"');
             self.depth = usize::from(matches!(byte, b'{' | b'['));
-            self.array = byte == b'[';
         }
+        let first = self.text[self.start];
+        // A number or a literal: neither a container nor a string.
+        let scalar = !matches!(first, b'{' | b'[' | b'"');
+        let array = first == b'[';
         let mut at = self.scanned;
         loop {
             if self.in_string {
@@ -771,7 +770,7 @@ impl JsonValues {
                 if self.depth == 0 {
                     return Some(self.take(at));
                 }
-            } else if self.scalar {
+            } else if scalar {
                 let Some(n) = self.text[at..].iter().position(|&b| is_ws(b)) else {
                     self.scanned = len;
                     return None;
@@ -789,7 +788,7 @@ impl JsonValues {
                     b'"' => self.in_string = true,
                     b'{' | b'[' => {
                         self.depth += 1;
-                        if self.array && self.depth == 2 && byte == b'{' {
+                        if array && self.depth == 2 && byte == b'{' {
                             self.item = Some(at - 1);
                         }
                     }
@@ -812,13 +811,12 @@ impl JsonValues {
     }
 
     fn take(&mut self, end: usize) -> (Vec<u8>, bool) {
-        let value = (self.text[self.start..end].to_vec(), self.array);
+        let array = self.text[self.start] == b'[';
+        let value = (self.text[self.start..end].to_vec(), array);
         self.start = end;
         self.scanned = end;
         self.open = false;
         self.in_string = false;
-        self.scalar = false;
-        self.array = false;
         self.item = None;
         self.depth = 0;
         value

@@ -12,6 +12,17 @@ use toolsift::formats::{Format, Walked};
 use toolsift::record::parse_record;
 use toolsift::stream::{starts_sse, Reader, Stream, StreamCall};
 
+/// Every case of the stream vectors, with the reader of its file's format.
+fn stream_cases() -> Vec<(Walked, Value)> {
+    Walked::ALL
+        .iter()
+        .flat_map(|&walked| {
+            let cases = load(&format!("{}.stream.json", walked.name()));
+            cases.into_iter().map(move |case| (walked, case))
+        })
+        .collect()
+}
+
 /// A call as the vectors write it: `{name, arguments, id, raw_arguments}`.
 fn call_value(call: &StreamCall<'_>) -> Value {
     let (arguments, raw) = match &call.arguments {
@@ -60,31 +71,29 @@ fn check(name: &str, got: &[Value], expected: &Value) {
 #[test]
 fn stream_vectors() {
     let mut checked = 0;
-    for &walked in Walked::ALL {
-        for case in load(&format!("{}.stream.json", walked.name())) {
-            let name = case["name"].as_str().unwrap();
-            let parser = Walked::named(case["parser"].as_str().unwrap()).unwrap();
-            for reader in [Reader::Walked(parser), Reader::Auto] {
-                let mut stream = Stream::new(reader);
-                let mut done = Vec::new();
-                for event in case["events"].as_array().unwrap() {
-                    stream.begin();
-                    stream
-                        .feed_text(&bytes_of(event))
-                        .unwrap_or_else(|(err, _)| panic!("{name}: {err}"));
-                    done.push(Value::from(stream.acc.done_now.len()));
-                }
-                if let Some(expected) = case.get("done") {
-                    assert_eq!(&Value::Array(done), expected, "{name}: done");
-                }
-                stream.finish();
-                let got: Vec<Value> = stream.calls().iter().map(call_value).collect();
-                check(name, &got, &case["calls"]);
-                let error = stream.error(got.is_empty()).map(Value::from);
-                assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
+    for (_, case) in stream_cases() {
+        let name = case["name"].as_str().unwrap();
+        let parser = Walked::named(case["parser"].as_str().unwrap()).unwrap();
+        for reader in [Reader::Walked(parser), Reader::Auto] {
+            let mut stream = Stream::new(reader);
+            let mut done = Vec::new();
+            for event in case["events"].as_array().unwrap() {
+                stream.begin();
+                stream
+                    .feed_text(&bytes_of(event))
+                    .unwrap_or_else(|(err, _)| panic!("{name}: {err}"));
+                done.push(Value::from(stream.acc.done_now.len()));
             }
-            checked += 1;
+            if let Some(expected) = case.get("done") {
+                assert_eq!(&Value::Array(done), expected, "{name}: done");
+            }
+            stream.finish();
+            let got: Vec<Value> = stream.calls().iter().map(call_value).collect();
+            check(name, &got, &case["calls"]);
+            let error = stream.error(got.is_empty()).map(Value::from);
+            assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
         }
+        checked += 1;
     }
     assert!(checked >= 30, "{checked} stream vectors checked");
 }
@@ -95,23 +104,21 @@ fn stream_vectors() {
 #[test]
 fn stream_vectors_response() {
     let mut checked = 0;
-    for &walked in Walked::ALL {
-        for case in load(&format!("{}.stream.json", walked.name())) {
-            let Some(response) = case.get("response") else {
-                continue;
-            };
-            let name = case["name"].as_str().unwrap();
-            let parser = Walked::named(case["parser"].as_str().unwrap()).unwrap();
-            let text = serde_json::to_vec(response).unwrap();
-            let record = parse_record(&Format::Walked(parser), &text).unwrap();
-            let got: Vec<Value> = (record.calls.iter())
-                .map(|call| common::call_value(&record.tape, call))
-                .collect();
-            check(name, &got, &case["calls"]);
-            let error = record.format.err().map(Value::from);
-            assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
-            checked += 1;
-        }
+    for (_, case) in stream_cases() {
+        let Some(response) = case.get("response") else {
+            continue;
+        };
+        let name = case["name"].as_str().unwrap();
+        let parser = Walked::named(case["parser"].as_str().unwrap()).unwrap();
+        let text = serde_json::to_vec(response).unwrap();
+        let record = parse_record(&Format::Walked(parser), &text).unwrap();
+        let got: Vec<Value> = (record.calls.iter())
+            .map(|call| common::call_value(&record.tape, call))
+            .collect();
+        check(name, &got, &case["calls"]);
+        let error = record.format.err().map(Value::from);
+        assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
+        checked += 1;
     }
     assert!(checked >= 15, "{checked} responses checked");
 }
@@ -120,21 +127,19 @@ fn stream_vectors_response() {
 #[test]
 fn stream_partial_vectors() {
     let mut checked = 0;
-    for &walked in Walked::ALL {
-        for case in load(&format!("{}.stream.json", walked.name())) {
-            let Some(partial) = case.get("partial") else {
-                continue;
-            };
-            let name = case["name"].as_str().unwrap();
-            let at = partial[0].as_u64().unwrap() as usize;
-            let mut stream = Stream::new(Reader::Walked(walked));
-            for event in &case["events"].as_array().unwrap()[..=at] {
-                stream.feed_text(&bytes_of(event)).unwrap();
-            }
-            let got: Vec<Value> = stream.partial().iter().map(call_value).collect();
-            check(name, &got, &partial[1]);
-            checked += 1;
+    for (walked, case) in stream_cases() {
+        let Some(partial) = case.get("partial") else {
+            continue;
+        };
+        let name = case["name"].as_str().unwrap();
+        let at = partial[0].as_u64().unwrap() as usize;
+        let mut stream = Stream::new(Reader::Walked(walked));
+        for event in &case["events"].as_array().unwrap()[..=at] {
+            stream.feed_text(&bytes_of(event)).unwrap();
         }
+        let got: Vec<Value> = stream.partial().iter().map(call_value).collect();
+        check(name, &got, &partial[1]);
+        checked += 1;
     }
     assert!(checked >= 2);
 }
@@ -143,38 +148,36 @@ fn stream_partial_vectors() {
 /// for a cut, and the calls completed so far stay completed at `finish`.
 #[test]
 fn stream_every_prefix() {
-    for &walked in Walked::ALL {
-        for case in load(&format!("{}.stream.json", walked.name())) {
-            let events: Vec<Vec<u8>> = case["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(bytes_of)
-                .collect();
-            let whole: Vec<u8> = events.concat();
-            let sse = events.first().is_some_and(|e| starts_sse(e));
-            let cuts: Vec<Vec<Vec<u8>>> = if sse {
-                // One transcript fed in two pieces, cut at every byte.
-                (0..=whole.len())
-                    .map(|cut| vec![whole[..cut].to_vec(), whole[cut..].to_vec()])
-                    .collect()
-            } else {
-                (0..=events.len())
-                    .map(|cut| events[..cut].to_vec())
-                    .collect()
-            };
-            for events in cuts {
-                let mut stream = Stream::new(Reader::Walked(walked));
-                let mut completed = 0;
-                for event in &events {
-                    stream.begin();
-                    stream.feed_text(event).unwrap();
-                    completed += stream.acc.done_now.len();
-                    let _ = stream.partial();
-                }
-                stream.finish();
-                assert!(stream.calls().len() >= completed);
+    for (walked, case) in stream_cases() {
+        let events: Vec<Vec<u8>> = case["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(bytes_of)
+            .collect();
+        let whole: Vec<u8> = events.concat();
+        let sse = events.first().is_some_and(|e| starts_sse(e));
+        let cuts: Vec<Vec<Vec<u8>>> = if sse {
+            // One transcript fed in two pieces, cut at every byte.
+            (0..=whole.len())
+                .map(|cut| vec![whole[..cut].to_vec(), whole[cut..].to_vec()])
+                .collect()
+        } else {
+            (0..=events.len())
+                .map(|cut| events[..cut].to_vec())
+                .collect()
+        };
+        for events in cuts {
+            let mut stream = Stream::new(Reader::Walked(walked));
+            let mut completed = 0;
+            for event in &events {
+                stream.begin();
+                stream.feed_text(event).unwrap();
+                completed += stream.acc.done_now.len();
+                let _ = stream.partial();
             }
+            stream.finish();
+            assert!(stream.calls().len() >= completed);
         }
     }
 }

@@ -563,10 +563,10 @@ class JsonValues:
         self._scanned = 0  # how far the open value was read
         self._depth = 0  # the open value's brackets not yet closed
         self._in_string = False
-        self._open = False  # a value has begun
-        self._scalar = False  # the open value is a number or a literal
-        self._array = False  # the open value is an array: its objects are given as they come
-        self._item = -1  # where the array's open object begins (-1: none open)
+        self._open = False  # a value has begun (its first byte, at `_start`, tells its kind)
+        # Where the open array's open object begins (-1: none open): an array's objects
+        # are given as they come.
+        self._item = -1
 
     def idle(self) -> bool:
         """No value begun, and no text kept."""
@@ -611,9 +611,11 @@ class JsonValues:
             if byte not in _VALUE_FIRST:  # not JSON, whatever follows: given now
                 return self._take(self._start + 1)
             self._open, self._scanned = True, self._start + 1
-            self._in_string, self._scalar = byte == 0x22, byte not in b'{["'
+            self._in_string = byte == 0x22
             self._depth = 1 if byte in b"{[" else 0
-            self._array = byte == 0x5B
+        first = text[self._start]
+        scalar = first not in b'{["'  # a number or a literal: neither container nor string
+        array = first == 0x5B
         at = self._scanned
         while True:
             if self._in_string:
@@ -626,7 +628,7 @@ class JsonValues:
                 self._in_string = False
                 if self._depth == 0:
                     return self._take(at)
-            elif self._scalar:
+            elif scalar:
                 end = _WHITESPACE.search(text, at)
                 if end is None:
                     self._scanned = len(text)
@@ -643,7 +645,7 @@ class JsonValues:
                     self._in_string = True
                 elif byte in b"{[":
                     self._depth += 1
-                    if self._array and self._depth == 2 and byte == 0x7B:
+                    if array and self._depth == 2 and byte == 0x7B:
                         self._item = at - 1
                 else:
                     self._depth -= 1
@@ -655,9 +657,9 @@ class JsonValues:
                         return self._take(at)
 
     def _take(self, end: int) -> tuple[bytes, bool]:
-        value = bytes(self._text[self._start : end]), self._array
+        value = bytes(self._text[self._start : end]), self._text[self._start] == 0x5B
         self._start = self._scanned = end
-        self._open = self._in_string = self._scalar = self._array = False
+        self._open = self._in_string = False
         self._depth, self._item = 0, -1
         return value
 
