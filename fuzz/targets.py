@@ -12,7 +12,8 @@ schema and `to_pylist()`.
 Targets (`TARGETS`):
 
 * `parse`: the input is response text; every parser class (`PARSERS`: OpenAI, Gemini,
-  JsonResponseParser with several option sets, SdkResponseParser) parses it as bytes,
+  JsonResponseParser with several option sets, SdkResponseParser, the second-wave
+  formats, AutoResponseParser) parses it as bytes,
   str (invalid UTF-8 as lone surrogates, and replaced) and bytearray, and, when stdlib
   json decodes it, the decoded value.
 * `parse_structured`: a response of a provider's shape (or a mutated seed document)
@@ -124,6 +125,8 @@ PARSERS = [
     ParserSpec("anthropic", "AnthropicResponseParser", (), "event"),
     ParserSpec("bedrock", "BedrockConverseParser", (), "event"),
     ParserSpec("cohere", "CohereResponseParser", (), "event"),
+    # Auto: any response, or an event given alone (read as a stream of that one event).
+    ParserSpec("auto", "AutoResponseParser", (), "event"),
 ]
 
 # --------------------------------------------------------------------------- comparing

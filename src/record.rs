@@ -48,12 +48,10 @@ pub fn record_at_with<'a>(
         idx: root,
     };
     let walked = format.walked(&node, Walked::detected);
-    if let Some(walked) = walked {
-        let Ok(piece) = walked.is_stream_piece(&node);
-        if piece {
-            // A piece of a stream: read as a stream of one event.
-            return stream::record(Reader::Walked(walked), tape, root);
-        }
+    let is_text = matches!(tape.tokens[root], Token::Str(_));
+    if let Ok(Some(reader)) = stream::piece_reader(format, walked, &node, is_text) {
+        // A piece of a stream: read as a stream of one event.
+        return stream::record(reader, tape, root);
     }
     let Ok(walk) = format.walk(&node, |_| walked);
     let (name, raw_calls) = match walk {

@@ -1094,6 +1094,27 @@ fn error_code<N: Node>(error: &N) -> Result<Option<String>, N::Error> {
 pub const FRAGMENT: &str = "a functionCall with partialArgs but no name: a piece of a stream; \
                             read the whole stream (parser.stream(), --stream)";
 
+/// The reader `parse` reads a document with as a stream of that one event, where it is
+/// a piece of a stream: a response its format says is one (`Walked::is_stream_piece`:
+/// an event of the stream given alone, a Gemini 3 chunk with `partial_args`); or, for
+/// auto, a document that is not text and that no format recognizes as a response (`walked`
+/// is None): an event given alone, which the auto stream recognizes, or names as an
+/// unrecognized shape.
+pub fn piece_reader<N: Node>(
+    format: &Format,
+    walked: Option<Walked>,
+    doc: &N,
+    is_text: bool,
+) -> Result<Option<Reader>, N::Error> {
+    Ok(match walked {
+        Some(walked) => walked
+            .is_stream_piece(doc)?
+            .then_some(Reader::Walked(walked)),
+        None if matches!(format, Format::Auto) && !is_text => Some(Reader::Auto),
+        None => None,
+    })
+}
+
 /// Whether the value at `root` holds a whole stream: a list, or SSE text.
 pub fn holds_stream(tape: &Tape<'_>, root: usize) -> bool {
     match &tape.tokens[root] {
@@ -1197,7 +1218,7 @@ pub fn bedrock_exception<N: Node>(event: &N) -> Result<Option<(&'static str, N)>
 /// "error", "error": E}`) is the stream's error E, and `{"type": "error", ...}` (the
 /// Responses API's `code` and `message`) the event itself. Other events are no error.
 fn undetected_error<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
-    if let Some(error) = event.member("error")? {
+    if let Some(error) = event.field("error")? {
         return acc.provider_error(Some(&error), None);
     }
     if typed_event(event, ERROR_TYPE)? {

@@ -99,28 +99,40 @@ fn stream_vectors() {
 }
 
 /// The vectors' `response`: the non-streamed response of the same call, or the event
-/// itself where it is given alone, which `parse` reads as a stream of that one event:
-/// the same calls and error.
+/// itself where it is given alone, which `parse` reads as a stream of that one event,
+/// named and auto: the same calls and error.
 #[test]
 fn stream_vectors_response() {
-    let mut checked = 0;
+    let (mut checked, mut alone) = (0, 0);
     for (_, case) in stream_cases() {
         let Some(response) = case.get("response") else {
             continue;
         };
         let name = case["name"].as_str().unwrap();
         let parser = Walked::named(case["parser"].as_str().unwrap()).unwrap();
+        let mut formats = vec![Format::Walked(parser)];
+        if case["events"].as_array().unwrap() == std::slice::from_ref(response) {
+            formats.push(Format::Auto);
+            alone += 1;
+        }
         let text = serde_json::to_vec(response).unwrap();
-        let record = parse_record(&Format::Walked(parser), &text).unwrap();
-        let got: Vec<Value> = (record.calls.iter())
-            .map(|call| common::call_value(&record.tape, call))
-            .collect();
-        check(name, &got, &case["calls"]);
-        let error = record.format.err().map(Value::from);
-        assert_eq!(error.as_ref(), case.get("error"), "{name}: error");
+        for format in &formats {
+            let record = parse_record(format, &text).unwrap();
+            let got: Vec<Value> = (record.calls.iter())
+                .map(|call| common::call_value(&record.tape, call))
+                .collect();
+            check(name, &got, &case["calls"]);
+            let error = record.format.err().map(Value::from);
+            assert_eq!(
+                error.as_ref(),
+                case.get("error"),
+                "{name} ({format:?}): error"
+            );
+        }
         checked += 1;
     }
     assert!(checked >= 15, "{checked} responses checked");
+    assert!(alone >= 10, "{alone} events given alone checked");
 }
 
 /// `partial` vectors: what `partial()` gives after the named event.

@@ -844,6 +844,28 @@ def test_standard_input_and_max_line_bytes(impl: str, tmp_path: Path) -> None:
     assert run(impl, "extract", OPENAI, "--format", "openai", "--max-line-bytes", 0).returncode == 2
 
 
+def test_events_given_alone_are_recognized_by_auto(impl: str, tmp_path: Path) -> None:
+    """A log of `response.completed` events alone: auto reads each as a stream of that one
+    event, and a named format that finds no calls says what the lines look like."""
+    item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather"}
+    lines = []
+    for i in range(3):
+        response = {"id": f"resp_{i}", "object": "response", "status": "completed"}
+        response["output"] = [{**item, "arguments": json.dumps({"city": f"c{i}"})}]
+        lines.append(json.dumps({"type": "response.completed", "response": response}))
+    path = tmp_path / "events.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    rows = [json.loads(line) for line in run(impl, "extract", path, "--quiet").stdout.splitlines()]
+    assert [(r["format"], r["arguments"]) for r in rows] == [
+        ("openai-responses", {"city": f"c{i}"}) for i in range(3)
+    ]
+    done = run(impl, "extract", path, "--format", "gemini", "--quiet")
+    assert done.stderr == (
+        "toolsift: warning: --format gemini found no calls in 3 records; "
+        "they look like openai-responses (use --format auto)\n"
+    )
+
+
 def test_a_named_format_that_finds_nothing_says_so(impl: str) -> None:
     """`--format gemini` on OpenAI Batch output: one line saying what the lines look like;
     the default (auto) reads them."""

@@ -64,11 +64,15 @@ def test_vector(make: Any, case: dict[str, Any]) -> None:
     assert response.raw == [event_of(e) for e in case["events"]]
     if "response" in case:
         # The non-streamed response of the same call gives the same calls (and error),
-        # given as a dict and as JSON text.
+        # given as a dict and as JSON text; an event given alone gives them to auto too.
+        parsers = [parser]
+        if case["events"] == [case["response"]]:
+            parsers.append(make.AutoResponseParser())
         for raw in (case["response"], json.dumps(case["response"])):
-            parsed = parser.parse(raw)
-            assert same(calls_as_dicts(parsed), case["calls"])
-            assert parsed.error == case.get("error")
+            for reading in parsers:
+                parsed = reading.parse(raw)
+                assert same(calls_as_dicts(parsed), case["calls"])
+                assert parsed.error == case.get("error")
     if "partial" in case:
         at, expected = case["partial"]
         stream = parser.stream()
@@ -369,10 +373,11 @@ def test_sdk_event_objects(make: Any, case: dict[str, Any]) -> None:
     assert response.error == case.get("error")
     if "done" in case:
         assert done == case["done"]
-    if case in ALONE:  # the SDK's event given alone to `parse`
-        parsed = parser_for(make, case["parser"]).parse(events[0])
-        assert same(calls_as_dicts(parsed), case["calls"])
-        assert parsed.error == case.get("error")
+    if case in ALONE:  # the SDK's event given alone to `parse`, named and auto
+        for parser in (parser_for(make, case["parser"]), make.AutoResponseParser()):
+            parsed = parser.parse(events[0])
+            assert same(calls_as_dicts(parsed), case["calls"])
+            assert parsed.error == case.get("error")
 
 
 # --- Parity: random arguments in random fragments, every provider ----------------------
@@ -569,31 +574,31 @@ def test_a_record_holding_a_stream(make: Any, case: dict[str, Any], tmp_path: An
 
 @pytest.mark.parametrize("case", ALONE, ids=[c["name"] for c in ALONE])
 def test_an_event_given_alone_in_bulk(make: Any, case: dict[str, Any], tmp_path: Any) -> None:
-    """An event given alone is a stream of that one event in every bulk API too: as a
-    record, with a number beyond the float range beside it (which the Rust reader's first
-    pass leaves to a pruned parse, which must keep what tells), and in a batch envelope
-    (which the file APIs unwrap)."""
+    """An event given alone is a stream of that one event in every bulk API too, named
+    and auto: as a record, with a number beyond the float range beside it (which the Rust
+    reader's first pass leaves to a pruned parse, which must keep what tells), and in a
+    batch envelope (which the file APIs unwrap)."""
     event = json.dumps(case["response"])
     # Beside the event's members, or inside the value of an event of one member (a
     # Bedrock exception is an object of that one member).
     at = event.index("{", 1) + 1 if len(case["response"]) == 1 else 1
     records = [event, f'{event[:at]}"x": 1e400, {event[at:]}', json.dumps({"custom_id": "r1",
                "response": {"status_code": 200, "body": case["response"]}})]  # fmt: skip
-    parser = parser_for(make, case["parser"])
-    for response in parser.parse_many(records[:2]):
-        assert same(calls_as_dicts(response), case["calls"])
-        assert response.error == case.get("error")
     path = tmp_path / "events.jsonl"
     path.write_text("\n".join(records) + "\n", "utf-8")
-    for response in parser.parse_file(str(path)):
-        assert same(calls_as_dicts(response), case["calls"])
-    rows = parser.to_arrow(str(path)).to_pylist()
-    if "error" in case:
-        assert [r["error"] for r in rows] == [case["error"]] * 3
-    else:
-        assert [r["name"] for r in rows] == [c["name"] for c in case["calls"]] * 3
-        assert {r["format"] for r in rows} == {case["parser"]}
-    assert [r["custom_id"] for r in rows][-1] == "r1"
+    for parser in (parser_for(make, case["parser"]), make.AutoResponseParser()):
+        for response in parser.parse_many(records[:2]):
+            assert same(calls_as_dicts(response), case["calls"])
+            assert response.error == case.get("error")
+        for response in parser.parse_file(str(path)):
+            assert same(calls_as_dicts(response), case["calls"])
+        rows = parser.to_arrow(str(path)).to_pylist()
+        if "error" in case:
+            assert [r["error"] for r in rows] == [case["error"]] * 3
+        else:
+            assert [r["name"] for r in rows] == [c["name"] for c in case["calls"]] * 3
+            assert {r["format"] for r in rows} == {case["parser"]}
+        assert [r["custom_id"] for r in rows][-1] == "r1"
 
 
 BEDROCK_CHUNKS = next(c for c in CASES if "InvokeModelWithResponseStream" in c["name"])

@@ -462,7 +462,7 @@ def _no_calls_note(format: str, inputs: Sequence[str], counts: dict[str, int]) -
 
 def _recognized(inputs: Sequence[str]) -> collections.Counter[str]:
     """The formats auto-detection recognizes in the first `SAMPLE_RECORDS` records of
-    the inputs (batch envelopes unwrapped)."""
+    the inputs (batch envelopes unwrapped), as responses or as events of their streams."""
     import orjson
 
     from toolsift._pure import bulk, formats
@@ -481,9 +481,13 @@ def _recognized(inputs: Sequence[str]) -> collections.Counter[str]:
                     response, _, error = bulk.locate(orjson.loads(line), None)
                 except (orjson.JSONDecodeError, TypeError):
                     continue
-                spec = None if error is not None else formats.detect_or_none(response)
+                if error is not None:
+                    continue
+                spec = formats.detect_or_none(response)
                 if spec is not None:
                     seen[spec.name] += 1
+                elif (event := formats.stream_detect(response)) is not None:
+                    seen[event[0]] += 1  # an event of a stream given alone
         except (OSError, ImportError):
             continue  # reported by the run already
     return seen

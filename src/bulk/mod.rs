@@ -14,6 +14,7 @@ use crate::formats::{self, Format, Walked};
 use crate::json::{self, JsonError, Keep, Tape, Token};
 use crate::node::TapeNode;
 use crate::record::{record_at, record_at_with};
+use crate::stream;
 use source::Line;
 use std::borrow::Cow;
 
@@ -241,15 +242,16 @@ impl Reader {
     }
 }
 
-/// Whether the response at `root` is a piece of a stream, for the format that reads it
-/// (`Walked::is_stream_piece`; every format keeps the members that tell).
+/// Whether the response at `root` is a piece of a stream (`stream::piece_reader`; every
+/// format keeps the members that tell).
 fn piece(tape: &Tape<'_>, root: usize, format: &Format) -> bool {
     let node = TapeNode { tape, idx: root };
     let walked = format.walked(&node, Walked::detected);
-    walked.is_some_and(|walked| {
-        let Ok(piece) = walked.is_stream_piece(&node);
-        piece
-    })
+    let is_text = matches!(tape.tokens[root], Token::Str(_));
+    matches!(
+        stream::piece_reader(format, walked, &node, is_text),
+        Ok(Some(_))
+    )
 }
 
 /// Whether skipping parts of `text` keeps the meaning of a full parse: serde_json's

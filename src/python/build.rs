@@ -4,7 +4,7 @@ use super::objects::PyNode;
 use crate::calls::{decode_object, Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{is_too_long_int, scan_plain, JsonError, Sink, Tape, Text, Token};
-use crate::stream::{response_error, Reader};
+use crate::stream::{self, response_error, Reader};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple, PyType};
@@ -838,12 +838,11 @@ pub fn response_from_node<'py>(
     let mut calls = Vec::new();
     let node = PyNode(raw.clone());
     let walked = format.walked(&node, |node| b.detected(&node.0));
-    if let Some(walked) = walked {
-        if walked.is_stream_piece(&node)? {
-            // A piece of a stream: read as a stream of one event.
-            let events = PyTuple::new(py, [raw])?;
-            return super::stream::assembled_response(b, Reader::Walked(walked), &events, raw);
-        }
+    let is_text = raw.is_instance_of::<PyString>();
+    if let Some(reader) = stream::piece_reader(format, walked, &node, is_text)? {
+        // A piece of a stream: read as a stream of one event.
+        let events = PyTuple::new(py, [raw])?;
+        return super::stream::assembled_response(b, reader, &events, raw);
     }
     let found = match format.walk(&node, |_| walked)? {
         Walk::Calls(_, found) => found,

@@ -792,7 +792,7 @@ def undetected_error(event: Any, acc: Accumulator) -> None:
     that failed at once): `{"error": E}` (OpenAI, Gemini, Ollama, and Anthropic's `{"type":
     "error", "error": E}`) is the stream's error E, and `{"type": "error", ...}` (the
     Responses API's `code` and `message`) the event itself. Other events are no error."""
-    error = member(event, "error")
+    error = field(event, "error")  # an SDK's event object too
     if error is not None:
         acc.provider_error(error)
     elif typed_event(event, ERROR_TYPE):

@@ -30,6 +30,7 @@ from toolsift._types import AgentResponse, ToolCall
 __all__ = ["Parser"]
 
 _STR_OR_NONE = (str, type(None))
+_DOC = object()  # `assembled`'s default: the error names the shape of `doc`
 
 
 def holds_stream(doc: Any) -> bool:
@@ -106,11 +107,14 @@ class Parser:
         handler = formats.by_name(self._format).stream_handler(**self._options)
         return Stream(handler, format=self._format)
 
-    def assembled(self, doc: Any, spec: formats.Format | None = None) -> tuple[list[ToolCall], str]:
+    def assembled(
+        self, doc: Any, spec: formats.Format | None = None, shown: Any = _DOC
+    ) -> tuple[list[ToolCall], str]:
         """A record holding a whole stream (a list of events, or SSE text): its calls,
         and the format that read them (`spec`'s reader, where given: a chunk recognized
         as that format). UnrecognizedShape where an event is not JSON, or (auto) no event
-        is of any format's stream, or it held only pieces of calls (`FRAGMENT`)."""
+        is of any format's stream (naming `shown`'s shape, by default `doc`'s), or it
+        held only pieces of calls (`FRAGMENT`)."""
         if spec is None:
             stream = self.stream()
         else:  # the reader of the format the response was recognized as
@@ -125,7 +129,7 @@ class Parser:
         if response.error is not None:
             raise _unrecognized(response.error)
         if stream.format is None:
-            raise UnrecognizedShape(doc)
+            raise UnrecognizedShape(doc if shown is _DOC else shown)
         return response.tool_calls, stream.format
 
     def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
@@ -144,7 +148,13 @@ class Parser:
             return litert.parse_sdk(doc)
         if self._streams and holds_stream(doc):
             return self.assembled(doc)[0]
-        spec = formats.detect(doc) if self._auto else self._spec
+        spec = formats.detect_or_none(doc) if self._auto else self._spec
+        if spec is None:
+            # Auto recognizes no response: an event of a stream given alone, read as a
+            # stream of that one event (as a list of events is read).
+            if isinstance(doc, TEXT_TYPES):
+                raise UnrecognizedShape(doc)
+            return self.assembled([doc], shown=doc)[0]
         if self._streams and spec is not None and spec.is_stream_piece(doc):
             return self.assembled([doc], spec)[0]  # a piece of a stream: read as one
         if self._auto:
@@ -182,15 +192,16 @@ class Parser:
 
     def format_of(self, doc: Any) -> str | None:
         """The format a response is read as (the `format` column)."""
-        if self._auto and holds_stream(doc):
-            try:
-                return self.assembled(doc)[1]
-            except ParseError:
-                return None
-        if self._auto:
-            spec = formats.detect_or_none(doc)
-            return None if spec is None else spec.name
-        return self._format
+        if not self._auto:
+            return self._format
+        stream = holds_stream(doc)
+        spec = None if stream else formats.detect_or_none(doc)
+        if spec is not None:
+            return spec.name
+        try:  # a stream, or an event of one given alone (`calls_in`)
+            return self.assembled(doc if stream else [doc])[1]
+        except ParseError:
+            return None
 
     def parse_file(
         self,
