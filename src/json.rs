@@ -509,12 +509,16 @@ fn unescape(b: &[u8], start: usize, mut j: usize, out: &mut Vec<u8>) -> Option<u
         match *b.get(j)? {
             b'"' => return Some(j + 1),
             b'\\' => {
-                let (c, next) = escaped_char(b, j + 1)?;
-                match u8::try_from(c) {
-                    Ok(ascii) if ascii.is_ascii() => out.push(ascii),
-                    _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                // A one-letter escape (nearly every one) is the byte it stands for.
+                let one = ONE_LETTER_ESCAPES[usize::from(*b.get(j + 1)?)];
+                if one != 0 {
+                    out.push(one);
+                    j += 2;
+                } else {
+                    let (c, next) = escaped_char(b, j + 1)?;
+                    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                    j = next;
                 }
-                j = next;
             }
             c if c < 0x20 => return None,
             _ => j = copy_run(b, j, out),
@@ -637,23 +641,31 @@ fn string_ends(word: u64) -> u64 {
 /// backslash), and where the text goes on; None for an escape JSON does not allow, a
 /// lone surrogate, or one cut off by the end of the text. Always inlined: the
 /// one-letter escapes (most of them: the quotes of JSON text inside a string) cost a
-/// jump; `\u` escapes go to a function of their own.
+/// table lookup; `\u` escapes go to a function of their own.
 #[inline(always)]
 pub fn escaped_char(b: &[u8], i: usize) -> Option<(char, usize)> {
-    let c = match *b.get(i)? {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        b'u' => return unicode_escape(b, i + 1),
-        _ => return None,
-    };
-    Some((c, i + 1))
+    let letter = *b.get(i)?;
+    match ONE_LETTER_ESCAPES[usize::from(letter)] {
+        0 if letter == b'u' => unicode_escape(b, i + 1),
+        0 => None,
+        byte => Some((char::from(byte), i + 1)),
+    }
 }
+
+/// The byte each one-letter escape stands for, by its letter (`n`: a line feed); 0 for
+/// the other bytes (`u` among them).
+static ONE_LETTER_ESCAPES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table[b'/' as usize] = b'/';
+    table[b'b' as usize] = 0x08;
+    table[b'f' as usize] = 0x0c;
+    table[b'n' as usize] = b'\n';
+    table[b'r' as usize] = b'\r';
+    table[b't' as usize] = b'\t';
+    table
+};
 
 /// The character of a `\uXXXX` escape whose digits start at `b[i]` (a high surrogate
 /// joined with the escaped low one that must follow), and where the text goes on.
@@ -1329,7 +1341,7 @@ pub(crate) mod tests {
             r#"{"a": [1, -0, 2.5, 1E+2, 1e-7, 18446744073709551616, -9223372036854775808]}"#,
             "[18446744073709551615, 9223372036854775808, -9223372036854775809]",
             r#" {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a"}}]},"finish_reason":null}]} "#,
-            r#"["x\u00e9\ud83d\ude00\n\t\/\\\"", "plain é", true, false, null, {}, []]"#,
+            r#"["x\u00e9\ud83d\ude00\n\t\/\\\"\b\f\r", "plain é", true, false, null, {}, []]"#,
             r#"{"a":{"a":1,"a":2},"":""}"#,
             "0",
             r#""\u0000""#,
@@ -1348,6 +1360,21 @@ pub(crate) mod tests {
             assert!(parse_plain(text.as_bytes()).is_none(), "{text}");
         }
         assert!(parse_plain(b"\"\xff\"").is_none());
+    }
+
+    /// Every byte after a backslash, alone in a string and between text: read (or
+    /// refused) as serde_json reads it.
+    #[test]
+    fn every_escape_letter_as_serde_json() {
+        for letter in 0..=255u8 {
+            for (before, after) in [("", ""), ("ab", "cd")] {
+                let mut text = format!("\"{before}\\").into_bytes();
+                text.push(letter);
+                text.extend_from_slice(format!("{after}\"").as_bytes());
+                let serde = serde_parse(&text).ok();
+                assert_eq!(parse_plain(&text), serde, "{:?}", text);
+            }
+        }
     }
 
     use super::*;
