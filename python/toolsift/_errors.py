@@ -65,7 +65,9 @@ def describe_shape(doc: object) -> str:
     for kind, text in kinds.items():
         if isinstance(doc, kind):
             return text
-    if isinstance(doc, (int, float)):
+    from toolsift._jsontext import TooLongInt  # here: that module imports this one
+
+    if isinstance(doc, (int, float, TooLongInt)):
         return "a number"
     return f"a {type(doc).__name__} object"
 
