@@ -40,6 +40,11 @@ pub fn record_at_with<'a>(
     root: usize,
     decode: bool,
 ) -> Record<'a> {
+    if let Some(decoded) = json_in_string(&tape, root) {
+        // A response given as JSON text inside a string (a log that stored the body, or
+        // `model_dump_json()`, as a string): the value the text holds is the record.
+        return record_at_with(format, decoded, 0, decode);
+    }
     if let Some(reader) = Reader::for_records(format).filter(|_| holds_stream(&tape, root)) {
         return stream::record(reader, tape, root);
     }
@@ -101,6 +106,18 @@ pub fn record_at_with<'a>(
 
 /// Keys shown at most in [`unrecognized_shape`] (the pure `MAX_KEYS_SHOWN`).
 const MAX_KEYS_SHOWN: usize = 10;
+
+/// The value of the string at `root` when the string is the JSON text of an object or an
+/// array (its first character, after JSON whitespace, `{` or `[`), decoded; None for any
+/// other string (SSE text, plain text, text that is not JSON), which stays a string.
+fn json_in_string(tape: &Tape<'_>, root: usize) -> Option<Tape<'static>> {
+    let text = tape.str_at(root)?;
+    let start = text.trim_start_matches([' ', '\t', '\n', '\r']);
+    if !matches!(start.as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    json::parse_string(text.to_owned()).ok()
+}
 
 /// `unrecognized response shape (keys: a, b, c)`, as the pure `UnrecognizedShape` says
 /// it: the response's keys (each once, in order; the first ten, then `...`), or what it

@@ -404,6 +404,41 @@ def test_record_path(make: Any, tmp_path: Path) -> None:
         list(parser.parse_file(path, record_path=["out"]))
 
 
+def test_responses_given_as_json_text_inside_strings(make: Any, tmp_path: Path) -> None:
+    """A log that stored each body (or `model_dump_json()`) as a string: the string's JSON
+    text is the response, at a record_path, as a whole line, and inside an envelope; a
+    string that is not the JSON text of an object or array stays a string."""
+    body = chat([("f", '{"a": 1}')])
+    call = {"index": 0, "id": "call_0", "type": "function"}
+    call["function"] = {"name": "f", "arguments": '{"a": 1}'}
+    chunk = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}}]}
+    chunk["choices"][0]["delta"]["tool_calls"] = [call]
+    lines = [
+        json.dumps({"id": 0, "body": json.dumps(body)}).encode(),
+        json.dumps({"id": 1, "body": " \n" + json.dumps(body, indent=2)}).encode(),
+        json.dumps({"id": 2, "body": json.dumps([chunk])}).encode(),  # a stream's events
+        json.dumps({"id": 3, "body": json.dumps(body)[:-1]}).encode(),  # cut: not JSON
+        json.dumps({"id": 4, "body": "plain text"}).encode(),
+    ]
+    path = write(tmp_path / "s.jsonl", lines)
+    for parser in (make.OpenAIResponseParser(), make.AutoResponseParser()):
+        rows = parser.to_arrow(path, record_path="body").to_pylist()
+        assert [(r["record"], r["format"], r["name"], r["arguments"]) for r in rows[:3]] == [
+            (i, "openai", "f", '{"a":1}') for i in range(3)
+        ]
+        responses = list(parser.parse_file(path, record_path="body"))
+        assert [[c.name for c in r.tool_calls] for r in responses] == [["f"]] * 3 + [[]] * 2
+    # Named: the strings that hold no JSON give no calls; auto says what they are.
+    assert len(make.OpenAIResponseParser().to_arrow(path, record_path="body")) == 3
+    errors = make.AutoResponseParser().to_arrow(path, record_path="body").column("error")
+    assert errors.to_pylist()[3:] == ["unrecognized response shape (a string)"] * 2
+    # A whole line that is the JSON string, and an OpenAI Batch body given as a string.
+    texts = [json.dumps(json.dumps(body)), openai_envelope(1, json.dumps(body))]
+    whole = write(tmp_path / "w.jsonl", [text.encode() for text in texts])
+    rows = make.AutoResponseParser().to_arrow(whole).to_pylist()
+    assert [(r["custom_id"], r["name"]) for r in rows] == [(None, "f"), ("req-1", "f")]
+
+
 def test_json_parser_with_envelope(make: Any, tmp_path: Path) -> None:
     body = {"result": {"calls": [{"name": "f", "args": {"a": 1}}, {"args": {}}]}}
     path = write(tmp_path / "j.jsonl", [openai_envelope(0, body).encode()])

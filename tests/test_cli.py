@@ -866,6 +866,23 @@ def test_events_given_alone_are_recognized_by_auto(impl: str, tmp_path: Path) ->
     )
 
 
+def test_responses_inside_strings_are_recognized(impl: str, tmp_path: Path) -> None:
+    """Lines that are JSON strings holding responses: read by auto, and named in the note
+    of a named format that finds no calls."""
+    body = {"id": "chatcmpl-1", "object": "chat.completion", "choices": [{"index": 0,
+            "message": {"role": "assistant", "tool_calls": [{"id": "call_1", "type":
+            "function", "function": {"name": "f", "arguments": "{}"}}]}}]}  # fmt: skip
+    path = tmp_path / "strings.jsonl"
+    path.write_text(json.dumps(json.dumps(body)) + "\n")
+    rows = [json.loads(line) for line in run(impl, "extract", path, "--quiet").stdout.splitlines()]
+    assert [(r["format"], r["name"]) for r in rows] == [("openai", "f")]
+    done = run(impl, "extract", path, "--format", "gemini", "--quiet")
+    assert done.stderr == (
+        "toolsift: warning: --format gemini found no calls in 1 records; "
+        "they look like openai (use --format auto)\n"
+    )
+
+
 def test_a_named_format_that_finds_nothing_says_so(impl: str) -> None:
     """`--format gemini` on OpenAI Batch output: one line saying what the lines look like;
     the default (auto) reads them."""

@@ -21,11 +21,16 @@ def parser_for(make: Any, case: dict[str, Any]) -> Any:
 
 
 def inputs_of(case: dict[str, Any]) -> list[Any]:
-    """Every form the case's input can take: the object itself, str and bytes of JSON."""
+    """Every form the case's input can take: the object itself, str and bytes of JSON,
+    and (a response or a stream) JSON text inside a JSON string, as a log that stored the
+    body as a string holds it."""
     if "text" in case:
         return [case["text"], case["text"].encode("utf-8")]
     text = json.dumps(case["input"], ensure_ascii=False)
-    return [case["input"], text, text.encode("utf-8"), json.dumps(case["input"]).encode()]
+    forms = [case["input"], text, text.encode("utf-8"), json.dumps(case["input"]).encode()]
+    if isinstance(case["input"], (dict, list)):
+        forms.append(json.dumps(text))
+    return forms
 
 
 def expected_calls(case: dict[str, Any]) -> list[dict[str, Any]]:

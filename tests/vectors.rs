@@ -46,37 +46,38 @@ fn parser_vectors() {
             assert!(result.is_err(), "{name}: expected an error");
             continue;
         }
-        let record = result.unwrap_or_else(|err| panic!("{name}: {err}"));
-        let tape = &record.tape;
-        let got: Vec<Value> = record
-            .calls
-            .iter()
-            .map(|call| call_value(tape, call))
-            .collect();
+        result.unwrap_or_else(|err| panic!("{name}: {err}"));
         let expected = case["calls"].as_array().unwrap();
-        assert!(
-            got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
-            "{name}:\n got      {got:?}\n expected {expected:?}"
-        );
-        if case["auto"].as_bool().unwrap_or(false) {
-            // Auto-detection reads it as the case's format, with the same calls.
-            let record = parse_record(&Format::Auto, text.as_bytes()).unwrap();
-            assert_eq!(
-                record.format.as_deref(),
-                Ok(case["parser"].as_str().unwrap()),
-                "{name}"
-            );
-            let got: Vec<Value> = record
-                .calls
-                .iter()
-                .map(|call| call_value(&record.tape, call))
-                .collect();
-            assert!(
-                got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
-                "{name} (auto):\n got      {got:?}\n expected {expected:?}"
-            );
+        let mut texts = vec![text.clone()];
+        if case.get("text").is_none() && (case["input"].is_object() || case["input"].is_array()) {
+            // The response given as JSON text inside a string: the same calls.
+            texts.push(serde_json::to_string(&Value::String(text)).unwrap());
+        }
+        for text in &texts {
+            let record = parse_record(&format, text.as_bytes()).unwrap();
+            check_calls(name, &record, expected);
+            if case["auto"].as_bool().unwrap_or(false) {
+                // Auto-detection reads it as the case's format, with the same calls.
+                let record = parse_record(&Format::Auto, text.as_bytes()).unwrap();
+                assert_eq!(
+                    record.format.as_deref(),
+                    Ok(case["parser"].as_str().unwrap()),
+                    "{name}"
+                );
+                check_calls(&format!("{name} (auto)"), &record, expected);
+            }
         }
     }
+}
+
+fn check_calls(name: &str, record: &toolsift::calls::Record<'_>, expected: &[Value]) {
+    let got: Vec<Value> = (record.calls.iter())
+        .map(|call| call_value(&record.tape, call))
+        .collect();
+    assert!(
+        got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
+        "{name}:\n got      {got:?}\n expected {expected:?}"
+    );
 }
 
 /// tests/vectors/litert.json on the Rust core: `extract_tool_calls` and

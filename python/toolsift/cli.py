@@ -466,6 +466,7 @@ def _recognized(inputs: Sequence[str]) -> collections.Counter[str]:
     import orjson
 
     from toolsift._pure import bulk, formats
+    from toolsift._pure.walk import json_in_string
 
     seen: collections.Counter[str] = collections.Counter()
     looked = 0
@@ -483,6 +484,9 @@ def _recognized(inputs: Sequence[str]) -> collections.Counter[str]:
                     continue
                 if error is not None:
                     continue
+                decoded = json_in_string(response)  # JSON text inside a string
+                if decoded is not None:
+                    response = decoded
                 spec = formats.detect_or_none(response)
                 if spec is not None:
                     seen[spec.name] += 1

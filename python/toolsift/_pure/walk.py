@@ -33,6 +33,18 @@ _STR_OR_NONE = (str, type(None))
 _DOC = object()  # `assembled`'s default: the error names the shape of `doc`
 
 
+def json_in_string(doc: Any) -> Any:
+    """The value of a string that is the JSON text of an object or an array (its first
+    character, after JSON whitespace, `{` or `[`), decoded; None for anything else (SSE
+    text, plain text, text that is not JSON), which stays what it is."""
+    if type(doc) is not str or not doc.lstrip(" \t\r\n").startswith(("{", "[")):
+        return None
+    try:
+        return loads(doc)
+    except ParseError:
+        return None
+
+
 def holds_stream(doc: Any) -> bool:
     """A record that holds a whole stream: a list (of events), or a string of SSE text."""
     if isinstance(doc, (list, tuple)):
@@ -146,6 +158,11 @@ class Parser:
         `UnrecognizedShape`."""
         if self._litert:
             return litert.parse_sdk(doc)
+        decoded = json_in_string(doc)
+        if decoded is not None:
+            # A response given as JSON text inside a string (a log that stored the body,
+            # or `model_dump_json()`, as a string): the value the text holds is the record.
+            return self.calls_in(decoded)
         if self._streams and holds_stream(doc):
             return self.assembled(doc)[0]
         spec = formats.detect_or_none(doc) if self._auto else self._spec
@@ -167,7 +184,9 @@ class Parser:
         rounded an integer in arguments given inline and `text` has a run of 19 digits
         (then decode `text` with `loads` and use `calls_in`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
-        if self._litert or (type(doc) is not dict and self._streams and holds_stream(doc)):
+        if self._litert or type(doc) is str:
+            return None  # SSE text, JSON text inside a string: read by `calls_in`
+        if type(doc) is not dict and self._streams and holds_stream(doc):
             return None  # a stream: decoded exactly, by `calls_in`
         spec = formats.detect_or_none(doc) if self._auto else self._spec
         if spec is None:
@@ -194,6 +213,9 @@ class Parser:
         """The format a response is read as (the `format` column)."""
         if not self._auto:
             return self._format
+        decoded = json_in_string(doc)
+        if decoded is not None:
+            return self.format_of(decoded)  # JSON text inside a string (`calls_in`)
         stream = holds_stream(doc)
         spec = None if stream else formats.detect_or_none(doc)
         if spec is not None:
