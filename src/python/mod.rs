@@ -160,6 +160,7 @@ fn parse_text<'py>(
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::keep_freed_memory_longer(); // before any of this module's threads start
     m.add_class::<Parser>()?;
     m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
     m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
