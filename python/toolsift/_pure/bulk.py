@@ -89,19 +89,17 @@ Sink = Callable[[Any], None]
 class Reading(Protocol):
     """How a parser reads a record's response (`toolsift._pure.walk.Parser`)."""
 
-    def calls_in(self, doc: Any) -> list[ToolCall]:
-        """The calls in a decoded response."""
+    def read(self, doc: Any) -> tuple[list[ToolCall], str]:
+        """The calls in a decoded response, and the format that read them (the `format`
+        column); `ParseError` where none did."""
 
-    def decoded_calls(self, doc: Any, text: Any) -> list[ToolCall] | None:
+    def decoded_read(self, doc: Any, text: Any) -> tuple[list[ToolCall], str] | None:
         """The same for a response plain orjson decoded from the record `text`, or None
         where the record must be decoded exactly."""
 
-    def text_calls(self, text: Any) -> list[ToolCall] | None:
+    def text_read(self, text: Any) -> tuple[list[ToolCall], str] | None:
         """For a format that reads text (LiteRT-LM): the calls `parse` finds in a record
-        (never an error). None for the others."""
-
-    def format_of(self, doc: Any) -> str | None:
-        """The format a decoded response is read as (the `format` column)."""
+        (never an error), and the format. None for the others."""
 
 
 BATCH_ROWS = 4096
@@ -483,19 +481,19 @@ def read_record(
     try:
         doc = loads(record)
     except ParseError as exc:
-        if path is None and (calls := reading.text_calls(record)) is not None:
-            return calls, None, None, reading.format_of(None)
+        if path is None and (text := reading.text_read(record)) is not None:
+            return text[0], None, None, text[1]
         return [], None, str(exc), None
     response, custom_id, error = locate(doc, path)
     if error is not None:
         return [], custom_id, error, None
-    if response is doc and (calls := reading.text_calls(record)) is not None:
-        return calls, None, None, reading.format_of(None)
+    if response is doc and (text := reading.text_read(record)) is not None:
+        return text[0], None, None, text[1]
     try:
-        calls = reading.calls_in(response)
+        calls, format = reading.read(response)
     except ParseError as exc:  # auto-detection recognized no shape
         return [], custom_id, str(exc), None
-    return calls, custom_id, None, reading.format_of(response)
+    return calls, custom_id, None, format
 
 
 def _read_with_orjson(
@@ -512,8 +510,8 @@ def _read_with_orjson(
     response, custom_id, error = locate(doc, path)
     if error is not None:
         return None
-    calls = reading.decoded_calls(response, record)
-    return None if calls is None else (calls, custom_id, None, reading.format_of(response))
+    read = reading.decoded_read(response, record)
+    return None if read is None else (read[0], custom_id, None, read[1])
 
 
 # ------------------------------------------------------------------ the two APIs

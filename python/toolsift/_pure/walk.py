@@ -97,7 +97,7 @@ class Parser:
 
     def _parse(self, raw: Any) -> AgentResponse:
         if not isinstance(raw, TEXT_TYPES):
-            return AgentResponse(self.calls_in(raw), raw)
+            return AgentResponse(self.read(raw)[0], raw)
         text = raw.tobytes() if isinstance(raw, memoryview) else raw  # as the Rust backend
         # Fast path: plain orjson. Only the calls are returned from the document, so
         # orjson's one inexactness (integers beyond 64 bits become floats) matters only
@@ -105,12 +105,12 @@ class Parser:
         # which is exact); where one may be affected, or where orjson refuses the text,
         # `loads` decodes it exactly (or raises ParseError).
         try:
-            calls = self.decoded_calls(orjson.loads(text), text)
+            read = self.decoded_read(orjson.loads(text), text)
         except orjson.JSONDecodeError:
-            calls = None
-        if calls is None:
-            calls = self.calls_in(loads(text))
-        return AgentResponse(calls, raw)
+            read = None
+        if read is None:
+            read = self.read(loads(text))
+        return AgentResponse(read[0], raw)
 
     def stream(self) -> Stream:
         """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
@@ -152,78 +152,64 @@ class Parser:
         finally:
             release()
 
-    def calls_in(self, doc: Any) -> list[ToolCall]:
-        """The calls in a decoded response (a str is not decoded here; LiteRT-LM reads
-        it as text, as `parse_sdk` does). Auto-detection that recognizes no shape raises
-        `UnrecognizedShape`."""
+    def read(self, doc: Any) -> tuple[list[ToolCall], str]:
+        """The calls in a decoded response, and the format that read them (the `format`
+        column). A str is not decoded here, except JSON text inside a string; LiteRT-LM
+        reads it as text, as `parse_sdk` does. Auto-detection that recognizes no shape
+        raises `UnrecognizedShape`."""
         if self._litert:
-            return litert.parse_sdk(doc)
+            return litert.parse_sdk(doc), self._format
         decoded = json_in_string(doc)
         if decoded is not None:
             # A response given as JSON text inside a string (a log that stored the body,
             # or `model_dump_json()`, as a string): the value the text holds is the record.
-            return self.calls_in(decoded)
+            return self.read(decoded)
         if self._streams and holds_stream(doc):
-            return self.assembled(doc)[0]
+            return self.assembled(doc)
         spec = formats.detect_or_none(doc) if self._auto else self._spec
         if spec is None:
             # Auto recognizes no response: an event of a stream given alone, read as a
             # stream of that one event (as a list of events is read).
             if isinstance(doc, TEXT_TYPES):
                 raise UnrecognizedShape(doc)
-            return self.assembled([doc], shown=doc)[0]
-        if self._streams and spec is not None and spec.is_stream_piece(doc):
-            return self.assembled([doc], spec)[0]  # a piece of a stream: read as one
+            return self.assembled([doc], shown=doc)
+        if self._streams and spec.is_stream_piece(doc):
+            return self.assembled([doc], spec)  # a piece of a stream: read as one
         if self._auto:
-            return harvest(spec.module.calls(doc))  # type: ignore[union-attr]
-        return harvest(self._walk(doc))
+            return harvest(spec.module.calls(doc)), spec.name
+        return harvest(self._walk(doc)), self._format
 
-    def decoded_calls(self, doc: Any, text: Any) -> list[ToolCall] | None:
-        """The calls in `doc` (not LiteRT-LM), a response plain orjson decoded from JSON
+    def decoded_read(self, doc: Any, text: Any) -> tuple[list[ToolCall], str] | None:
+        """`read` of `doc` (not LiteRT-LM), a response plain orjson decoded from JSON
         text `text` (all of it, or the record it is part of); None where orjson may have
         rounded an integer in arguments given inline and `text` has a run of 19 digits
-        (then decode `text` with `loads` and use `calls_in`), and for LiteRT-LM and for
+        (then decode `text` with `loads` and use `read`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
         if self._litert or type(doc) is str:
-            return None  # SSE text, JSON text inside a string: read by `calls_in`
+            return None  # SSE text, JSON text inside a string: read by `read`
         if type(doc) is not dict and self._streams and holds_stream(doc):
-            return None  # a stream: decoded exactly, by `calls_in`
+            return None  # a stream: decoded exactly, by `read`
         spec = formats.detect_or_none(doc) if self._auto else self._spec
         if spec is None:
-            return None  # unrecognized: `calls_in` says so
+            return None  # unrecognized: `read` says so
         if self._auto:
             walk = spec.walkers()[1]
         else:
             walk = self._decoded_walk
         found = walk(doc)
         if found is None:
-            return None  # a chunk of a stream: read by `calls_in`
+            return None  # a chunk of a stream: read by `read`
         for _, _, arguments in found:
             if type(arguments) not in _STR_OR_NONE:  # given inline: orjson's numbers
                 if may_hold_big_integer(text):
                     return None
                 break
-        return [decoded_tool_call(*call) for call in found]
+        return [decoded_tool_call(*call) for call in found], spec.name
 
-    def text_calls(self, text: Any) -> list[ToolCall] | None:
-        """For LiteRT-LM, which reads text: the calls `parse` finds in a record."""
-        return litert.parse_sdk(text) if self._litert else None
-
-    def format_of(self, doc: Any) -> str | None:
-        """The format a response is read as (the `format` column)."""
-        if not self._auto:
-            return self._format
-        decoded = json_in_string(doc)
-        if decoded is not None:
-            return self.format_of(decoded)  # JSON text inside a string (`calls_in`)
-        stream = holds_stream(doc)
-        spec = None if stream else formats.detect_or_none(doc)
-        if spec is not None:
-            return spec.name
-        try:  # a stream, or an event of one given alone (`calls_in`)
-            return self.assembled(doc if stream else [doc])[1]
-        except ParseError:
-            return None
+    def text_read(self, text: Any) -> tuple[list[ToolCall], str] | None:
+        """For LiteRT-LM, which reads text: the calls `parse` finds in a record, and the
+        format. None for the other formats."""
+        return (litert.parse_sdk(text), self._format) if self._litert else None
 
     def parse_file(
         self,
