@@ -9,10 +9,11 @@ same seeded corpora, timed as `conftest.run_on_fresh_heap` times them: an untime
 `gc.collect()` first, then the run and the young-generation collection it leaves behind.
 
     python benches/interleaved.py [--lines 20000] [--rounds 9] [--seed 0] [--slow]
-                                  [--only {parse,bulk,files}]
+                                  [--only {parse,bulk,files}] [--unfrozen]
 
 `--slow` adds the slow baselines (`json.loads` + walk or + russo, the python backend's
-bulk entries). Prints the median of each entry and its ratios.
+bulk entries). `--unfrozen` runs the parse suite with nothing frozen (benches/README.md:
+what a baseline's full collection costs). Prints the median of each entry and its ratios.
 """
 
 from __future__ import annotations
@@ -54,11 +55,16 @@ def timed(run: Run) -> float:
     return elapsed
 
 
-def take_turns(entries: dict[str, Run], rounds: int) -> dict[str, float]:
-    """Median seconds of each entry, the entries taking turns round by round."""
+def take_turns(entries: dict[str, Run], rounds: int, freeze: bool = False) -> dict[str, float]:
+    """Median seconds of each entry, the entries taking turns round by round. With
+    `freeze`, what is alive after the warm-up round (the corpus, and what the entries'
+    first runs imported or cached) is moved out of the collector's sight first."""
     times: dict[str, list[float]] = {key: [] for key in entries}
     for run in entries.values():
         timed(run)  # warm-up
+    if freeze:
+        gc.collect()
+        gc.freeze()
     for _ in range(rounds):
         for key, run in entries.items():
             times[key].append(timed(run))
@@ -100,26 +106,31 @@ def bases_of(key: str, dict_input: bool, dropped: bool = False) -> list[str]:
     return bases
 
 
-def parse_groups(lines: int, seed: int, rounds: int, slow: bool) -> None:
+def parse_groups(lines: int, seed: int, rounds: int, slow: bool, frozen: bool = True) -> None:
+    """The parse suite, each corpus frozen (as conftest freezes its corpora) with what the
+    entries' warm-up imported. Unless `frozen`, nothing is frozen and no decoded corpus
+    is kept (the parse(dict) entries are left out): a full collection then scans every
+    object the process made, its imports' too, as in a process that froze nothing."""
     for name in parse.CORPORA:
         found = corpus_mod.corpus_lines(name, lines, seed)
         dicts = [json.loads(line) for line in found]
         calls = sum(len(corpus_mod.calls_of(d)) for d in dicts)
-        c = Corpus(name, found, dicts, b"\n".join(found) + b"\n", calls)
-        gc.collect()
-        gc.freeze()  # as conftest does: the corpus out of the collector's sight
+        c = Corpus(name, found, dicts if frozen else [], b"\n".join(found) + b"\n", calls)
+        del dicts
         fmt = parse.FORMAT[name]
         entries: dict[str, Run] = {}
         bases: dict[str, list[str]] = {}
         for entry in parse.ENTRIES:
             if entry.key in FLOORS or (entry.key in SLOW and not slow):
                 continue
+            if entry.input == "dict" and not frozen:
+                continue
             run = made(entry.make, c, fmt)
             if run is not None:
                 entries[entry.key] = run
                 bases[entry.key] = bases_of(entry.key, entry.input == "dict", entry.dropped)
-        report(f"parse-{name}: {len(found)} records", take_turns(entries, rounds),
-               c.megabytes, bases)  # fmt: skip
+        medians = take_turns(entries, rounds, freeze=frozen)
+        report(f"parse-{name}: {len(found)} records", medians, c.megabytes, bases)
 
 
 BULK_GROUPS = ("bulk-arrow", "bulk-parse_file", "bulk-files-gz")
@@ -158,10 +169,15 @@ def main() -> None:
         choices=("parse", "bulk", "files"),
         help="one of the two suites, or the bulk suite's bulk-files-gz group",
     )
+    args.add_argument(
+        "--unfrozen",
+        action="store_true",
+        help="parse suite: freeze nothing (and leave out the parse(dict) entries)",
+    )
     a = args.parse_args()
     print(f"{a.rounds} rounds, entries taking turns; medians; ratios within this run")
     if a.only in (None, "parse"):
-        parse_groups(a.lines, a.seed, a.rounds, a.slow)
+        parse_groups(a.lines, a.seed, a.rounds, a.slow, frozen=not a.unfrozen)
     if a.only != "parse":
         groups = ("bulk-files-gz",) if a.only == "files" else BULK_GROUPS
         with tempfile.TemporaryDirectory() as folder:
