@@ -103,12 +103,6 @@ def corpora(bench_settings: BenchSettings):
             dicts = [json.loads(line) for line in lines]
             calls = sum(len(corpus_mod.calls_of(d)) for d in dicts)
             cache[name] = Corpus(name, lines, dicts, b"\n".join(lines) + b"\n", calls)
-            # The corpora hold millions of objects for their whole life. Out of the
-            # collector's sight they cost nothing; in sight, every full collection
-            # triggered by a benchmark's allocations would walk them all (timing noise
-            # of several x, charged to whichever entry was unlucky).
-            gc.collect()
-            gc.freeze()
         return cache[name]
 
     return get
@@ -128,9 +122,12 @@ def run_on_fresh_heap(benchmark: Any, run: Any, settings: BenchSettings) -> Any:
     def fresh_heap() -> None:
         kept.clear()
         gc.collect()
-        # What the run imported or cached in its first round (russo's and pydantic's
-        # objects, say) out of the collector's sight, as the corpus is: else a full
-        # collection in a baseline's round would scan it, in the first group only.
+        # All that is alive out of the collector's sight: the corpora, which hold
+        # millions of objects (in sight, every full collection a benchmark's allocations
+        # set off would walk them all: timing noise of several x, charged to whichever
+        # entry was unlucky), and what the run imported or cached in its first round
+        # (russo's and pydantic's objects, say: else a baseline's full collection would
+        # scan them in the first group only).
         gc.freeze()
 
     def timed() -> None:

@@ -6,7 +6,6 @@ runs once over the smoke lines, and the named and auto results must agree."""
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from typing import Any
 
@@ -29,8 +28,6 @@ _LINES: dict[str, list[bytes]] = {}
 def lines_of(name: str, settings: Any) -> list[bytes]:
     if name not in _LINES:
         _LINES[name] = provider_corpus.format_lines(name, settings.lines, settings.seed)
-        gc.collect()
-        gc.freeze()
     return _LINES[name]
 
 

@@ -18,7 +18,6 @@ Smoke test:       pytest benches/test_bench_litert.py
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -65,8 +64,6 @@ def litert_corpus_texts(bench_settings: Any) -> LiteRtCorpus:
 
     calls = sum(len(litert.extract_tool_calls(text)) for text in texts)
     megabytes = sum(len(text.encode()) for text in texts) / 1e6
-    gc.collect()
-    gc.freeze()  # see benches/conftest.py: keep the corpus out of the collector's walks
     return LiteRtCorpus(texts, megabytes, calls)
 
 
