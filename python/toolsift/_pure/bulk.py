@@ -60,6 +60,7 @@ from typing import IO, Any, Protocol
 
 import orjson
 
+from toolsift._bulk import COLUMNS
 from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
 from toolsift._jsontext import (
     TooLongInt,
@@ -563,24 +564,13 @@ if hasattr(os, "register_at_fork"):  # POSIX
 class ArrowColumns:
     """The table's columns as Python lists, a record at a time; counts for the summary."""
 
-    NAMES = (
-        "record",
-        "custom_id",
-        "format",
-        "call_index",
-        "id",
-        "name",
-        "arguments",
-        "raw_arguments",
-    )
-
     def __init__(self) -> None:
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
         self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
         self._clear()
 
     def _clear(self) -> None:
-        self.columns: dict[str, list[Any]] = {name: [] for name in (*self.NAMES, "error")}
+        self.columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
         self.pending = 0
 
     def add(
@@ -597,7 +587,7 @@ class ArrowColumns:
         if error is not None:
             self.failed += 1
             for name, value in zip(
-                (*self.NAMES, "error"),
+                COLUMNS,
                 (number, custom_id, None, None, None, None, None, None, error),
                 strict=True,
             ):
