@@ -29,6 +29,13 @@ pub trait Node: Sized {
     /// A string's text (stream fragments, names and ids are kept past the event); an
     /// error for a Python `str` that is not Unicode text Rust can hold (lone surrogates).
     fn text(&self) -> Result<Option<String>, Self::Error>;
+    /// A string that names a kind (an event's `type`): its text. A Python `str` Rust
+    /// cannot hold (lone surrogates), where `text` is an error, with each surrogate
+    /// replaced by U+FFFD: it equals no kind a reader knows, and starts with what the
+    /// `str` starts with, as the pure backend compares it.
+    fn kind(&self) -> Result<Option<String>, Self::Error> {
+        self.text()
+    }
     fn is_bool(&self) -> bool;
     /// Binary data's bytes (a Python `bytes` or `bytearray`); JSON holds none.
     fn blob(&self) -> Result<Option<Vec<u8>>, Self::Error>;

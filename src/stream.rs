@@ -567,7 +567,15 @@ fn render(tree: &Tree, out: &mut String) {
 
 /// An event's `type`, where it is a string.
 pub fn event_type<N: Node>(event: &N) -> Result<Option<String>, N::Error> {
-    text_of(event.field("type")?)
+    kind_at(event, "type")
+}
+
+/// The kind named at `key` of an event (`type`, `event_type`): see [`Node::kind`].
+pub fn kind_at<N: Node>(event: &N, key: &str) -> Result<Option<String>, N::Error> {
+    match event.field(key)? {
+        Some(value) => value.kind(),
+        None => Ok(None),
+    }
 }
 
 /// A string's text, where the value is a string.

@@ -306,6 +306,33 @@ def test_a_record_with_big_indices_in_bulk(make: Any) -> None:
     assert [c.name for c in parser.parse(events).tool_calls] == ["g", "f"]
 
 
+@pytest.mark.parametrize("kind", ["response.\ud800", "\ud800step.start", "message_start\udfff"])
+@pytest.mark.parametrize("key", ["type", "event_type"])
+@pytest.mark.parametrize("name", [*[spec.name for spec in STREAMED], "auto"])
+def test_a_kind_with_lone_surrogates(name: str, key: str, kind: str) -> None:
+    """A `type` (or `event_type`) that is a `str` with lone surrogates equals no event
+    type and starts with what it starts with: `parse` and a stream read the dict alike on
+    both backends (the Rust one cannot hold such text, and used to raise
+    UnicodeEncodeError)."""
+    doc = {key: kind, "content": [], "usage": "x"}
+    seen = []
+    for backend in both_backends():
+        make = getattr(parsers, "AutoResponseParser" if name == "auto" else
+                       formats.by_name(name).parser_class)  # fmt: skip
+        parser = bind(make, backend)()
+        try:
+            parsed: Any = parser.parse(doc)
+            parsed = (calls_as_dicts(parsed), parsed.error)
+        except ParseError as exc:
+            parsed = str(exc)
+        stream = parser.stream()
+        fed = stream.feed(doc)
+        finished = stream.finish()
+        seen.append((parsed, fed, calls_as_dicts(finished), finished.error))
+    assert seen[0] == seen[1]
+    assert seen[0][1] == []
+
+
 # --- SDK event objects --------------------------------------------------------------
 
 # The cases of an event given alone: `parse` reads it as a stream of that one event.

@@ -9,7 +9,7 @@
 use super::{elements_of, field_of, items, members, openai, RawCall};
 use crate::json::Keep;
 use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, text_of, typed_event, Accumulator, Index};
+use crate::stream::{event_type, index_of, kind_at, typed_event, Accumulator, Index};
 
 /// `ChatFinishReason` of the v2 API.
 pub const FINISH_REASONS: [&str; 6] = [
@@ -140,7 +140,7 @@ pub fn stream_detect<N: Node>(event: &N) -> Result<bool, N::Error> {
     if typed_event(event, STREAM_TYPES)? {
         return Ok(true);
     }
-    let kind = text_of(event.field("event_type")?)?;
+    let kind = kind_at(event, "event_type")?;
     Ok(kind.is_some_and(|kind| V1_STREAM_TYPES.contains(&kind.as_str())))
 }
 
@@ -228,7 +228,7 @@ fn failed<N: Node>(
 /// `stream-start` (they are the same calls), and its `finish_reason` whether the
 /// generation failed ([`failed`]).
 pub fn v1_stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
-    let kind = text_of(event.field("event_type")?)?.unwrap_or_default();
+    let kind = kind_at(event, "event_type")?.unwrap_or_default();
     match kind.as_str() {
         "tool-calls-generation" => {
             let mut calls = Vec::new();

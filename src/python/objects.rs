@@ -175,6 +175,14 @@ impl<'py> Node for PyNode<'py> {
         }
     }
 
+    fn kind(&self) -> PyResult<Option<String>> {
+        Ok(self
+            .0
+            .cast::<PyString>()
+            .ok()
+            .map(|text| text.to_string_lossy().into_owned()))
+    }
+
     fn is_bool(&self) -> bool {
         self.0.is_instance_of::<PyBool>()
     }
