@@ -12,7 +12,15 @@ from typing import Any
 
 import corpus
 
-FORMATS = ("openai", "openai-responses", "anthropic", "bedrock", "ollama", "cohere")
+FORMATS = (
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini-interactions",
+    "bedrock",
+    "ollama",
+    "cohere",
+)
 
 
 def _calls(doc: dict[str, Any]) -> tuple[str | None, list[tuple[str, str, str]]]:
@@ -117,6 +125,30 @@ def _bedrock(doc: dict[str, Any], text: str | None, calls: list[Any], rng: Any) 
     }
 
 
+def _interactions(doc: dict[str, Any], text: str | None, calls: list[Any], rng: Any) -> dict:
+    steps: list[dict[str, Any]] = [{"type": "thought", "signature": corpus._token(rng, 64)}]
+    if text:
+        steps.append({"type": "model_output", "content": [{"type": "text", "text": text}]})
+    steps += [
+        {"type": "function_call", "id": corpus._token(rng, 8), "name": n, "arguments": _object(a)}
+        for _, n, a in calls
+    ]
+    return {
+        "id": "v1_" + corpus._token(rng, 40),
+        "object": "interaction",
+        "model": "gemini-3-flash-preview",
+        "status": "requires_action" if calls else "completed",
+        "steps": steps,
+        "usage": {
+            "total_input_tokens": doc["usage"]["prompt_tokens"],
+            "total_output_tokens": 80,
+            "total_tokens": doc["usage"]["prompt_tokens"] + 80,
+        },
+        "created": "2026-08-05T01:58:29Z",
+        "updated": "2026-08-05T01:58:31Z",
+    }
+
+
 def _ollama(doc: dict[str, Any], text: str | None, calls: list[Any], rng: Any) -> dict:
     message: dict[str, Any] = {"role": "assistant", "content": text or ""}
     if calls:
@@ -155,6 +187,7 @@ def _cohere(doc: dict[str, Any], text: str | None, calls: list[Any], rng: Any) -
 _SHAPES = {
     "openai-responses": _responses,
     "anthropic": _anthropic,
+    "gemini-interactions": _interactions,
     "bedrock": _bedrock,
     "ollama": _ollama,
     "cohere": _cohere,

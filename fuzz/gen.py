@@ -553,9 +553,35 @@ def lone_event(src: Source) -> Any:
     return src.pick(events) if events else error_event(src)
 
 
+def interaction_step(src: Source) -> Obj:
+    """A step of a Gemini Interactions response: mostly a `function_call`."""
+    kind = slot(src, src.pick(["function_call", "function_call", "thought", "model_output",
+                               "google_search_call", "function_result"]))  # fmt: skip
+    return obj(
+        src,
+        [
+            ("type", kind),
+            ("id", slot(src, src.pick(["c1", "c2", ""]))),
+            ("name", slot(src, name(src))),
+            ("arguments", arguments(src)),
+        ],
+    )
+
+
+def interactions_response(src: Source) -> Obj:
+    """A Gemini Interactions API `Interaction`: `steps` (or legacy `outputs`)."""
+    fields: list[tuple[str, Any]] = [("id", "v1_1")]
+    if src.bool():
+        fields.append(("object", slot(src, "interaction")))
+    fields.append(("status", slot(src, src.pick(["requires_action", "completed", "x"]))))
+    fields.append((src.pick(["steps", "steps", "outputs"]), slot(src, some(src, interaction_step))))
+    return obj(src, fields)
+
+
 RESPONSES = {
     "openai": openai_response,
     "gemini": gemini_response,
+    "gemini-interactions": interactions_response,
     "json": json_response,
     "sdk": sdk_response,
     "event": lone_event,
@@ -804,6 +830,36 @@ def _ollama_events(src: Source) -> list[Any]:
     return events
 
 
+def _interactions_events(src: Source) -> list[Any]:
+    """Interactions API events (`event_type`): a `function_call` step started (its
+    arguments `{}`, or whole), `arguments_delta` fragments, `step.stop`; now and then an
+    `interaction.completed` holding steps, or an `error` event."""
+    events: list[Any] = [Obj([("event_type", "interaction.created")])]
+    for _ in range(src.int(1, 3)):
+        call_name, id, fragments = _call_fragments(src)
+        index = stream_index(src)
+        whole = Obj([]) if src.bool() else arguments(src)
+        step = obj(
+            src,
+            [("type", "function_call"), ("id", id), ("name", call_name), ("arguments", whole)],
+        )
+        events.append(obj(src, [("event_type", "step.start"), ("index", index), ("step", step)]))
+        for fragment in fragments:
+            delta = obj(src, [("type", "arguments_delta"), ("arguments", fragment)])
+            events.append(
+                obj(src, [("event_type", "step.delta"), ("index", index), ("delta", delta)])
+            )
+        if src.bool():
+            events.append(obj(src, [("event_type", "step.stop"), ("index", index)]))
+    if src.bool():
+        interaction = interactions_response(src) if src.bool() else Obj([("id", "v1_1")])
+        events.append(Obj([("event_type", "interaction.completed"), ("interaction", interaction)]))
+    if src.one_in(5):
+        error = obj(src, [("code", slot(src, "RESOURCE_EXHAUSTED")), ("message", text(src))])
+        events.append(Obj([("event_type", "error"), ("error", error)]))
+    return events
+
+
 def _json_events(src: Source) -> list[Any]:
     return [json_response(src) for _ in range(src.int(1, 3))]
 
@@ -815,6 +871,7 @@ STREAMS = {
     "bedrock": _bedrock_events,
     "cohere": _cohere_events,
     "gemini": _gemini_events,
+    "gemini-interactions": _interactions_events,
     "ollama": _ollama_events,
     "json": _json_events,
 }

@@ -105,6 +105,7 @@ def _parser(spec: ParserSpec, backend: types.ModuleType) -> Any:
 PARSERS = [
     ParserSpec("openai", "OpenAIResponseParser", (), "openai"),
     ParserSpec("gemini", "GeminiResponseParser", (), "gemini"),
+    ParserSpec("gemini-interactions", "GeminiInteractionsParser", (), "gemini-interactions"),
     ParserSpec("json", "JsonResponseParser", (), "json"),
     ParserSpec(
         "json(result.calls, fn, params)",
@@ -697,6 +698,7 @@ STREAM_PARSERS = {
     "bedrock": "BedrockConverseParser",
     "cohere": "CohereResponseParser",
     "gemini": "GeminiResponseParser",
+    "gemini-interactions": "GeminiInteractionsParser",
     "ollama": "OllamaResponseParser",
     "json": "JsonResponseParser",
 }

@@ -9,51 +9,36 @@ use serde_json::{Map, Value};
 use toolsift::bulk::compact;
 use toolsift::bulk::envelope::Located;
 use toolsift::calls::{decode_object, string_at, Arguments};
-use toolsift::formats::{anthropic, bedrock, cohere, gemini, ollama, openai_responses, RawCall};
+use toolsift::formats::{anthropic, bedrock, gemini, RawCall, Walked};
 use toolsift::json::{self, Keep, Tape, Token};
 use toolsift::node::TapeNode;
 
-const FORMATS: [&str; 5] = [
-    "openai-responses",
-    "anthropic",
-    "bedrock",
-    "ollama",
-    "cohere",
-];
+/// The walked formats of the registry but the first two (`openai`, `gemini`), whose
+/// vectors follow the parsers' schema (tests/vectors.rs).
+fn formats() -> Vec<&'static str> {
+    Walked::ALL
+        .iter()
+        .map(|walked| walked.name())
+        .filter(|name| !["openai", "gemini"].contains(name))
+        .collect()
+}
+
+fn walked(format: &str) -> Walked {
+    Walked::named(format).unwrap_or_else(|| panic!("unknown format {format}"))
+}
 
 fn walk<'t, 'a>(format: &str, node: &TapeNode<'t, 'a>) -> Vec<RawCall<TapeNode<'t, 'a>>> {
     let mut out = Vec::new();
-    let Ok(()) = match format {
-        "openai-responses" => openai_responses::walk(node, &mut out),
-        "anthropic" => anthropic::walk(node, &mut out),
-        "bedrock" => bedrock::walk(node, &mut out),
-        "ollama" => ollama::walk(node, &mut out),
-        "cohere" => cohere::walk(node, &mut out),
-        other => panic!("unknown format {other}"),
-    };
+    let Ok(()) = walked(format).walk(node, &mut out);
     out
 }
 
 fn keep(format: &str) -> Keep {
-    match format {
-        "openai-responses" => openai_responses::keep(),
-        "anthropic" => anthropic::keep(),
-        "bedrock" => bedrock::keep(),
-        "ollama" => ollama::keep(),
-        "cohere" => cohere::keep(),
-        other => panic!("unknown format {other}"),
-    }
+    walked(format).keep()
 }
 
 fn detect(format: &str, node: &TapeNode<'_, '_>) -> bool {
-    match format {
-        "openai-responses" => openai_responses::detect(node),
-        "anthropic" => anthropic::detect(node),
-        "bedrock" => bedrock::detect(node),
-        "ollama" => ollama::detect(node),
-        "cohere" => cohere::detect(node),
-        other => panic!("unknown format {other}"),
-    }
+    walked(format).detect(node)
 }
 
 fn unwrap_batch<'a>(format: &str, tape: &Tape<'a>) -> Option<Located<'a>> {
@@ -119,7 +104,8 @@ fn provider_vectors() {
         .flat_map(load)
         .filter_map(|case| case.get("input").cloned())
         .collect();
-    for format in FORMATS {
+    let formats = formats();
+    for &format in &formats {
         let cases = load(&format!("{format}.json"));
         assert!(cases.len() >= 12, "{format}: {} vectors", cases.len());
         for case in &cases {
@@ -137,7 +123,7 @@ fn provider_vectors() {
                 &calls_at(format, &pruned, 0),
                 &case["calls"],
             );
-            for other in FORMATS {
+            for &other in &formats {
                 assert_eq!(
                     detect(other, &TapeNode::root(&tape)),
                     other == format,
@@ -153,7 +139,7 @@ fn provider_vectors() {
     for input in &others {
         let text = serde_json::to_string(input).unwrap();
         let tape = json::parse(text.as_bytes()).unwrap();
-        for format in FORMATS {
+        for &format in &formats {
             assert!(!detect(format, &TapeNode::root(&tape)), "{format}: {text}");
         }
     }
@@ -166,7 +152,7 @@ fn provider_vectors() {
         r#"[{"object":"response","output":[]}]"#,
     ] {
         let tape = json::parse(text.as_bytes()).unwrap();
-        for format in FORMATS {
+        for &format in &formats {
             assert!(!detect(format, &TapeNode::root(&tape)), "{format}: {text}");
         }
     }

@@ -1,11 +1,10 @@
 """The second-wave provider formats (tests/vectors/<format>.json and <format>.batch.json)
 on their pure-Python modules: the walkers, `detect`, the batch envelopes, and the real
-SDK response objects (anthropic, openai, cohere, ollama) read by attribute."""
+SDK response objects (anthropic, openai, google-genai, cohere, ollama) read by attribute."""
 
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 from pathlib import Path
 from types import ModuleType
@@ -18,12 +17,10 @@ from toolsift._pure import formats
 from toolsift._pure.calls import harvest
 
 VECTOR_DIR = Path(__file__).parent / "vectors"
+# The walked formats of the registry but the first two (`openai`, `gemini`), whose vectors
+# follow the parsers' schema (test_parsers.py).
 MODULES: dict[str, ModuleType] = {
-    module.NAME: module
-    for module in (
-        importlib.import_module(f"toolsift._pure.formats.{name}")
-        for name in ("openai_responses", "anthropic", "bedrock", "ollama", "cohere")
-    )
+    spec.name: spec.module for spec in formats.WALKED if spec.name not in ("openai", "gemini")
 }
 
 
@@ -149,6 +146,12 @@ def sdk_models() -> dict[str, Any]:
         from cohere.v2.types.v2chat_response import V2ChatResponse
 
         models["cohere"] = V2ChatResponse
+    except ImportError:
+        pass
+    try:
+        from google.genai.interactions import Interaction
+
+        models["gemini-interactions"] = Interaction
     except ImportError:
         pass
     try:

@@ -96,6 +96,15 @@ def responses(draw: Any, name: str) -> dict[str, Any]:
         parts: list[Any] = [{"text": text}]
         parts += [{"functionCall": drop_none({"id": i, "name": n, "args": a})} for n, i, a in calls]
         return {"candidates": [{"content": {"role": "model", "parts": parts}}]}
+    if name == "gemini-interactions":
+        steps: list[Any] = [{"type": "model_output", "content": [{"type": "text", "text": text}]}]
+        steps += [
+            drop_none({"type": "function_call", "id": i, "name": n, "arguments": a})
+            for n, i, a in calls
+        ]
+        steps.append({"type": "google_search_call", "id": "s", "arguments": {"queries": [text]}})
+        key = draw(st.sampled_from(["steps", "outputs"]))  # `outputs` before May 2026
+        return {"object": "interaction", "status": "requires_action", key: steps}
     if name == "bedrock":
         blocks: list[Any] = [{"text": text}]
         blocks += [

@@ -376,6 +376,11 @@ def sdk_events(name: str, events: list[Any]) -> list[Any] | None:
             (LiveServerMessage if live & e.keys() else GenerateContentResponse).model_validate(e)
             for e in events
         ]
+    if name == "gemini-interactions":
+        from google.genai.interactions import InteractionSSEEvent
+
+        adapter = TypeAdapter(InteractionSSEEvent)
+        return [adapter.validate_python(e) for e in events]
     if name == "ollama":
         from ollama import ChatResponse
 
@@ -511,6 +516,20 @@ def fragmented(name: str, text: str, cuts: list[int], id: str) -> list[dict[str,
             ],
             {"type": "tool-call-end", "index": 0},
         ]
+    if name == "gemini-interactions":
+        step = {"type": "function_call", "id": id, "name": "tool", "arguments": {}}
+        return [
+            {"event_type": "step.start", "index": 0, "step": step},
+            *[
+                {
+                    "event_type": "step.delta",
+                    "index": 0,
+                    "delta": {"type": "arguments_delta", "arguments": p},
+                }
+                for p in parts
+            ],
+            {"event_type": "step.stop", "index": 0},
+        ]
     whole = json.loads(text)
     if name == "gemini":
         return [
@@ -524,16 +543,18 @@ def fragmented(name: str, text: str, cuts: list[int], id: str) -> list[dict[str,
                 ]
             }
         ]
-    return [
-        {
-            "model": "m",
-            "message": {
-                "role": "assistant",
-                "tool_calls": [{"id": id, "function": {"name": "tool", "arguments": whole}}],
-            },
-            "done": False,
-        }
-    ]
+    if name == "ollama":
+        return [
+            {
+                "model": "m",
+                "message": {
+                    "role": "assistant",
+                    "tool_calls": [{"id": id, "function": {"name": "tool", "arguments": whole}}],
+                },
+                "done": False,
+            }
+        ]
+    raise ValueError(f"no stream events for {name!r}: add them here")
 
 
 @settings(max_examples=60, deadline=None)

@@ -14,6 +14,7 @@ pub mod anthropic;
 pub mod bedrock;
 pub mod cohere;
 pub mod gemini;
+pub mod gemini_interactions;
 pub mod json_path;
 pub mod litert;
 pub mod ollama;
@@ -67,13 +68,15 @@ macro_rules! formats {
                 }
             }
 
-            fn keep(self) -> Keep {
+            /// The parts of a response [`walk`](Self::walk) and [`detect`](Self::detect) read.
+            pub fn keep(self) -> Keep {
                 match self {
                     $(Walked::$variant => $module::keep(),)*
                 }
             }
 
-            fn walk<N: Node>(self, doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+            /// The calls of a response, as found.
+            pub fn walk<N: Node>(self, doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
                 match self {
                     $(Walked::$variant => $module::walk(doc, out),)*
                 }
@@ -144,6 +147,7 @@ formats! {
     OpenAIResponses: openai_responses = "openai-responses",
     Anthropic: anthropic = "anthropic",
     Gemini: gemini = "gemini",
+    GeminiInteractions: gemini_interactions = "gemini-interactions",
     Bedrock: bedrock = "bedrock",
     Ollama: ollama = "ollama",
     Cohere: cohere = "cohere",

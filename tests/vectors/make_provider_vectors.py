@@ -17,7 +17,7 @@ Anthropic Messages bodies). `"envelope": false` says `unwrap_batch` leaves the l
 The realistic responses follow the shapes of the providers' API references and SDK types
 (openai-python `types/responses`, anthropic-sdk-python `types/message.py` and
 `types/messages/message_batch_*`, cohere-python `v2/types/v2chat_response.py` and
-`types/non_streamed_chat_response.py`, ollama-python `_types.py` / Ollama `docs/api.md`,
+`types/non_streamed_chat_response.py`, google-genai `interactions.Interaction`, ollama-python `_types.py` / Ollama `docs/api.md`,
 the Bedrock Converse API reference and batch inference guide); ids and texts are made up
 in the same style.
 """
@@ -985,6 +985,171 @@ batch(
 )
 batch(BR, "not an envelope: a Converse response", conv({"text": "x"}), envelope=False)
 batch(BR, "not an envelope: recordId alone", {"recordId": "R9", "other": 1}, envelope=False)
+
+# --- Gemini Interactions API ------------------------------------------------------------
+# The `Interaction` resource (google-genai `interactions.Interaction`; ai.google.dev
+# "Interactions API" and its May 2026 migration guide): `steps[]` with `type`
+# discriminators; before May 2026, `outputs[]` with the same `function_call` items.
+GI = "gemini-interactions"
+GI_SIGNATURE = "CiQB0e2Kb3Rlc3Qtc2lnbmF0dXJlLWZvci10aG91Z2h0"
+
+
+def interaction(*steps, status="requires_action", object=True, input_step=False):
+    doc = {"id": "v1_ChdXS0l4YWZXTk9xbk0SF1dLSXhhZlhOT3FuTQ"}
+    if object:
+        doc["object"] = "interaction"
+    doc |= {"model": "gemini-3-flash-preview", "status": status}
+    echoed = [{"type": "user_input", "content": [{"type": "text", "text": "Weather in Paris?"}]}]
+    doc["steps"] = [*(echoed if input_step else []), *steps]
+    doc |= {
+        "usage": {
+            "total_input_tokens": 61,
+            "total_output_tokens": 18,
+            "total_thought_tokens": 44,
+            "total_tokens": 123,
+        },
+        "created": "2026-08-05T01:58:29Z",
+        "updated": "2026-08-05T01:58:31Z",
+        "service_tier": "standard",
+    }
+    return doc
+
+
+def gi_thought():
+    return {"type": "thought", "signature": GI_SIGNATURE}
+
+
+def gi_call(name, arguments, id="9kv2qaxp"):
+    step = {"type": "function_call", "id": id, "name": name}
+    if arguments is not ...:
+        step["arguments"] = arguments
+    return step
+
+
+def gi_output(text):
+    return {"type": "model_output", "content": [{"type": "text", "text": text}]}
+
+
+case(
+    GI,
+    "one call (a thought, then the call)",
+    [call("get_weather", {"location": "Paris, France"}, "9kv2qaxp")],
+    interaction(gi_thought(), gi_call("get_weather", {"location": "Paris, France"})),
+)
+case(
+    GI,
+    "the input echoed as the first step (GET /interactions/{id})",
+    [call("get_weather", {"location": "Paris, France"}, "9kv2qaxp")],
+    interaction(gi_call("get_weather", {"location": "Paris, France"}), input_step=True),
+)
+case(
+    GI,
+    "parallel calls",
+    [
+        call("get_weather", {"location": "Paris, France"}, "a1"),
+        call("get_time", {"timezone": "Europe/Paris"}, "a2"),
+    ],
+    interaction(
+        gi_thought(),
+        gi_call("get_weather", {"location": "Paris, France"}, "a1"),
+        gi_call("get_time", {"timezone": "Europe/Paris"}, "a2"),
+    ),
+)
+case(
+    GI,
+    "a later turn: a function result, then another call",
+    [call("book_table", {"restaurant": "Le Comptoir", "people": 2, "time": "20:00"}, "b7")],
+    interaction(
+        {"type": "function_result", "call_id": "a1", "name": "get_weather",
+         "result": [{"type": "text", "text": "18 C, clear"}]},
+        gi_output("It is clear tonight; booking a table."),
+        gi_call("book_table", {"restaurant": "Le Comptoir", "people": 2, "time": "20:00"}, "b7"),
+    ),
+)  # fmt: skip
+case(
+    GI,
+    "the steps of built-in and remote tools give none",
+    [],
+    interaction(
+        {"type": "google_search_call", "id": "gs1", "arguments": {"queries": ["Paris weather"]}},
+        {"type": "code_execution_call", "id": "ce1",
+         "arguments": {"code": "print(1 + 1)", "language": "python"}},
+        {"type": "mcp_server_tool_call", "id": "mc1", "name": "lookup",
+         "server_name": "weather", "arguments": {"city": "Paris"}},
+        gi_output("It is 18 C and clear in Paris."),
+        status="completed",
+    ),
+)  # fmt: skip
+case(
+    GI,
+    "a text answer, no calls",
+    [],
+    interaction(gi_thought(), gi_output("The sky is blue."), status="completed"),
+)
+case(GI, "no steps", [], interaction(status="in_progress"))
+case(GI, "empty arguments", [call("now", {}, "9kv2qaxp")], interaction(gi_call("now", {})))
+case(
+    GI,
+    "unicode",
+    [call("traduire", {"texte": "¿Dónde está la biblioteca? 📚", "langue": "français"}, "t1")],
+    interaction(
+        gi_call("traduire", {"texte": "¿Dónde está la biblioteca? 📚", "langue": "français"}, "t1")
+    ),
+)
+case(
+    GI,
+    "big integers, exact",
+    [call("f", {"n": BIG, "m": [NEG_BIG]}, "9kv2qaxp")],
+    interaction(gi_call("f", {"n": BIG, "m": [NEG_BIG]})),
+)
+case(
+    GI,
+    "an SDK object's dump: no object member, a status",
+    [call("get_weather", {"location": "Paris, France"}, "9kv2qaxp")],
+    interaction(gi_call("get_weather", {"location": "Paris, France"}), object=False),
+)
+case(
+    GI,
+    "before May 2026: outputs[] in place of steps[]",
+    [call("get_weather", {"location": "Paris, France"}, "9kv2qaxp")],
+    {
+        "id": "v1_ChdXS0l4YWZXTk9xbk0SF1dLSXhhZlhOT3FuTQ",
+        "object": "interaction",
+        "model": "gemini-3-flash-preview",
+        "status": "requires_action",
+        "role": "model",
+        "outputs": [
+            {"type": "thought", "signature": GI_SIGNATURE},
+            gi_call("get_weather", {"location": "Paris, France"}),
+        ],
+        "usage": {"total_input_tokens": 61, "total_output_tokens": 18, "total_tokens": 79},
+        "created": "2026-01-12T09:30:02Z",
+        "updated": "2026-01-12T09:30:04Z",
+    },
+)
+case(
+    GI,
+    "arguments a JSON string",
+    [call("f", {"a": 1}, "9kv2qaxp")],
+    interaction(gi_call("f", '{"a": 1}')),
+    sdk=False,
+)
+case(
+    GI,
+    "arguments not JSON text: kept as text",
+    [call("f", {}, "9kv2qaxp", "{oops")],
+    interaction(gi_call("f", "{oops")),
+    sdk=False,
+)
+case(GI, "arguments missing", [call("f", {}, "9kv2qaxp")], interaction(gi_call("f", ...)),
+     sdk=False)  # fmt: skip
+case(
+    GI,
+    "a step without a name or id",
+    [call("", {"x": 1})],
+    interaction({"type": "function_call", "arguments": {"x": 1}}),
+    sdk=False,
+)
 
 # --- Ollama ----------------------------------------------------------------------------
 OL = "ollama"

@@ -21,7 +21,7 @@ The event sequences follow the providers' streaming references and SDK event typ
 (openai-python `ChatCompletionChunk` and `types/responses/response_*_event.py`,
 anthropic-sdk-python `RawMessageStreamEvent` / `InputJSONDelta`, the Bedrock
 ConverseStream API reference, cohere-python `StreamedChatResponseV2` and `StreamedChatResponse`
-(v1), google-genai `GenerateContentResponse`, Ollama `docs/api.md`); ids and texts are made up
+(v1), google-genai `GenerateContentResponse` and `interactions.InteractionSSEEvent`, Ollama `docs/api.md`); ids and texts are made up
 in the same style. The failure modes frameworks keep meeting (repeated names, ids in every chunk,
 interleaved parallel calls, empty deltas, a missing `index`, zero-argument tools, cuts
 inside a string, an escape or a UTF-8 character) each have a case.
@@ -1314,6 +1314,157 @@ gemini.append(
 )
 files["gemini"] = gemini
 
+# --- Gemini Interactions API streaming -------------------------------------------------
+# Server-sent events named by `event_type` (google-genai `interactions.InteractionSSEEvent`:
+# `StepStart`, `StepDelta` with an `ArgumentsDelta`, `StepStop`, `InteractionCreatedEvent`,
+# `InteractionCompletedEvent`, `ErrorEvent`). A stream skips the input step; a
+# `function_call` step starts with `arguments: {}` and its text comes in `arguments_delta`.
+
+GI_ID = "v1_ChdXS0l4YWZXTk9xbk0SF1dLSXhhZlhOT3FuTQ"
+
+
+def gi_interaction(status, steps=None):
+    interaction = {"id": GI_ID, "object": "interaction", "model": "gemini-3-flash-preview"}
+    interaction["status"] = status
+    if steps is not None:
+        interaction["steps"] = steps
+    return interaction
+
+
+def gi_events(calls, size=7, thought=True, completed=None):
+    """The events of a turn: a thought step, then each call `(id, name, arguments text)`
+    as a step of its own, its text in pieces of `size`."""
+    events = [{"event_type": "interaction.created", "interaction": gi_interaction("in_progress")}]
+    index = 0
+    if thought:
+        events += [
+            {"event_type": "step.start", "index": 0, "step": {"type": "thought"}},
+            {"event_type": "step.delta", "index": 0,
+             "delta": {"type": "thought_signature", "signature": "CiQB0e2Kb3Rlc3Q"}},
+            {"event_type": "step.stop", "index": 0},
+        ]  # fmt: skip
+        index = 1
+    for id, name, text in calls:
+        step = {"type": "function_call", "id": id, "name": name, "arguments": {}}
+        events.append({"event_type": "step.start", "index": index, "step": step})
+        for piece in pieces(text, size):
+            delta = {"type": "arguments_delta", "arguments": piece}
+            events.append({"event_type": "step.delta", "index": index, "delta": delta})
+        events.append({"event_type": "step.stop", "index": index})
+        index += 1
+    end = gi_interaction("requires_action" if calls else "completed", completed)
+    events.append({"event_type": "interaction.completed", "interaction": end})
+    return events
+
+
+def gi_response(calls):
+    steps = [{"type": "thought", "signature": "CiQB0e2Kb3Rlc3Q"}]
+    steps += [
+        {"type": "function_call", "id": id, "name": name, "arguments": json.loads(text)}
+        for id, name, text in calls
+    ]
+    return gi_interaction("requires_action", steps)
+
+
+def gi_done(events):
+    return [1 if e["event_type"] == "step.stop" and i > 3 else 0 for i, e in enumerate(events)]
+
+
+def gi_sse(events):
+    return "".join(f"event: {e['event_type']}\ndata: {compact(e)}\n\n" for e in events)
+
+
+gi_one = [("9kv2qaxp", "get_weather", compact(WEATHER_ARGS))]
+gi_two = [*gi_one, ("2mz7rq4t", "get_time", compact(TIME_ARGS))]
+gi_cut = [("u1", "traduire", json.dumps({"texte": "«Où est la bibliothèque?» 📚\n\\ok"}))]
+interactions = [
+    {
+        "name": "gemini-interactions one call, its arguments in deltas",
+        "parser": "gemini-interactions",
+        "events": gi_events(gi_one),
+        "calls": [call("get_weather", WEATHER_ARGS, "9kv2qaxp")],
+        "response": gi_response(gi_one),
+    },
+    {
+        "name": "gemini-interactions two calls, one step each",
+        "parser": "gemini-interactions",
+        "events": gi_events(gi_two, size=5),
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "9kv2qaxp"),
+            call("get_time", TIME_ARGS, "2mz7rq4t"),
+        ],
+        "response": gi_response(gi_two),
+    },
+    {
+        "name": "gemini-interactions cuts inside an escape and a UTF-8 character",
+        "parser": "gemini-interactions",
+        "events": gi_events(gi_cut, size=1, thought=False),
+        "calls": [call("traduire", {"texte": "«Où est la bibliothèque?» 📚\n\\ok"}, "u1")],
+    },
+    {
+        "name": "gemini-interactions a zero-argument tool: no delta, its {} stands",
+        "parser": "gemini-interactions",
+        "events": gi_events([("z1", "list_files", "")]),
+        "calls": [call("list_files", {}, "z1")],
+    },
+    {
+        "name": "gemini-interactions a text answer: no calls",
+        "parser": "gemini-interactions",
+        "events": [
+            *gi_events([])[:-1],
+            {
+                "event_type": "step.start",
+                "index": 1,
+                "step": {"type": "model_output", "content": [{"type": "text", "text": ""}]},
+            },
+            {"event_type": "step.delta", "index": 1, "delta": {"type": "text", "text": "Hello"}},
+            {"event_type": "step.stop", "index": 1},
+            gi_events([])[-1],
+        ],
+        "done": [0] * 8,
+        "calls": [],
+    },
+    {
+        "name": "gemini-interactions interaction.completed holding the steps completes them",
+        "parser": "gemini-interactions",
+        "events": [
+            gi_events(gi_one)[0],
+            {"event_type": "interaction.completed", "interaction": gi_response(gi_two)},
+        ],
+        "done": [0, 2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "9kv2qaxp"),
+            call("get_time", TIME_ARGS, "2mz7rq4t"),
+        ],
+    },
+    {
+        "name": "gemini-interactions a call cut off: completed by interaction.completed",
+        "parser": "gemini-interactions",
+        "events": [
+            e for e in gi_events(gi_one) if e["event_type"] != "step.stop" or e["index"] == 0
+        ],
+        "calls": [call("get_weather", WEATHER_ARGS, "9kv2qaxp")],
+    },
+    {
+        "name": "gemini-interactions SSE transcript",
+        "parser": "gemini-interactions",
+        "events": [gi_sse(gi_events(gi_two))],
+        "done": [2],
+        "calls": [
+            call("get_weather", WEATHER_ARGS, "9kv2qaxp"),
+            call("get_time", TIME_ARGS, "2mz7rq4t"),
+        ],
+    },
+]
+for case in interactions:
+    if "done" not in case:
+        case["done"] = gi_done(case["events"])
+interactions[3]["done"] = gi_done(interactions[3]["events"])
+interactions[6]["done"] = [0] * (len(interactions[6]["events"]) - 1) + [1]
+interactions[2]["done"] = [1 if e["event_type"] == "step.stop" else 0
+                           for e in interactions[2]["events"]]  # fmt: skip
+files["gemini-interactions"] = interactions
+
 # --- Ollama NDJSON chunks -------------------------------------------------------------
 
 
@@ -1482,6 +1633,12 @@ failed("cohere", "v1 stream stopped by the content filters: stream-end's ERROR_T
        "ERROR_TOXIC")  # fmt: skip
 for case in files["cohere"][-3:]:
     case["sdk"] = True  # the SDKs yield these events: they are no error events
+GI_ERROR = {"code": "RESOURCE_EXHAUSTED", "message": "Quota exceeded for this model."}
+failed("gemini-interactions", "stream that failed: an error event",
+       [gi_events([])[0], {"event_type": "error", "error": GI_ERROR}],
+       "RESOURCE_EXHAUSTED: Quota exceeded for this model.")  # fmt: skip
+for case in files["gemini-interactions"][-1:]:
+    case["sdk"] = True  # the SDK yields its ErrorEvent
 failed("ollama", "stream that failed: an error line",
        [ollama_chunk(), {"error": "model runner has unexpectedly stopped"}],
        "model runner has unexpectedly stopped")  # fmt: skip
@@ -1574,6 +1731,11 @@ CASES_ALONE = [
     ("bedrock", "a runtime exception", {"throttlingException": THROTTLED}, 0, [],
      f"throttlingException: {THROTTLED['message']}"),
     ("cohere", "v1 tool-calls-generation", v1_streamed[-2], 2, V1_CALLS, None),
+    ("gemini-interactions", "interaction.completed holding the steps",
+     {"event_type": "interaction.completed", "interaction": gi_response(gi_one)}, 1,
+     [call("get_weather", WEATHER_ARGS, "9kv2qaxp")], None),
+    ("gemini-interactions", "an error event", {"event_type": "error", "error": GI_ERROR}, 0, [],
+     "RESOURCE_EXHAUSTED: Quota exceeded for this model."),
 ]  # fmt: skip
 for fmt, what, event, done, calls, error in CASES_ALONE:
     case = {"name": f"{fmt} {what} given alone", "parser": fmt, "events": [event]}

@@ -23,6 +23,7 @@ __all__ = [
     "AutoResponseParser",
     "BedrockConverseParser",
     "CohereResponseParser",
+    "GeminiInteractionsParser",
     "GeminiResponseParser",
     "JsonResponseParser",
     "OllamaResponseParser",
@@ -196,6 +197,7 @@ OpenAIResponseParser = _walked_parser("openai")
 OpenAIResponsesParser = _walked_parser("openai-responses")
 AnthropicResponseParser = _walked_parser("anthropic")
 GeminiResponseParser = _walked_parser("gemini")
+GeminiInteractionsParser = _walked_parser("gemini-interactions")
 BedrockConverseParser = _walked_parser("bedrock")
 OllamaResponseParser = _walked_parser("ollama")
 CohereResponseParser = _walked_parser("cohere")

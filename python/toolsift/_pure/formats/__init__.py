@@ -25,6 +25,7 @@ from toolsift._pure.formats import (
     bedrock,
     cohere,
     gemini,
+    gemini_interactions,
     json_path,
     litert,
     ollama,
@@ -117,7 +118,16 @@ class Format:
 
 WALKED: tuple[Format, ...] = tuple(
     Format(module)
-    for module in (openai, openai_responses, anthropic, gemini, bedrock, ollama, cohere)
+    for module in (
+        openai,
+        openai_responses,
+        anthropic,
+        gemini,
+        gemini_interactions,
+        bedrock,
+        ollama,
+        cohere,
+    )
 )
 """The formats read by walking one document, in auto-detection order."""
 
