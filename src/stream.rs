@@ -360,6 +360,24 @@ impl Accumulator {
             .position(|slot| slot.item.as_deref() == Some(item))
     }
 
+    /// The call a start event begins at `index` of `group` (without an index: after the
+    /// group's others); it is now the group's latest.
+    pub fn start(&mut self, group: Index, index: Option<Index>, item: Option<String>) -> usize {
+        let key = index.map_or_else(|| self.new_key(&group), |i| (group.clone(), i));
+        let at = self.slot(key, item);
+        self.latest.insert(group, at);
+        at
+    }
+
+    /// The call started at `index` of `group` (without an index: the group's latest), if
+    /// one was.
+    pub fn started(&self, group: Index, index: Option<Index>) -> Option<usize> {
+        match index {
+            None => self.latest.get(&group).copied(),
+            Some(index) => self.existing(&(group, index)),
+        }
+    }
+
     /// A key after every other one of `major` (a call with no index of its own).
     pub fn new_key(&self, major: &Index) -> Key {
         let last = self

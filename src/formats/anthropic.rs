@@ -156,10 +156,7 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         "content_block_start" => {
             let block = event.field("content_block")?;
             if field_of(&block, "type")?.is_some_and(|t| t.is_str("tool_use")) {
-                let group = Index::Int(acc.message);
-                let key = index.map_or_else(|| acc.new_key(&group), |i| (group.clone(), i));
-                let at = acc.slot(key, None);
-                acc.latest.insert(group, at);
+                let at = acc.start(Index::Int(acc.message), index, None);
                 let slot = &mut acc.slots[at];
                 slot.set_name(field_of(&block, "name")?)?;
                 slot.set_id(field_of(&block, "id")?)?;
@@ -168,14 +165,14 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         }
         "content_block_delta" => {
             let delta = event.field("delta")?;
-            if let Some(at) = stream_block(acc, index) {
+            if let Some(at) = acc.started(Index::Int(acc.message), index) {
                 if field_of(&delta, "type")?.is_some_and(|t| t.is_str("input_json_delta")) {
                     acc.slots[at].append(field_of(&delta, "partial_json")?)?;
                 }
             }
         }
         "content_block_stop" => {
-            if let Some(at) = stream_block(acc, index) {
+            if let Some(at) = acc.started(Index::Int(acc.message), index) {
                 acc.complete(at);
             }
         }
@@ -185,14 +182,4 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         _ => {}
     }
     Ok(())
-}
-
-/// The tool_use block at `index` (without one: the latest) of the current message, if one
-/// was started.
-fn stream_block(acc: &Accumulator, index: Option<Index>) -> Option<usize> {
-    let group = Index::Int(acc.message);
-    match index {
-        None => acc.latest.get(&group).copied(),
-        Some(index) => acc.existing(&(group, index)),
-    }
 }

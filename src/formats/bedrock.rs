@@ -150,10 +150,7 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         let server = field_of(&use_, "type")?.is_some_and(|t| t.is_str("server_tool_use"));
         if let (Some(use_), false) = (use_, server) {
             let index = index_of(start.field("contentBlockIndex")?)?;
-            let group = Index::Int(acc.message);
-            let key = index.map_or_else(|| acc.new_key(&group), |i| (group.clone(), i));
-            let at = acc.slot(key, None);
-            acc.latest.insert(group, at);
+            let at = acc.start(Index::Int(acc.message), index, None);
             let slot = &mut acc.slots[at];
             slot.set_name(use_.field("name")?)?;
             slot.set_id(use_.field("toolUseId")?)?;
@@ -161,13 +158,15 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     }
     if let Some(delta) = event.field("contentBlockDelta")? {
         let use_ = field_of(&delta.field("delta")?, "toolUse")?;
-        let block = stream_block(acc, index_of(delta.field("contentBlockIndex")?)?);
+        let index = index_of(delta.field("contentBlockIndex")?)?;
+        let block = acc.started(Index::Int(acc.message), index);
         if let (Some(use_), Some(at)) = (use_, block) {
             acc.slots[at].append(use_.field("input")?)?;
         }
     }
     if let Some(stop) = event.field("contentBlockStop")? {
-        if let Some(at) = stream_block(acc, index_of(stop.field("contentBlockIndex")?)?) {
+        let index = index_of(stop.field("contentBlockIndex")?)?;
+        if let Some(at) = acc.started(Index::Int(acc.message), index) {
             acc.complete(at);
         }
     }
@@ -175,14 +174,4 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         acc.complete_all(Some(&Index::Int(acc.message)));
     }
     Ok(())
-}
-
-/// The toolUse block at `index` (without one: the latest) of the current message, if one
-/// was started.
-fn stream_block(acc: &Accumulator, index: Option<Index>) -> Option<usize> {
-    let group = Index::Int(acc.message);
-    match index {
-        None => acc.latest.get(&group).copied(),
-        Some(index) => acc.existing(&(group, index)),
-    }
 }

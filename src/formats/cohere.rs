@@ -159,18 +159,9 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?)?;
     let at = match kind.as_str() {
-        "tool-call-start" => {
-            let key = index.map_or_else(|| acc.new_key(&Index::Int(0)), |i| (Index::Int(0), i));
-            let at = acc.slot(key, None);
-            acc.latest.insert(Index::Int(0), at);
-            at
-        }
+        "tool-call-start" => acc.start(Index::Int(0), index, None),
         "tool-call-delta" | "tool-call-end" => {
-            let found = match index {
-                None => acc.latest.get(&Index::Int(0)).copied(),
-                Some(index) => acc.existing(&(Index::Int(0), index)),
-            };
-            let Some(at) = found else {
+            let Some(at) = acc.started(Index::Int(0), index) else {
                 return Ok(());
             };
             at

@@ -120,14 +120,11 @@ pub fn is_stream_piece<N: Node>(doc: &N) -> Result<bool, N::Error> {
 pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::Error> {
     let kind = event_type(event)?.unwrap_or_default();
     let index = index_of(event.field("index")?)?;
-    let group = Index::Int(0);
     match kind.as_str() {
         "step.start" => {
             let step = event.field("step")?;
             if field_of(&step, "type")?.is_some_and(|t| t.is_str("function_call")) {
-                let key = index.map_or_else(|| acc.new_key(&group), |i| (group.clone(), i));
-                let at = acc.slot(key, text_of(field_of(&step, "id")?)?);
-                acc.latest.insert(group, at);
+                let at = acc.start(Index::Int(0), index, text_of(field_of(&step, "id")?)?);
                 let slot = &mut acc.slots[at];
                 slot.set_name(field_of(&step, "name")?)?;
                 slot.set_id(field_of(&step, "id")?)?;
@@ -136,14 +133,14 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         }
         "step.delta" => {
             let delta = event.field("delta")?;
-            if let Some(at) = started_step(acc, index) {
+            if let Some(at) = acc.started(Index::Int(0), index) {
                 if field_of(&delta, "type")?.is_some_and(|t| t.is_str("arguments_delta")) {
                     acc.slots[at].append(field_of(&delta, "arguments")?)?;
                 }
             }
         }
         "step.stop" => {
-            if let Some(at) = started_step(acc, index) {
+            if let Some(at) = acc.started(Index::Int(0), index) {
                 acc.complete(at);
             }
         }
@@ -168,13 +165,4 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         _ => {}
     }
     Ok(())
-}
-
-/// The `function_call` step at `index` (without one: the latest), if one was started.
-fn started_step(acc: &Accumulator, index: Option<Index>) -> Option<usize> {
-    let group = Index::Int(0);
-    match index {
-        None => acc.latest.get(&group).copied(),
-        Some(index) => acc.existing(&(group, index)),
-    }
 }

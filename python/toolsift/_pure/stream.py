@@ -294,6 +294,18 @@ class Accumulator:
                 return slot
         return None
 
+    def start(self, group: int, index: int | None, item: str | None = None) -> Slot:
+        """The call a start event begins at `index` of `group` (without an index: after
+        the group's others); it is now the group's latest."""
+        slot = self.slot(self.new_key(group) if index is None else (group, index), item)
+        self.latest[group] = slot
+        return slot
+
+    def started(self, group: int, index: int | None) -> Slot | None:
+        """The call started at `index` of `group` (without an index: the group's latest),
+        if one was."""
+        return self.latest.get(group) if index is None else self.existing((group, index))
+
     def new_key(self, major: int) -> tuple[int, int]:
         """A key after every other one of `major` (a call with no index of its own)."""
         minors = [key[1] for key in self._by_key if key[0] == major]

@@ -18,7 +18,6 @@ from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     ERROR_TYPE,
     Accumulator,
-    Slot,
     append,
     index_of,
     set_id,
@@ -148,32 +147,23 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     elif is_str(kind, "content_block_start"):
         block = field(event, "content_block")
         if is_str(field(block, "type"), "tool_use"):
-            group = acc.message
-            slot = acc.slot(acc.new_key(group) if index is None else (group, index))
-            acc.latest[group] = slot
+            slot = acc.start(acc.message, index)
             set_name(slot, field(block, "name"))
             set_id(slot, field(block, "id"))
             set_whole(slot, field(block, "input"))
     elif is_str(kind, "content_block_delta"):
         delta = field(event, "delta")
-        slot = _block(acc, index)
+        slot = acc.started(acc.message, index)
         if slot is not None and is_str(field(delta, "type"), "input_json_delta"):
             append(slot, field(delta, "partial_json"))
     elif is_str(kind, "content_block_stop"):
-        slot = _block(acc, index)
+        slot = acc.started(acc.message, index)
         if slot is not None:
             acc.complete(slot)
     elif is_str(kind, "message_stop"):
         acc.complete_all(acc.message)
     elif is_str(kind, "error"):  # {"type": "error", "error": {"type", "message"}}
         acc.provider_error(field(event, "error"))
-
-
-def _block(acc: Accumulator, index: int | None) -> Slot | None:
-    """The tool_use block at `index` (without one: the latest) of the current message, if
-    one was started."""
-    group = acc.message
-    return acc.latest.get(group) if index is None else acc.existing((group, index))
 
 
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:

@@ -19,7 +19,6 @@ from typing import Any
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     Accumulator,
-    Slot,
     append,
     bedrock_exception,
     index_of,
@@ -131,31 +130,22 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         server = is_str(field(use, "type"), "server_tool_use")
         if use is not None and not server:
             index = index_of(field(start, "contentBlockIndex"))
-            group = acc.message
-            slot = acc.slot(acc.new_key(group) if index is None else (group, index))
-            acc.latest[group] = slot
+            slot = acc.start(acc.message, index)
             set_name(slot, field(use, "name"))
             set_id(slot, field(use, "toolUseId"))
     delta = field(event, "contentBlockDelta")
     if delta is not None:
         use = field(field(delta, "delta"), "toolUse")
-        slot = _block(acc, index_of(field(delta, "contentBlockIndex")))
+        slot = acc.started(acc.message, index_of(field(delta, "contentBlockIndex")))
         if use is not None and slot is not None:
             append(slot, field(use, "input"))
     stop = field(event, "contentBlockStop")
     if stop is not None:
-        slot = _block(acc, index_of(field(stop, "contentBlockIndex")))
+        slot = acc.started(acc.message, index_of(field(stop, "contentBlockIndex")))
         if slot is not None:
             acc.complete(slot)
     if field(event, "messageStop") is not None:
         acc.complete_all(acc.message)
-
-
-def _block(acc: Accumulator, index: int | None) -> Slot | None:
-    """The toolUse block at `index` (without one: the latest) of the current message, if
-    one was started."""
-    group = acc.message
-    return acc.latest.get(group) if index is None else acc.existing((group, index))
 
 
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:

@@ -166,10 +166,9 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     kind = field(event, "type")
     index = index_of(field(event, "index"))
     if is_str(kind, "tool-call-start"):
-        slot = acc.slot(acc.new_key(0) if index is None else (0, index))
-        acc.latest[0] = slot
+        slot = acc.start(0, index)
     elif is_str(kind, "tool-call-delta") or is_str(kind, "tool-call-end"):
-        found = acc.latest.get(0) if index is None else acc.existing((0, index))
+        found = acc.started(0, index)
         if found is None:
             return
         slot = found

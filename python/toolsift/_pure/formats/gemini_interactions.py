@@ -18,7 +18,6 @@ from typing import Any
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     Accumulator,
-    Slot,
     append,
     index_of,
     set_id,
@@ -121,19 +120,17 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         step = field(event, "step")
         if is_str(field(step, "type"), "function_call"):
             id = field(step, "id")
-            key = acc.new_key(0) if index is None else (0, index)
-            slot = acc.slot(key, id if isinstance(id, str) else None)
-            acc.latest[0] = slot
+            slot = acc.start(0, index, id if isinstance(id, str) else None)
             set_name(slot, field(step, "name"))
             set_id(slot, id)
             set_whole(slot, field(step, "arguments"))
     elif is_str(kind, "step.delta"):
         delta = field(event, "delta")
-        slot = _step(acc, index)
+        slot = acc.started(0, index)
         if slot is not None and is_str(field(delta, "type"), "arguments_delta"):
             append(slot, field(delta, "arguments"))
     elif is_str(kind, "step.stop"):
-        slot = _step(acc, index)
+        slot = acc.started(0, index)
         if slot is not None:
             acc.complete(slot)
     elif is_str(kind, "interaction.completed"):
@@ -146,11 +143,6 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         acc.complete_all()
     elif is_str(kind, "error"):
         acc.provider_error(field(event, "error"))
-
-
-def _step(acc: Accumulator, index: int | None) -> Slot | None:
-    """The `function_call` step at `index` (without one: the latest), if one was started."""
-    return acc.latest.get(0) if index is None else acc.existing((0, index))
 
 
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
