@@ -50,6 +50,8 @@ pub struct Slot {
     pub done: bool,
     /// Arguments streamed as values at JSON paths (Gemini 3 `partial_args`), in order.
     pub paths: Vec<PathValue>,
+    /// What `partial()` read of the argument text so far (fragments only extend it).
+    partial: PartialJson,
     /// The arguments of a completed call as decoded (with `verbatim` as it was then), so
     /// that `finish()` does not decode again what `feed()` gave; cleared by any change
     /// to them.
@@ -88,6 +90,7 @@ impl Slot {
             verbatim: false,
             done: false,
             paths: Vec::new(),
+            partial: PartialJson::default(),
             cache: OnceLock::new(),
         }
     }
@@ -120,18 +123,14 @@ impl Slot {
         Ok(())
     }
 
-    /// Set once: the first non-empty string.
-    pub fn set_id<N: Node>(&mut self, id: Option<N>) -> Result<(), N::Error> {
-        if self.id.is_none() {
-            self.id = text_of(id)?.filter(|n| !n.is_empty());
-        }
-        Ok(())
-    }
-
     /// An argument fragment (a string; anything else is ignored).
     pub fn append<N: Node>(&mut self, fragment: Option<N>) -> Result<(), N::Error> {
         if let Some(text) = text_of(fragment)? {
             self.cache = OnceLock::new();
+            if self.text.is_empty() {
+                // `partial()` may have read the whole value's text till now.
+                self.partial = PartialJson::default();
+            }
             self.text.push_str(&text);
         }
         Ok(())
@@ -141,6 +140,7 @@ impl Slot {
     pub fn set_text<N: Node>(&mut self, text: Option<N>) -> Result<(), N::Error> {
         if let Some(text) = text_of(text)? {
             self.cache = OnceLock::new();
+            self.partial = PartialJson::default();
             self.text = text;
         }
         Ok(())
@@ -151,6 +151,7 @@ impl Slot {
     pub fn set_whole<N: Node>(&mut self, value: Option<N>) -> Result<(), N::Error> {
         if let Some(value) = value {
             self.cache = OnceLock::new();
+            self.partial = PartialJson::default();
             self.whole = Some(match value.text()? {
                 Some(text) => Whole::Text(text),
                 None => Whole::Json(value.to_json()?),
@@ -226,29 +227,80 @@ impl Slot {
         }
     }
 
+    /// The argument text still arriving (see [`arriving_text`]).
+    fn arriving_text(&self) -> Option<&str> {
+        arriving_text(
+            self.done || self.verbatim,
+            &self.text,
+            &self.paths,
+            &self.whole,
+        )
+    }
+
+    /// Read the argument text still arriving as far as it came (what
+    /// [`Slot::partial_call`] reads then, from what earlier reads learned).
+    pub fn read_partial(&mut self) {
+        let closed = self.done || self.verbatim;
+        if let Some(text) = arriving_text(closed, &self.text, &self.paths, &self.whole) {
+            self.partial.read(text);
+        }
+    }
+
     /// [`Slot::call`], with arguments still arriving decoded as far as they are complete.
     pub fn partial_call(&self) -> StreamCall<'_> {
-        let call = self.call();
-        let Arguments::Undecodable(Cow::Borrowed(text)) = call.arguments else {
-            return call;
+        let Some(text) = self.arriving_text() else {
+            return self.call();
         };
-        if self.done || self.verbatim || !self.arguments_text().1 {
-            return call;
+        // What `read_partial` read; read here where it did not read this text.
+        let fresh;
+        let scan = if self.partial.read == text.len() {
+            &self.partial
+        } else {
+            let mut scan = PartialJson::default();
+            scan.read(text);
+            fresh = scan;
+            &fresh
+        };
+        if !scan.waiting {
+            // The text may be whole (where it is waiting, it ends inside its value).
+            let call = self.call();
+            if !matches!(call.arguments, Arguments::Undecodable(_)) {
+                return call;
+            }
         }
-        let mut closed = partial_json(text);
-        if closed.is_empty() {
-            closed.push_str("{}");
-        }
+        let closed = match scan.closed.as_str() {
+            "" => "{}".to_owned(),
+            closed => closed.to_owned(),
+        };
         let arguments = match decode_object(Cow::Owned(closed)) {
             decoded @ Arguments::Decoded(_) => decoded,
             _ => Arguments::Missing,
         };
         StreamCall {
+            name: self.name.as_deref(),
+            id: self.id.as_deref(),
             arguments,
             raw: Some(text),
-            ..call
         }
     }
+}
+
+/// The argument text still arriving, which [`Slot::partial_call`] decodes as far as it
+/// is complete: the text (the fragments, else a whole string) of a call not completed
+/// and not verbatim (`closed` otherwise), where it is not empty.
+fn arriving_text<'a>(
+    closed: bool,
+    text: &'a str,
+    paths: &[PathValue],
+    whole: &'a Option<Whole>,
+) -> Option<&'a str> {
+    let text = match whole {
+        _ if closed => return None,
+        _ if !text.is_empty() => text,
+        Some(Whole::Text(text)) if paths.is_empty() => text,
+        _ => return None,
+    };
+    (!text.is_empty()).then_some(text)
 }
 
 /// The arguments given whole as a value other than a string (its JSON text): an object
@@ -284,6 +336,12 @@ pub struct StreamCall<'a> {
 pub struct Accumulator {
     pub slots: Vec<Slot>,
     by_key: HashMap<Key, usize>,
+    /// Lookups that would otherwise scan every call (a stream may hold thousands): the
+    /// first call to arrive with each (group, id) and each item id, and the largest
+    /// minor key of each group.
+    by_id: HashMap<(Index, String), usize>,
+    by_item: HashMap<String, usize>,
+    last_minor: HashMap<Index, Index>,
     /// The calls completed by the event being read, in order.
     pub done_now: Vec<usize>,
     pub serial: i64,
@@ -329,16 +387,49 @@ impl Accumulator {
         match self.by_key.get(&key) {
             Some(&found) => {
                 let slot = &mut self.slots[found];
-                if slot.item.is_none() {
+                if slot.item.is_none() && item.is_some() {
                     slot.item = item;
+                    self.index_item(found);
                 }
                 found
             }
             None => {
-                self.by_key.insert(key.clone(), self.slots.len());
+                let at = self.slots.len();
+                self.by_key.insert(key.clone(), at);
+                match self.last_minor.get_mut(&key.0) {
+                    Some(last) if *last >= key.1 => {}
+                    Some(last) => *last = key.1.clone(),
+                    None => {
+                        self.last_minor.insert(key.0.clone(), key.1.clone());
+                    }
+                }
                 self.slots.push(Slot::new(key, item));
-                self.slots.len() - 1
+                self.index_item(at);
+                at
             }
+        }
+    }
+
+    fn index_item(&mut self, at: usize) {
+        if let Some(item) = &self.slots[at].item {
+            keep_first(&mut self.by_item, item.clone(), at);
+        }
+    }
+
+    /// Set once: the first non-empty string (the call is then found by it).
+    pub fn set_id<N: Node>(&mut self, at: usize, id: Option<N>) -> Result<(), N::Error> {
+        if self.slots[at].id.is_none() {
+            self.set_id_text(at, text_of(id)?);
+        }
+        Ok(())
+    }
+
+    /// [`Accumulator::set_id`] of an id read already.
+    pub fn set_id_text(&mut self, at: usize, id: Option<String>) {
+        let slot = &mut self.slots[at];
+        if let (None, Some(id)) = (&slot.id, id.filter(|id| !id.is_empty())) {
+            keep_first(&mut self.by_id, (slot.key.0.clone(), id.clone()), at);
+            slot.id = Some(id);
         }
     }
 
@@ -348,16 +439,13 @@ impl Accumulator {
 
     /// The call of group `major` with this id, if one was started.
     pub fn by_id(&self, major: &Index, id: &str) -> Option<usize> {
-        self.slots
-            .iter()
-            .position(|slot| slot.key.0 == *major && slot.id.as_deref() == Some(id))
+        // (A key of borrowed parts would spare the copies; ids are short.)
+        self.by_id.get(&(major.clone(), id.to_owned())).copied()
     }
 
     /// The call with this provider item id, if one was started.
     pub fn by_item(&self, item: &str) -> Option<usize> {
-        self.slots
-            .iter()
-            .position(|slot| slot.item.as_deref() == Some(item))
+        self.by_item.get(item).copied()
     }
 
     /// The call a start event begins at `index` of `group` (without an index: after the
@@ -380,12 +468,7 @@ impl Accumulator {
 
     /// A key after every other one of `major` (a call with no index of its own).
     pub fn new_key(&self, major: &Index) -> Key {
-        let last = self
-            .by_key
-            .keys()
-            .filter(|k| k.0 == *major)
-            .map(|k| &k.1)
-            .max();
+        let last = self.last_minor.get(major);
         (major.clone(), last.map_or(Index::Int(0), Index::next))
     }
 
@@ -399,9 +482,9 @@ impl Accumulator {
     ) -> Result<(), N::Error> {
         let at = self.slot(key(-1, self.serial), None);
         self.serial += 1;
+        self.slots[at].set_name(name)?;
+        self.set_id(at, id)?;
         let slot = &mut self.slots[at];
-        slot.set_name(name)?;
-        slot.set_id(id)?;
         slot.set_whole(arguments)?;
         slot.verbatim = verbatim;
         self.complete(at);
@@ -430,6 +513,12 @@ impl Accumulator {
         order.sort_by(|&a, &b| self.slots[a].key.cmp(&self.slots[b].key));
         order
     }
+}
+
+/// `index[key] = at`, unless a call that arrived before it is there.
+fn keep_first<K: std::hash::Hash + Eq>(index: &mut HashMap<K, usize>, key: K, at: usize) {
+    let there = index.entry(key).or_insert(at);
+    *there = (*there).min(at);
 }
 
 /// A JSON path of more steps is ignored (it sets nothing).
@@ -621,11 +710,13 @@ pub fn index_of<N: Node>(value: Option<N>) -> Result<Option<Index>, N::Error> {
 }
 
 /// Server-sent-event text, fed in chunks cut anywhere: the `data` of each complete
-/// event (see `Sse` in the Python twin).
+/// event; lines end at CRLF, LF or CR (see `Sse` in the Python twin).
 #[derive(Default, Debug)]
 pub struct Sse {
     /// The start of a line whose end has not come yet.
     pending: Vec<u8>,
+    /// The last chunk ended with a CR: an LF next ends no line.
+    after_cr: bool,
     /// The event's `data:` lines so far, joined with `\n`; `has_data` where there is one.
     data: Vec<u8>,
     has_data: bool,
@@ -633,21 +724,33 @@ pub struct Sse {
 
 impl Sse {
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
+        let mut chunk = chunk;
+        if self.after_cr && chunk.first() == Some(&b'\n') {
+            chunk = &chunk[1..];
+            self.after_cr = false;
+        }
+        if let Some(&last) = chunk.last() {
+            self.after_cr = last == b'\r';
+        }
         let mut events = Vec::new();
         let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', chunk) {
+        while let Some(n) = memchr::memchr2(b'\n', b'\r', &chunk[start..]) {
+            let end = start + n;
             let piece = &chunk[start..end];
             if self.pending.is_empty() {
-                self.line(piece.strip_suffix(b"\r").unwrap_or(piece), &mut events);
+                self.line(piece, &mut events);
             } else {
                 // A line begun in an earlier chunk.
                 let mut line = std::mem::take(&mut self.pending);
                 line.extend_from_slice(piece);
-                self.line(line.strip_suffix(b"\r").unwrap_or(&line), &mut events);
+                self.line(&line, &mut events);
                 line.clear();
                 self.pending = line;
             }
             start = end + 1;
+            if chunk[end] == b'\r' && chunk.get(start) == Some(&b'\n') {
+                start += 1; // CRLF: one line end
+            }
         }
         self.pending.extend_from_slice(&chunk[start..]);
         events
@@ -689,6 +792,9 @@ impl Sse {
 
 /// The bytes that may begin a JSON value.
 const VALUE_FIRST: &[u8] = b"{[\"-0123456789tfn";
+
+/// A UTF-8 byte order mark: not JSON (`parse` says so by name).
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// JSON text that is not SSE, fed in chunks cut anywhere (an Ollama NDJSON body, a
 /// Gemini REST stream's JSON array): the text of each value once it is complete, and of
@@ -744,7 +850,11 @@ impl JsonValues {
     /// array, whose objects were given).
     pub fn end(&mut self) -> Option<Vec<u8>> {
         if !self.open {
-            return None;
+            // Where text is kept, a byte order mark cut short.
+            let rest = self.text[self.start..].to_vec();
+            self.start = self.text.len();
+            self.scanned = self.start;
+            return (!rest.is_empty()).then_some(rest);
         }
         let (value, objects_given) = self.take(self.text.len());
         (!objects_given).then_some(value)
@@ -763,8 +873,15 @@ impl JsonValues {
             self.start += first;
             let byte = self.text[self.start];
             if !VALUE_FIRST.contains(&byte) {
-                // Not JSON, whatever follows: given now, alone.
-                return Some(self.take(self.start + 1));
+                // Not JSON, whatever follows: given now, alone; a byte order mark whole
+                // (so that reading it says what it is, as `parse` does).
+                let mark = &self.text[self.start..len.min(self.start + BOM.len())];
+                if mark != BOM && BOM.starts_with(mark) {
+                    self.scanned = self.start;
+                    return None; // the rest of it may come
+                }
+                let size = if mark == BOM { BOM.len() } else { 1 };
+                return Some(self.take(self.start + size));
             }
             self.open = true;
             self.scanned = self.start + 1;
@@ -860,8 +977,9 @@ pub fn starts_sse(data: &[u8]) -> bool {
 }
 
 /// What `partial_json` reads next.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 enum State {
+    #[default]
     Value,
     Key,
     KeyOrClose,
@@ -876,134 +994,227 @@ fn is_ws(b: u8) -> bool {
 /// The longest complete prefix of a JSON text, its open objects and arrays closed (see
 /// `partial_json` in the Python twin). One pass, no recursion.
 pub fn partial_json(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::new();
-    let mut closers: Vec<u8> = Vec::new();
-    let mut safe = (0usize, 0usize); // (length of `out`, open containers)
-    let mut state = State::Value;
-    let (mut i, n) = (0usize, bytes.len());
-    while i < n {
-        let c = bytes[i];
-        if is_ws(c) {
-            i += 1;
-            continue;
-        }
-        if state == State::After {
-            let Some(&closer) = closers.last() else {
-                break; // the first value is complete
-            };
-            if c == b',' {
-                out.push(',');
-                state = if closer == b'}' {
-                    State::Key
-                } else {
-                    State::Value
-                };
+    let mut scan = PartialJson::default();
+    scan.read(text);
+    scan.closed
+}
+
+/// [`partial_json`] of a text that grows (see `PartialJson` in the Python twin): each
+/// [`PartialJson::read`] is given the text of the one before with more appended, and
+/// reads only what is new, so `partial()` after every fragment costs linear time overall.
+#[derive(Debug, Default, Clone)]
+pub struct PartialJson {
+    /// The text kept.
+    out: String,
+    /// What closes each open container, innermost last.
+    closers: Vec<u8>,
+    /// The last point where the kept text plus the closers is complete JSON: (length of
+    /// `out`, open containers).
+    safe: (usize, usize),
+    state: State,
+    /// Where reading goes on: the start of a token not read yet.
+    at: usize,
+    /// In a string starting at `at`: where its check goes on.
+    checked: usize,
+    /// Nothing more can change the result: the first value is complete, or a character
+    /// that cannot continue JSON was met.
+    stopped: bool,
+    /// The text ran out inside its first value (or before it): it is not JSON yet.
+    waiting: bool,
+    /// The length of the text read last.
+    read: usize,
+    /// The result: `partial_json` of the text read last.
+    closed: String,
+}
+
+/// How a token of [`PartialJson`] was read.
+enum Scanned {
+    /// It ends here.
+    End(usize),
+    /// The text ends inside it.
+    More,
+    /// It cannot be JSON.
+    Invalid,
+}
+
+impl PartialJson {
+    /// `partial_json(text)` into `closed`; `text` starts with the text of the last read.
+    pub fn read(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        let (mut i, mut state) = (self.at, self.state);
+        while i < n && !self.stopped {
+            let c = bytes[i];
+            if is_ws(c) {
                 i += 1;
                 continue;
             }
-            if c != closer {
-                break;
-            }
-        }
-        if matches!(
-            state,
-            State::After | State::KeyOrClose | State::ValueOrClose
-        ) && closers.last() == Some(&c)
-        {
-            closers.pop();
-            out.push(c as char);
-            i += 1;
-            state = State::After;
-            safe = (out.len(), closers.len());
-            continue;
-        }
-        if matches!(state, State::Key | State::KeyOrClose) {
-            let Some(end) = (c == b'"').then(|| string_end(bytes, i)).flatten() else {
-                break;
-            };
-            let mut j = end;
-            while j < n && is_ws(bytes[j]) {
-                j += 1;
-            }
-            if j >= n || bytes[j] != b':' {
-                break;
-            }
-            out.push_str(&text[i..end]);
-            out.push(':');
-            i = j + 1;
-            state = State::Value;
-            continue;
-        }
-        if c == b'{' || c == b'[' {
-            out.push(c as char);
-            closers.push(if c == b'{' { b'}' } else { b']' });
-            state = if c == b'{' {
-                State::KeyOrClose
-            } else {
-                State::ValueOrClose
-            };
-            i += 1;
-            safe = (out.len(), closers.len());
-            continue;
-        }
-        let end = if c == b'"' {
-            string_end(bytes, i)
-        } else {
-            scalar_end(bytes, i)
-        };
-        let Some(end) = end else {
-            break;
-        };
-        out.push_str(&text[i..end]);
-        i = end;
-        state = State::After;
-        safe = (out.len(), closers.len());
-    }
-    let (kept, depth) = safe;
-    out.truncate(kept);
-    out.extend(closers[..depth].iter().rev().map(|&c| c as char));
-    out
-}
-
-/// The end of the JSON string starting at `bytes[i]` (a quote); None where it is not
-/// ended, holds a control character or an invalid escape, or ends inside an escape.
-fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
-    let n = bytes.len();
-    let mut j = i + 1;
-    while j < n {
-        match bytes[j] {
-            b'"' => return Some(j + 1),
-            b'\\' => {
-                let escape = *bytes.get(j + 1)?;
-                if escape == b'u' {
-                    let hex = bytes.get(j + 2..j + 6)?;
-                    if !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return None;
-                    }
-                    j += 6;
-                } else if b"\"\\/bfnrt".contains(&escape) {
-                    j += 2;
-                } else {
-                    return None;
+            if state == State::After {
+                let Some(&closer) = self.closers.last() else {
+                    self.stopped = true; // the first value is complete
+                    break;
+                };
+                if c == b',' {
+                    self.out.push(',');
+                    state = if closer == b'}' {
+                        State::Key
+                    } else {
+                        State::Value
+                    };
+                    i += 1;
+                    continue;
+                }
+                if c != closer {
+                    self.stopped = true;
+                    break;
                 }
             }
-            c if c < b' ' => return None,
-            _ => j += 1,
+            if matches!(
+                state,
+                State::After | State::KeyOrClose | State::ValueOrClose
+            ) && self.closers.last() == Some(&c)
+            {
+                self.closers.pop();
+                self.out.push(c as char);
+                i += 1;
+                state = State::After;
+                self.safe = (self.out.len(), self.closers.len());
+                continue;
+            }
+            if matches!(state, State::Key | State::KeyOrClose) {
+                let scanned = if c == b'"' {
+                    self.string_end(bytes, i)
+                } else {
+                    Scanned::Invalid
+                };
+                let end = match scanned {
+                    Scanned::End(end) => end,
+                    Scanned::More => break,
+                    Scanned::Invalid => {
+                        self.stopped = true;
+                        break;
+                    }
+                };
+                let mut j = end;
+                while j < n && is_ws(bytes[j]) {
+                    j += 1;
+                }
+                if j >= n || bytes[j] != b':' {
+                    self.stopped = j < n;
+                    self.checked = end - 1; // the key is read: only its closing quote again
+                    break;
+                }
+                self.out.push_str(&text[i..end]);
+                self.out.push(':');
+                i = j + 1;
+                self.checked = 0;
+                state = State::Value;
+                continue;
+            }
+            if c == b'{' || c == b'[' {
+                self.out.push(c as char);
+                self.closers.push(if c == b'{' { b'}' } else { b']' });
+                state = if c == b'{' {
+                    State::KeyOrClose
+                } else {
+                    State::ValueOrClose
+                };
+                i += 1;
+                self.safe = (self.out.len(), self.closers.len());
+                continue;
+            }
+            let scanned = if c == b'"' {
+                self.string_end(bytes, i)
+            } else {
+                scalar_end(bytes, i)
+            };
+            let end = match scanned {
+                Scanned::End(end) => end,
+                Scanned::More => break,
+                Scanned::Invalid => {
+                    self.stopped = true;
+                    break;
+                }
+            };
+            self.out.push_str(&text[i..end]);
+            i = end;
+            self.checked = 0;
+            state = State::After;
+            self.safe = (self.out.len(), self.closers.len());
         }
+        (self.at, self.state, self.read) = (i, state, n);
+        let complete = state == State::After && self.closers.is_empty();
+        self.waiting = !(self.stopped || complete);
+        let (kept, depth) = self.safe;
+        self.closed.clear();
+        self.closed.push_str(&self.out[..kept]);
+        (self.closed).extend(self.closers[..depth].iter().rev().map(|&c| c as char));
     }
-    None
+
+    /// The end of the JSON string starting at `bytes[i]` (a quote): [`Scanned::More`]
+    /// where the text ends first (the check goes on from there next time), invalid where
+    /// it holds a control character or an invalid escape.
+    fn string_end(&mut self, bytes: &[u8], i: usize) -> Scanned {
+        let n = bytes.len();
+        let mut j = (i + 1).max(self.checked);
+        loop {
+            // Characters that need no check.
+            j += bytes[j..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < b' ')
+                .unwrap_or(n - j);
+            let Some(&c) = bytes.get(j) else {
+                break;
+            };
+            match c {
+                b'"' => return Scanned::End(j + 1),
+                b'\\' => {
+                    let Some(&escape) = bytes.get(j + 1) else {
+                        break;
+                    };
+                    if escape == b'u' {
+                        let Some(hex) = bytes.get(j + 2..j + 6) else {
+                            break;
+                        };
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return Scanned::Invalid;
+                        }
+                        j += 6;
+                    } else if b"\"\\/bfnrt".contains(&escape) {
+                        j += 2;
+                    } else {
+                        return Scanned::Invalid;
+                    }
+                }
+                _ => return Scanned::Invalid, // a control character
+            }
+        }
+        self.checked = j;
+        Scanned::More
+    }
 }
 
-/// The end of the number or literal at `bytes[i]`; None where it is not one, or is a
-/// number that reaches the end of the text (more digits may follow).
-fn scalar_end(bytes: &[u8], i: usize) -> Option<usize> {
+/// The end of the number or literal at `bytes[i]`: [`Scanned::More`] where the text ends
+/// inside it (a number that reaches the end: more digits may follow), invalid where it
+/// is not one.
+fn scalar_end(bytes: &[u8], i: usize) -> Scanned {
+    let n = bytes.len();
     for literal in [&b"true"[..], b"false", b"null"] {
         if bytes[i..].starts_with(literal) {
-            return Some(i + literal.len());
+            return Scanned::End(i + literal.len());
+        }
+        if literal.starts_with(&bytes[i..]) {
+            return Scanned::More;
         }
     }
-    let n = bytes.len();
+    // Where a digit is needed at `j`: the text ends, or it is not one.
+    let missing = |j: usize| {
+        if j >= n {
+            Scanned::More
+        } else {
+            Scanned::Invalid
+        }
+    };
     let digit = |j: usize| j < n && bytes[j].is_ascii_digit();
     let mut j = i;
     if j < n && bytes[j] == b'-' {
@@ -1016,7 +1227,7 @@ fn scalar_end(bytes: &[u8], i: usize) -> Option<usize> {
             j += 1;
         }
     } else {
-        return None;
+        return missing(j);
     }
     if j < n && bytes[j] == b'.' {
         j += 1;
@@ -1025,7 +1236,7 @@ fn scalar_end(bytes: &[u8], i: usize) -> Option<usize> {
             j += 1;
         }
         if j == start {
-            return None;
+            return missing(j);
         }
     }
     if j < n && (bytes[j] == b'e' || bytes[j] == b'E') {
@@ -1038,10 +1249,14 @@ fn scalar_end(bytes: &[u8], i: usize) -> Option<usize> {
             j += 1;
         }
         if j == start {
-            return None;
+            return missing(j);
         }
     }
-    (j < n).then_some(j)
+    if j < n {
+        Scanned::End(j)
+    } else {
+        Scanned::More
+    }
 }
 
 /// How a stream's events are read: a walked format's reader, the `json` format's
@@ -1453,8 +1668,11 @@ impl Stream {
     }
 
     /// Every call started so far, arguments still arriving decoded as far as they are
-    /// complete.
-    pub fn partial(&self) -> Vec<StreamCall<'_>> {
+    /// complete (each read from where the last `partial` read it).
+    pub fn partial(&mut self) -> Vec<StreamCall<'_>> {
+        for slot in &mut self.acc.slots {
+            slot.read_partial();
+        }
         let order = self.acc.ordered();
         order
             .iter()

@@ -1112,3 +1112,315 @@ def test_events_after_one_that_is_not_json_are_read(make: Any, sse: bool) -> Non
     with pytest.raises(ParseError, match="expected a string key"):
         stream.feed(text)
     assert [call.name for call in stream.finish().tool_calls] == ["f", "f"]
+
+
+# Issue 37: SSE line ends, a byte order mark, lookups by id, `partial()` read incrementally.
+
+_SSE_CHUNKS = [
+    {
+        "choices": [
+            {
+                "index": 0,
+                "delta": {
+                    "tool_calls": [
+                        {"index": 0, "id": "c1", "function": {"name": "f", "arguments": '{"a": '}}
+                    ]
+                },
+            }
+        ]
+    },
+    {
+        "choices": [
+            {
+                "index": 0,
+                "delta": {"tool_calls": [{"index": 0, "function": {"arguments": '"é\\r\\n"}'}}]},
+            }
+        ]
+    },
+    {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+]
+
+
+def sse_text(ends: list[str]) -> str:
+    """`_SSE_CHUNKS` as SSE, each event's data on two lines (split inside the JSON, so
+    that an event dispatched early is not JSON), after an `event:` line and a comment;
+    the line ends taken from `ends` in turn."""
+    lines: list[str] = []
+    for chunk in _SSE_CHUNKS:
+        text = json.dumps(chunk)
+        cut = text.index(":") + 1  # after the first key
+        lines += [": comment", "event: chunk", f"data: {text[:cut]}", f"data:{text[cut:]}", ""]
+    lines += ["data: [DONE]", ""]
+    cycle = itertools.cycle(ends)
+    return "".join(line + next(cycle) for line in lines)
+
+
+@pytest.mark.parametrize(
+    # (Mixed so that no CR ends a line before a blank line ended by LF: that is a CRLF.)
+    "ends",
+    [["\n"], ["\r"], ["\r\n"], ["\r\n", "\n", "\r"], ["\r\n", "\r"]],
+    ids=repr,
+)
+def test_sse_line_ends_lf_cr_crlf(make: Any, ends: list[str]) -> None:
+    """The SSE grammar's three line ends, alone or mixed: the same calls, fed whole or
+    cut at every byte (a CRLF cut between two pieces is one line end: no blank line, so
+    no event dispatched early)."""
+    expected = [{"name": "f", "arguments": {"a": "é\r\n"}, "id": "c1", "raw_arguments": None}]
+    data = sse_text(ends).encode()
+    for cut in range(len(data) + 1):
+        stream = make.OpenAIResponseParser().stream()
+        for piece in (data[:cut], data[cut:]):
+            stream.feed(piece)
+        assert calls_as_dicts(stream.finish()) == expected, (ends, cut)
+    stream = make.OpenAIResponseParser().stream()
+    for byte in range(len(data)):
+        stream.feed(data[byte : byte + 1])
+    assert calls_as_dicts(stream.finish()) == expected
+
+
+def test_sse_lone_cr_in_a_record_and_in_parse(make: Any) -> None:
+    """A record holding SSE text with lone CRs is read as with LFs."""
+    text = sse_text(["\r"])
+    assert calls_as_dicts(make.OpenAIResponseParser().parse(json.dumps(text))) == calls_as_dicts(
+        make.OpenAIResponseParser().parse(json.dumps(sse_text(["\n"])))
+    )
+
+
+def test_a_long_sse_line_fed_in_small_pieces(make: Any) -> None:
+    """An `event:` line and a `data:` line, each long and fed in small pieces."""
+    data = (
+        "event: " + "x" * 50_000 + "\r\n" + "data: " + json.dumps(_SSE_CHUNKS[0]) + "\r\n\r\n"
+    ).encode()
+    stream = make.OpenAIResponseParser().stream()
+    for at in range(0, len(data), 7):
+        stream.feed(data[at : at + 7])
+    (call,) = stream.partial()
+    assert call.name == "f"
+
+
+BOM_TEXT = "\ufeff" + json.dumps(_OLLAMA_LINE)
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_a_byte_order_mark_says_so_in_feed_as_in_parse(make: Any, as_bytes: bool) -> None:
+    """`feed` of text starting with a UTF-8 byte order mark raises `parse`'s error, fed
+    whole or cut anywhere (also inside the mark); the event after it is still read."""
+    parser = make.OllamaResponseParser()
+    with pytest.raises(ParseError) as parsed:
+        parser.parse(BOM_TEXT.encode() if as_bytes else BOM_TEXT)
+    data: str | bytes = BOM_TEXT.encode() if as_bytes else BOM_TEXT
+    for cut in range(len(data) + 1):
+        stream = parser.stream()
+        with pytest.raises(ParseError) as fed:
+            for piece in (data[:cut], data[cut:]):
+                stream.feed(piece)
+        assert str(fed.value) == str(parsed.value), cut
+        assert str(parsed.value).startswith("byte order mark is not allowed")
+
+
+def test_a_byte_order_mark_cut_off_at_the_end(make: Any) -> None:
+    """The start of a mark ending the text: no call, no error at `finish`."""
+    stream = make.OllamaResponseParser().stream()
+    stream.feed(json.dumps(_OLLAMA_LINE).encode() + b"\n\xef\xbb")
+    assert [call.name for call in stream.finish().tool_calls] == ["f"]
+
+
+def _openai_chunk(call: dict[str, Any]) -> dict[str, Any]:
+    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+
+def test_calls_found_by_id_and_item_alike() -> None:
+    """Calls found again by their id (OpenAI: every call at index 0, or none) or item id
+    (the Responses API), fragments interleaved: the same calls on both backends; a call
+    found by an id that two calls have is the first to arrive with it."""
+    streams = [
+        [
+            _openai_chunk({"index": 0, "id": "a", "function": {"name": "f", "arguments": "{"}}),
+            _openai_chunk({"index": 0, "id": "b", "function": {"name": "g", "arguments": "["}}),
+            _openai_chunk({"index": 0, "id": "a", "function": {"arguments": "}"}}),
+            _openai_chunk({"index": 0, "id": "b", "function": {"arguments": "]"}}),
+            _openai_chunk({"index": 0, "id": "c", "function": {"name": "h"}}),
+        ],
+        [
+            _openai_chunk({"id": "a", "function": {"name": "f", "arguments": '{"x"'}}),
+            _openai_chunk({"id": "b", "function": {"name": "g"}}),
+            _openai_chunk({"function": {"arguments": "{}"}}),
+            _openai_chunk({"id": "a", "function": {"arguments": ": 1}"}}),
+        ],
+        [  # index 1 gets id "x" first; then the call at index 0 gets it too
+            _openai_chunk({"index": 0, "function": {"name": "f"}}),
+            _openai_chunk({"index": 1, "id": "x", "function": {"name": "g"}}),
+            _openai_chunk({"index": 0, "id": "x", "function": {"arguments": "{}"}}),
+            _openai_chunk({"id": "x", "function": {"arguments": "more"}}),
+        ],
+    ]
+    responses = [
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {
+                "type": "function_call",
+                "id": "i1",
+                "call_id": "c1",
+                "name": "f",
+                "arguments": "",
+            },
+        },
+        {
+            "type": "response.output_item.added",
+            "output_index": 1,
+            "item": {
+                "type": "function_call",
+                "id": "i2",
+                "call_id": "c2",
+                "name": "g",
+                "arguments": "",
+            },
+        },
+        {"type": "response.function_call_arguments.delta", "item_id": "i1", "delta": '{"a":'},
+        {"type": "response.function_call_arguments.delta", "item_id": "i2", "delta": "{}"},
+        {"type": "response.function_call_arguments.delta", "item_id": "i1", "delta": " 1}"},
+        {"type": "response.function_call_arguments.delta", "output_index": 5, "delta": "{}"},
+    ]
+    rust, python = both_backends()
+    for parser, events in [("OpenAIResponseParser", e) for e in streams] + [
+        ("OpenAIResponsesParser", responses)
+    ]:
+        got = []
+        for backend in (rust, python):
+            stream = bind(getattr(parsers, parser), backend)().stream()
+            partial = []
+            for event in events:
+                stream.feed(event)
+                partial.append([c.model_dump() for c in stream.partial()])
+            got.append((partial, calls_as_dicts(stream.finish())))
+        assert same(got[0], got[1]), got
+    assert [c["arguments"] for c in got[0][1]] == [{"a": 1}, {}, {}]
+
+
+class _CountingList(list):  # type: ignore[type-arg]
+    """A list that counts how often it is walked."""
+
+    walks = 0
+
+    def __iter__(self) -> Any:
+        _CountingList.walks += 1
+        return super().__iter__()
+
+
+@pytest.mark.parametrize("shape", ["index 0", "no index", "responses"])
+def test_finding_a_call_by_id_walks_no_calls(shape: str, monkeypatch: Any) -> None:
+    """Pure backend: a call is found by its id, item id or as the next key without
+    walking every call (which made a stream of n such calls cost n squared)."""
+    from toolsift._pure import stream as pure_stream
+
+    made = pure_stream.Accumulator.__init__
+
+    def counting(self: Any) -> None:
+        made(self)
+        self.slots = _CountingList()
+
+    monkeypatch.setattr(pure_stream.Accumulator, "__init__", counting)
+    parser = bind(parsers.OpenAIResponseParser, backend_module_python())()
+    if shape == "responses":
+        parser = bind(parsers.OpenAIResponsesParser, backend_module_python())()
+    stream = parser.stream()
+    _CountingList.walks = 0
+    for n in range(200):
+        if shape == "responses":
+            item = {"type": "function_call", "id": f"i{n}", "call_id": f"c{n}", "name": "f"}
+            stream.feed({"type": "response.output_item.added", "item": item})
+            stream.feed(
+                {
+                    "type": "response.function_call_arguments.delta",
+                    "item_id": f"i{n}",
+                    "delta": "{}",
+                }
+            )
+        else:
+            call = {"id": f"c{n}", "function": {"name": "f", "arguments": "{}"}}
+            stream.feed(_openai_chunk(call if shape == "no index" else {"index": 0, **call}))
+    assert _CountingList.walks == 0
+    assert len(stream.finish().tool_calls) == 200
+
+
+def backend_module_python() -> Any:
+    from toolsift import _backend
+
+    return _backend.load("python")
+
+
+def _fresh_partial(parser: Any, events: list[Any]) -> list[dict[str, Any]]:
+    stream = parser.stream()
+    for event in events:
+        stream.feed(event)
+    return [call.model_dump() for call in stream.partial()]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_partial_after_every_event_is_partial_from_scratch(make: Any, case: dict[str, Any]) -> None:
+    """`partial()` after every event (reading on from what it read before) gives what a
+    stream fed the same events gives at its first `partial()`."""
+    parser = parser_for(make, case["parser"])
+    events = [event_of(event) for event in case["events"]]
+    stream = parser.stream()
+    for k, event in enumerate(events):
+        stream.feed(event)
+        assert same(
+            [call.model_dump() for call in stream.partial()],
+            _fresh_partial(parser, events[: k + 1]),
+        ), (case["name"], k)
+
+
+_PIECES = [
+    '{"a": ', '"x\\', "u00e9", '\\n"', ", ", '"b"', ": [", "1", ".5e", "-3", "]", "}",
+    "tru", "e", "nul", "l", " ", "{", "[", ",", ":", "\\", '"', "x", "\x01", "é",
+]  # fmt: skip
+_JSON_VALUES = st.recursive(
+    st.none() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(
+        st.one_of(
+            st.sampled_from(_PIECES), st.text(max_size=4), st.builds(json.dumps, _JSON_VALUES)
+        ),
+        max_size=14,
+    ),
+    whole=st.booleans(),
+)
+def test_partial_incremental_is_partial_from_scratch(texts: list[str], whole: bool) -> None:
+    """Argument text in random pieces (JSON cut anywhere, and text that is not JSON):
+    `partial()` after each piece equals `partial()` of a stream fed all of it at once, on
+    both backends alike; also where a Responses API call's text replaces the fragments
+    (`.done`) and where fragments follow a whole string value."""
+    rust, python = both_backends()
+    item = {"type": "function_call", "id": "i", "call_id": "c", "name": "f"}
+    if whole:
+        item["arguments"] = '{"w": 1'
+    events: list[Any] = [{"type": "response.output_item.added", "output_index": 0, "item": item}]
+    events += [
+        {"type": "response.function_call_arguments.delta", "item_id": "i", "delta": text}
+        for text in texts
+    ]
+    if texts and whole:
+        done = {"type": "response.function_call_arguments.done", "item_id": "i"}
+        events.insert(len(events) // 2 + 1, {**done, "arguments": "".join(texts[:1])})
+    got = []
+    for backend in (rust, python):
+        parser = bind(parsers.OpenAIResponsesParser, backend)()
+        stream = parser.stream()
+        seen = []
+        for k, event in enumerate(events):
+            stream.feed(event)
+            now = [call.model_dump() for call in stream.partial()]
+            assert same(now, _fresh_partial(parser, events[: k + 1])), (k, now)
+            seen.append(now)
+        got.append(seen)
+    assert same(got[0], got[1])

@@ -157,10 +157,9 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             let block = event.field("content_block")?;
             if field_of(&block, "type")?.is_some_and(|t| t.is_str("tool_use")) {
                 let at = acc.start(Index::Int(acc.message), index, None);
-                let slot = &mut acc.slots[at];
-                slot.set_name(field_of(&block, "name")?)?;
-                slot.set_id(field_of(&block, "id")?)?;
-                slot.set_whole(field_of(&block, "input")?)?;
+                acc.slots[at].set_name(field_of(&block, "name")?)?;
+                acc.set_id(at, field_of(&block, "id")?)?;
+                acc.slots[at].set_whole(field_of(&block, "input")?)?;
             }
         }
         "content_block_delta" => {

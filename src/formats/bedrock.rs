@@ -151,9 +151,8 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         if let (Some(use_), false) = (use_, server) {
             let index = index_of(start.field("contentBlockIndex")?)?;
             let at = acc.start(Index::Int(acc.message), index, None);
-            let slot = &mut acc.slots[at];
-            slot.set_name(use_.field("name")?)?;
-            slot.set_id(use_.field("toolUseId")?)?;
+            acc.slots[at].set_name(use_.field("name")?)?;
+            acc.set_id(at, use_.field("toolUseId")?)?;
         }
     }
     if let Some(delta) = event.field("contentBlockDelta")? {

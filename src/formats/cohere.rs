@@ -181,10 +181,9 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
     let message = field_of(&event.field("delta")?, "message")?;
     let call = field_of(&message, "tool_calls")?;
     let function = field_of(&call, "function")?;
-    let slot = &mut acc.slots[at];
-    slot.set_name(field_of(&function, "name")?)?;
-    slot.set_id(field_of(&call, "id")?)?;
-    slot.append(field_of(&function, "arguments")?)?;
+    acc.slots[at].set_name(field_of(&function, "name")?)?;
+    acc.set_id(at, field_of(&call, "id")?)?;
+    acc.slots[at].append(field_of(&function, "arguments")?)?;
     if kind == "tool-call-end" {
         acc.complete(at);
     }

@@ -251,9 +251,9 @@ fn call_part<N: Node>(acc: &mut Accumulator, candidate: &Index, call: &N) -> Res
             at
         }
     };
+    acc.slots[at].set_name(name)?;
+    acc.set_id(at, call.field("id")?)?;
     let slot = &mut acc.slots[at];
-    slot.set_name(name)?;
-    slot.set_id(call.field("id")?)?;
     for arg in elements_of(either(call, "partial_args", "partialArgs")?) {
         partial_arg(slot, &arg)?;
     }

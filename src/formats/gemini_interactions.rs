@@ -125,10 +125,9 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             let step = event.field("step")?;
             if field_of(&step, "type")?.is_some_and(|t| t.is_str("function_call")) {
                 let at = acc.start(Index::Int(0), index, text_of(field_of(&step, "id")?)?);
-                let slot = &mut acc.slots[at];
-                slot.set_name(field_of(&step, "name")?)?;
-                slot.set_id(field_of(&step, "id")?)?;
-                slot.set_whole(field_of(&step, "arguments")?)?;
+                acc.slots[at].set_name(field_of(&step, "name")?)?;
+                acc.set_id(at, field_of(&step, "id")?)?;
+                acc.slots[at].set_whole(field_of(&step, "arguments")?)?;
             }
         }
         "step.delta" => {

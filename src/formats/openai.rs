@@ -115,10 +115,8 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
             let slot = &mut acc.slots[at];
             slot.verbatim |= part.is_some() && text_key == "input";
             slot.set_name(field_of(&part, "name")?)?;
-            if slot.id.is_none() {
-                slot.id = id;
-            }
-            slot.append(field_of(&part, text_key)?)?;
+            acc.set_id_text(at, id);
+            acc.slots[at].append(field_of(&part, text_key)?)?;
         }
         if let Some(function) = field_of(&delta, "function_call")? {
             let at = acc.slot((number.clone(), Index::Int(LEGACY)), None);

@@ -175,10 +175,10 @@ fn stream_item<N: Node>(
             acc.slot(key, item_id)
         }
     };
+    acc.slots[at].verbatim = custom;
+    acc.slots[at].set_name(item.field("name")?)?;
+    acc.set_id(at, item.field("call_id")?)?;
     let slot = &mut acc.slots[at];
-    slot.verbatim = custom;
-    slot.set_name(item.field("name")?)?;
-    slot.set_id(item.field("call_id")?)?;
     let arguments = item.field(if custom { "input" } else { "arguments" })?;
     if done {
         slot.set_text(arguments)?;

@@ -243,7 +243,7 @@ impl Stream {
 
     /// Every call started so far, arguments still arriving decoded as far as they are
     /// complete. Never raises.
-    fn partial<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    fn partial<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(pure) = &self.pure {
             return pure
                 .bind(py)

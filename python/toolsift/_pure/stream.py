@@ -62,64 +62,131 @@ def partial_json(text: str) -> str:
     read up to the first character that cannot continue JSON, and no further than the end
     of the first complete value. `""` where no value is complete. One pass, no recursion.
     """
-    out: list[str] = []  # the text kept, in pieces
-    closers: list[str] = []  # what closes each open container, innermost last
-    # The last point where the kept text plus the closers is complete JSON:
-    # (pieces of `out`, open containers).
-    safe = (0, 0)
-    state = _VALUE
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in _WS:
-            i += 1
-            continue
-        if state == _AFTER:
-            if not closers:
-                break  # the first value is complete
-            if c == ",":
-                out.append(",")
-                state = _KEY if closers[-1] == "}" else _VALUE
+    return PartialJson().read(text)
+
+
+class PartialJson:
+    """`partial_json` of a text that grows: each `read` is given the text of the one
+    before with more appended, and reads only what is new (a token cut off by the end of
+    the text is read again from its start; a string, from where its check stopped). So
+    `partial()` after every fragment of a call costs linear time overall."""
+
+    __slots__ = ("_at", "_checked", "_closers", "_out", "_safe", "_state", "_stopped", "waiting")
+
+    def __init__(self) -> None:
+        self._out: list[str] = []  # the text kept, in pieces
+        self._closers: list[str] = []  # what closes each open container, innermost last
+        # The last point where the kept text plus the closers is complete JSON:
+        # (pieces of `_out`, open containers).
+        self._safe = (0, 0)
+        self._state = _VALUE
+        self._at = 0  # where reading goes on: the start of a token not read yet
+        self._checked = 0  # in a string starting at `_at`: where its check goes on
+        # Nothing more can change the result: the first value is complete, or a character
+        # that cannot continue JSON was met.
+        self._stopped = False
+        # The text ran out inside its first value (or before it): it is not JSON yet.
+        self.waiting = True
+
+    def read(self, text: str) -> str:
+        """`partial_json(text)`; `text` starts with the text of the last `read`."""
+        out, closers = self._out, self._closers
+        state, safe = self._state, self._safe
+        i, n = self._at, len(text)
+        while i < n and not self._stopped:
+            c = text[i]
+            if c in _WS:
                 i += 1
                 continue
-            if c != closers[-1]:
+            if state == _AFTER:
+                if not closers:
+                    self._stopped = True  # the first value is complete
+                    break
+                if c == ",":
+                    out.append(",")
+                    state = _KEY if closers[-1] == "}" else _VALUE
+                    i += 1
+                    continue
+                if c != closers[-1]:
+                    self._stopped = True
+                    break
+            if c in "}]" and state != _KEY and state != _VALUE and closers and c == closers[-1]:
+                out.append(closers.pop())
+                i += 1
+                state = _AFTER
+                safe = (len(out), len(closers))
+                continue
+            if state in (_KEY, _KEY_OR_CLOSE):
+                end = self._string_end(text, i) if c == '"' else _INVALID
+                if end < 0:
+                    self._stopped = end == _INVALID
+                    break
+                j = end
+                while j < n and text[j] in _WS:
+                    j += 1
+                if j < n and text[j] != ":":
+                    self._stopped = True
+                if j >= n or text[j] != ":":
+                    self._checked = end - 1  # the key is read: only its closing quote again
+                    break
+                out.append(text[i:end] + ":")
+                i = j + 1
+                self._checked = 0
+                state = _VALUE
+                continue
+            # A value.
+            if c in "{[":
+                out.append(c)
+                closers.append("}" if c == "{" else "]")
+                state = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
+                i += 1
+                safe = (len(out), len(closers))
+                continue
+            end = self._string_end(text, i) if c == '"' else _scalar_end(text, i)
+            if end < 0:
+                self._stopped = end == _INVALID
                 break
-        if c in "}]" and state != _KEY and state != _VALUE and closers and c == closers[-1]:
-            out.append(closers.pop())
-            i += 1
+            out.append(text[i:end])
+            i = end
+            self._checked = 0
             state = _AFTER
             safe = (len(out), len(closers))
-            continue
-        if state in (_KEY, _KEY_OR_CLOSE):
-            end = _string_end(text, i) if c == '"' else -1
-            if end < 0:
+        self._at, self._state, self._safe = i, state, safe
+        complete = state == _AFTER and not closers
+        self.waiting = not (self._stopped or complete)
+        kept, depth = safe
+        return "".join(out[:kept]) + "".join(reversed(closers[:depth]))
+
+    def _string_end(self, text: str, i: int) -> int:
+        """The end of the JSON string starting at `text[i]` (a quote); `_MORE` where the
+        text ends first (the check goes on from there next time), `_INVALID` where it
+        holds a control character or an invalid escape."""
+        j = max(i + 1, self._checked)
+        n = len(text)
+        while True:
+            j = _STRING_PLAIN.match(text, j).end()  # type: ignore[union-attr]
+            if j >= n:
                 break
-            j = end
-            while j < n and text[j] in _WS:
-                j += 1
-            if j >= n or text[j] != ":":
+            c = text[j]
+            if c == '"':
+                return j + 1
+            if c != "\\":
+                return _INVALID  # a control character
+            if j + 1 >= n:
                 break
-            out.append(text[i:end] + ":")
-            i = j + 1
-            state = _VALUE
-            continue
-        # A value.
-        if c in "{[":
-            out.append(c)
-            closers.append("}" if c == "{" else "]")
-            state = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
-            i += 1
-            safe = (len(out), len(closers))
-            continue
-        end = _string_end(text, i) if c == '"' else _scalar_end(text, i)
-        if end < 0:
-            break
-        out.append(text[i:end])
-        i = end
-        state = _AFTER
-        safe = (len(out), len(closers))
-    kept, depth = safe
-    return "".join(out[:kept]) + "".join(reversed(closers[:depth]))
+            e = text[j + 1]
+            if e == "u":
+                if j + 6 > n:
+                    break
+                if not all(h in _HEX for h in text[j + 2 : j + 6]):
+                    return _INVALID
+                j += 6
+            elif e in _ESCAPES:
+                j += 2
+            else:
+                return _INVALID
+        self._checked = j
+        return _MORE
 
 
 # What `partial_json` reads next: a value, a key, either of them or the container's end,
@@ -127,43 +194,22 @@ def partial_json(text: str) -> str:
 _VALUE, _KEY, _KEY_OR_CLOSE, _VALUE_OR_CLOSE, _AFTER = range(5)
 _ESCAPES = frozenset('"\\/bfnrt')
 _HEX = frozenset("0123456789abcdefABCDEF")
-
-
-def _string_end(text: str, i: int) -> int:
-    """The end of the JSON string starting at `text[i]` (a quote), or -1 where it is not
-    ended, holds a control character or an invalid escape, or ends inside an escape."""
-    j = i + 1
-    n = len(text)
-    while j < n:
-        c = text[j]
-        if c == '"':
-            return j + 1
-        if c == "\\":
-            if j + 1 >= n:
-                return -1
-            e = text[j + 1]
-            if e == "u":
-                if j + 6 > n or not all(h in _HEX for h in text[j + 2 : j + 6]):
-                    return -1
-                j += 6
-            elif e in _ESCAPES:
-                j += 2
-            else:
-                return -1
-            continue
-        if c < " ":
-            return -1
-        j += 1
-    return -1
+# Where a token could not be read: it cannot be JSON, or the text ends inside it.
+_INVALID, _MORE = -1, -2
+# A string's characters that need no check: up to a quote, a backslash or a control one.
+_STRING_PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
 
 
 def _scalar_end(text: str, i: int) -> int:
-    """The end of the number or literal at `text[i]`, or -1 where it is not one, or is a
-    number that reaches the end of the text (more digits may follow)."""
+    """The end of the number or literal at `text[i]`; `_MORE` where the text ends inside
+    it (a number that reaches the end: more digits may follow), `_INVALID` where it is
+    not one."""
+    n = len(text)
     for literal in ("true", "false", "null"):
         if text.startswith(literal, i):
             return i + len(literal)
-    n = len(text)
+        if n - i < len(literal) and literal.startswith(text[i:]):
+            return _MORE
     j = i
     if j < n and text[j] == "-":
         j += 1
@@ -173,14 +219,14 @@ def _scalar_end(text: str, i: int) -> int:
         while j < n and "0" <= text[j] <= "9":
             j += 1
     else:
-        return -1
+        return _MORE if j >= n else _INVALID
     if j < n and text[j] == ".":
         j += 1
         start = j
         while j < n and "0" <= text[j] <= "9":
             j += 1
         if j == start:
-            return -1
+            return _MORE if j >= n else _INVALID
     if j < n and text[j] in "eE":
         j += 1
         if j < n and text[j] in "+-":
@@ -189,8 +235,8 @@ def _scalar_end(text: str, i: int) -> int:
         while j < n and "0" <= text[j] <= "9":
             j += 1
         if j == start:
-            return -1
-    return -1 if j >= n else j
+            return _MORE if j >= n else _INVALID
+    return _MORE if j >= n else j
 
 
 def starts_sse(data: bytes) -> bool:
@@ -208,11 +254,24 @@ _SSE_FIRST = frozenset(field[:1] for field in SSE_FIELDS)
 class Slot:
     """One call being assembled."""
 
-    __slots__ = ("done", "id", "item", "key", "name", "parts", "paths", "verbatim", "whole")
+    __slots__ = (
+        "arrival",
+        "done",
+        "id",
+        "item",
+        "key",
+        "name",
+        "partial",
+        "parts",
+        "paths",
+        "verbatim",
+        "whole",
+    )
 
-    def __init__(self, key: tuple[int, int], item: str | None) -> None:
+    def __init__(self, key: tuple[int, int], item: str | None, arrival: int) -> None:
         self.key = key
         self.item = item  # the provider's item id, where calls are found by it too
+        self.arrival = arrival  # its place among the stream's calls, in order of arrival
         self.name: str | None = None
         self.id: str | None = None
         self.parts: list[str] = []
@@ -222,6 +281,8 @@ class Slot:
         # Arguments streamed as values at JSON paths (Gemini 3 `partial_args`):
         # [path, value, continuing] in order.
         self.paths: list[list[Any]] = []
+        # What `partial()` read of the argument text so far (fragments only extend it).
+        self.partial = PartialJson()
 
     def arguments(self) -> Any:
         """The arguments value as found: the fragments joined, else the object the
@@ -241,6 +302,12 @@ class Accumulator:
     def __init__(self) -> None:
         self.slots: list[Slot] = []
         self._by_key: dict[tuple[int, int], Slot] = {}
+        # Lookups that would otherwise scan every call (a stream may hold thousands): the
+        # first call to arrive with each (major, id) and each item id, and the largest
+        # minor key of each major.
+        self._by_id: dict[tuple[int, str], Slot] = {}
+        self._by_item: dict[str, Slot] = {}
+        self._last_minor: dict[int, int] = {}
         self.done_now: list[Slot] = []
         self.serial = 0  # for calls that arrive whole
         # For formats to find calls by their own rules: a key to the call it now means,
@@ -268,31 +335,39 @@ class Accumulator:
         """The call at `key` (made if new)."""
         found = self._by_key.get(key)
         if found is None:
-            found = Slot(key, item)
+            found = Slot(key, item, len(self.slots))
             self.slots.append(found)
             self._by_key[key] = found
+            major, minor = key
+            last = self._last_minor.get(major)
+            if last is None or minor > last:
+                self._last_minor[major] = minor
+            self._index_item(found)
         elif found.item is None and isinstance(item, str):
             found.item = item
+            self._index_item(found)
         return found
 
     def existing(self, key: tuple[int, int]) -> Slot | None:
         return self._by_key.get(key)
 
+    def set_id(self, slot: Slot, id: Any) -> None:
+        """Set once: the first non-empty string (the call is then found by it)."""
+        if slot.id is None and isinstance(id, str) and id:
+            slot.id = id
+            _keep_first(self._by_id, (slot.key[0], id), slot)
+
     def by_id(self, major: int, id: Any) -> Slot | None:
-        """The call of `major` with this id, if one was started."""
-        for slot in self.slots:
-            if slot.key[0] == major and slot.id == id:
-                return slot
-        return None
+        """The call of `major` with this id, if one was started (the first to arrive)."""
+        return self._by_id.get((major, id)) if isinstance(id, str) else None
 
     def by_item(self, item: Any) -> Slot | None:
-        """The call with this provider item id, if one was started."""
-        if not isinstance(item, str):
-            return None
-        for slot in self.slots:
-            if slot.item == item:
-                return slot
-        return None
+        """The call with this provider item id, if one was started (the first to arrive)."""
+        return self._by_item.get(item) if isinstance(item, str) else None
+
+    def _index_item(self, slot: Slot) -> None:
+        if isinstance(slot.item, str):
+            _keep_first(self._by_item, slot.item, slot)
 
     def start(self, group: int, index: int | None, item: str | None = None) -> Slot:
         """The call a start event begins at `index` of `group` (without an index: after
@@ -308,8 +383,7 @@ class Accumulator:
 
     def new_key(self, major: int) -> tuple[int, int]:
         """A key after every other one of `major` (a call with no index of its own)."""
-        minors = [key[1] for key in self._by_key if key[0] == major]
-        return major, max(minors, default=-1) + 1
+        return major, self._last_minor.get(major, -1) + 1
 
     def whole_call(self, name: Any, id: Any, arguments: Any, verbatim: bool = False) -> None:
         """A call that arrived whole (Gemini, Ollama): started and completed at once."""
@@ -318,7 +392,7 @@ class Accumulator:
         slot = self.slot((-1, self.serial))
         self.serial += 1
         set_name(slot, name)
-        set_id(slot, id)
+        self.set_id(slot, id)
         set_whole(slot, arguments)
         slot.verbatim = verbatim
         self.complete(slot)
@@ -346,15 +420,18 @@ def set_name(slot: Slot, name: Any) -> None:
         slot.name = name
 
 
-def set_id(slot: Slot, id: Any) -> None:
-    """Set once: the first non-empty string."""
-    if slot.id is None and isinstance(id, str) and id:
-        slot.id = id
+def _keep_first(index: dict[Any, Slot], key: Any, slot: Slot) -> None:
+    """`index[key] = slot`, unless a call that arrived before it is there."""
+    there = index.get(key)
+    if there is None or slot.arrival < there.arrival:
+        index[key] = slot
 
 
 def append(slot: Slot, fragment: Any) -> None:
     """An argument fragment (a string; anything else is ignored)."""
     if isinstance(fragment, str) and fragment:
+        if not slot.parts:  # `partial()` may have read the whole value's text till now
+            slot.partial = PartialJson()
         slot.parts.append(fragment)
 
 
@@ -363,12 +440,14 @@ def set_whole(slot: Slot, value: Any) -> None:
     came, stay ahead of it."""
     if value is not None:
         slot.whole = value
+        slot.partial = PartialJson()
 
 
 def set_text(slot: Slot, text: Any) -> None:
     """The whole argument text (a `.done` event's): it replaces the fragments."""
     if isinstance(text, str):
         slot.parts = [text]
+        slot.partial = PartialJson()
 
 
 MAX_PATH_STEPS = 64
@@ -496,39 +575,56 @@ def tool_call(slot: Slot) -> ToolCall:
 
 def partial_call(slot: Slot) -> ToolCall:
     """`tool_call`, with arguments still arriving decoded as far as they are complete."""
-    call = tool_call(slot)
     value = slot.arguments()
-    if slot.done or slot.verbatim or not isinstance(value, str) or call.raw_arguments is None:
-        return call
-    decoded, _ = arguments_of(partial_json(value) or "{}")  # as `parse` decodes text
-    return ToolCall(call.name, decoded, call.id, value)
+    if slot.done or slot.verbatim or not isinstance(value, str) or not value:
+        return tool_call(slot)
+    closed = slot.partial.read(value)
+    if not slot.partial.waiting:  # (where it is, the text ends inside its value: no JSON)
+        call = tool_call(slot)
+        if call.raw_arguments is None:
+            return call
+    decoded, _ = arguments_of(closed or "{}")  # as `parse` decodes text
+    return ToolCall(slot.name or "", decoded, slot.id, value)
 
 
 class Sse:
     """Server-sent-event text, fed in chunks cut anywhere: the `data` of each complete
-    event. Lines end at `\\n` (a `\\r` before it is dropped); an event ends at an empty
+    event. Lines end at CRLF, LF or CR (the SSE grammar's three), also where a chunk ends
+    with the CR of a CRLF and the next begins with its LF; an event ends at an empty
     line; its `data:` lines are joined with `\\n`. Bytes are kept until their line is
-    complete, so a UTF-8 character cut between two chunks is whole when read."""
+    complete, so a UTF-8 character cut between two chunks is whole when read; the pieces
+    of a line are joined once, when it ends."""
 
     def __init__(self) -> None:
-        self._pending = b""
+        self._pending: list[bytes] = []  # the pieces of a line whose end has not come
+        self._after_cr = False  # the last chunk ended with a CR: an LF next ends no line
         self._data: list[bytes] = []
 
     def feed(self, chunk: bytes) -> list[bytes]:
-        text = self._pending + chunk
-        lines = text.split(b"\n")
-        self._pending = lines.pop()
+        if self._after_cr and chunk[:1] == b"\n":
+            chunk = chunk[1:]
+            self._after_cr = False
+        if chunk:
+            self._after_cr = chunk.endswith(b"\r")
         events: list[bytes] = []
+        lines = _LINE_END.split(chunk)
+        last = lines.pop()
         for line in lines:
-            self._line(line[:-1] if line.endswith(b"\r") else line, events)
+            if self._pending:
+                self._pending.append(line)
+                line = b"".join(self._pending)
+                self._pending = []
+            self._line(line, events)
+        if last:
+            self._pending.append(last)
         return events
 
     def end(self) -> list[bytes]:
         """The last event, where the text ended without its empty line."""
         events: list[bytes] = []
         if self._pending:
-            self._line(self._pending, events)
-            self._pending = b""
+            self._line(b"".join(self._pending), events)
+            self._pending = []
         self._line(b"", events)
         return events
 
@@ -546,6 +642,7 @@ class Sse:
         # `event:`, `id:`, `retry:` and `:` comments: the event's type is in its data.
 
 
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 _NOT_WHITESPACE = re.compile(rb"[^ \t\n\r]")
 _WHITESPACE = re.compile(rb"[ \t\n\r]")
 _BRACKET_OR_QUOTE = re.compile(rb'["{}\[\]]')
@@ -553,6 +650,8 @@ _BRACKET_OR_QUOTE = re.compile(rb'["{}\[\]]')
 # that ends the text (its escape not fed yet).
 _STRING_BODY = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
 _VALUE_FIRST = frozenset(b'{["-0123456789tfn')
+BOM = b"\xef\xbb\xbf"
+"""A UTF-8 byte order mark: not JSON (`parse` says so by name)."""
 
 
 class JsonValues:
@@ -562,7 +661,8 @@ class JsonValues:
     with or without whitespace between them; an object or array is complete at its
     closing bracket (counted outside strings), a string at its closing quote, any other
     value at the whitespace after it (or at `end`). A byte that cannot begin a value is
-    given at once, alone, so that reading it raises then. So the values given do not
+    given at once, alone (a byte order mark, its three bytes), so that reading it raises
+    then. So the values given do not
     depend on where the text was cut.
 
     An array that begins where a value may (a Gemini REST stream) gives each object
@@ -604,8 +704,10 @@ class JsonValues:
     def end(self) -> bytes | None:
         """The value left open where the text ended (a number, or a value cut off; not
         an array, whose objects were given)."""
-        if not self._open:
-            return None
+        if not self._open:  # where text is kept, a byte order mark cut short
+            rest = bytes(self._text[self._start :])
+            self._start = self._scanned = len(self._text)
+            return rest or None
         value, objects_given = self._take(len(self._text))
         return None if objects_given else value
 
@@ -620,8 +722,14 @@ class JsonValues:
                 return None
             self._start = self._scanned = first.start()
             byte = text[self._start]
-            if byte not in _VALUE_FIRST:  # not JSON, whatever follows: given now
-                return self._take(self._start + 1)
+            if byte not in _VALUE_FIRST:
+                # Not JSON, whatever follows: given now, alone; a byte order mark whole
+                # (so that reading it says what it is, as `parse` does).
+                mark = bytes(text[self._start : self._start + len(BOM)])
+                if mark != BOM and BOM.startswith(mark):
+                    self._scanned = self._start
+                    return None  # the rest of it may come
+                return self._take(self._start + (len(BOM) if mark == BOM else 1))
             self._open, self._scanned = True, self._start + 1
             self._in_string = byte == 0x22
             self._depth = 1 if byte in b"{[" else 0

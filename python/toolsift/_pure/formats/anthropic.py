@@ -20,7 +20,6 @@ from toolsift._pure.stream import (
     Accumulator,
     append,
     index_of,
-    set_id,
     set_name,
     set_whole,
     typed_event,
@@ -149,7 +148,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
         if is_str(field(block, "type"), "tool_use"):
             slot = acc.start(acc.message, index)
             set_name(slot, field(block, "name"))
-            set_id(slot, field(block, "id"))
+            acc.set_id(slot, field(block, "id"))
             set_whole(slot, field(block, "input"))
     elif is_str(kind, "content_block_delta"):
         delta = field(event, "delta")

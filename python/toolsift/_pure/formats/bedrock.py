@@ -22,7 +22,6 @@ from toolsift._pure.stream import (
     append,
     bedrock_exception,
     index_of,
-    set_id,
     set_name,
 )
 
@@ -132,7 +131,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
             index = index_of(field(start, "contentBlockIndex"))
             slot = acc.start(acc.message, index)
             set_name(slot, field(use, "name"))
-            set_id(slot, field(use, "toolUseId"))
+            acc.set_id(slot, field(use, "toolUseId"))
     delta = field(event, "contentBlockDelta")
     if delta is not None:
         use = field(field(delta, "delta"), "toolUse")

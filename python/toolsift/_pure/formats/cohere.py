@@ -18,7 +18,7 @@ from typing import Any
 from toolsift._pure.calls import RawCall
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import elements, field, is_str
-from toolsift._pure.stream import Accumulator, append, index_of, set_id, set_name, typed_event
+from toolsift._pure.stream import Accumulator, append, index_of, set_name, typed_event
 
 NAME = "cohere"
 PARSER_CLASS = "CohereResponseParser"
@@ -183,7 +183,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     call = field(field(field(event, "delta"), "message"), "tool_calls")
     function = field(call, "function")
     set_name(slot, field(function, "name"))
-    set_id(slot, field(call, "id"))
+    acc.set_id(slot, field(call, "id"))
     append(slot, field(function, "arguments"))
     if is_str(kind, "tool-call-end"):
         acc.complete(slot)

@@ -13,7 +13,6 @@ from toolsift._pure.stream import (
     Slot,
     add_path_value,
     index_of,
-    set_id,
     set_name,
     set_whole,
 )
@@ -171,7 +170,7 @@ def _call_part(acc: Accumulator, candidate: int, call: Any) -> None:
         acc.serial += 1
         set_whole(slot, field(call, "args"))
     set_name(slot, name)
-    set_id(slot, field(call, "id"))
+    acc.set_id(slot, field(call, "id"))
     for arg in elements(_either(call, "partial_args", "partialArgs")):
         _partial_arg(slot, arg)
     if _either(call, "will_continue", "willContinue") is True:

@@ -20,7 +20,6 @@ from toolsift._pure.stream import (
     Accumulator,
     append,
     index_of,
-    set_id,
     set_name,
     set_whole,
 )
@@ -122,7 +121,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
             id = field(step, "id")
             slot = acc.start(0, index, id if isinstance(id, str) else None)
             set_name(slot, field(step, "name"))
-            set_id(slot, id)
+            acc.set_id(slot, id)
             set_whole(slot, field(step, "arguments"))
     elif is_str(kind, "step.delta"):
         delta = field(event, "delta")

@@ -8,7 +8,7 @@ from typing import Any
 
 from toolsift._pure.calls import RawCall, Verbatim
 from toolsift._pure.nodes import elements, field, member
-from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_id, set_name
+from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_name
 
 NAME = "openai"
 PARSER_CLASS = "OpenAIResponseParser"
@@ -82,7 +82,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
                 part, text_key = field(call, "custom"), "input"
             slot.verbatim = slot.verbatim or (part is not None and text_key == "input")
             set_name(slot, field(part, "name"))
-            set_id(slot, field(call, "id"))
+            acc.set_id(slot, field(call, "id"))
             append(slot, field(part, text_key))
         function = field(delta, "function_call")
         if function is not None:

@@ -26,7 +26,6 @@ from toolsift._pure.stream import (
     Slot,
     append,
     index_of,
-    set_id,
     set_name,
     set_text,
     set_whole,
@@ -146,7 +145,7 @@ def _item(acc: Accumulator, item: Any, output_index: int | None, done: bool) -> 
         slot = acc.slot(key, item_id if isinstance(item_id, str) else None)
     slot.verbatim = custom
     set_name(slot, field(item, "name"))
-    set_id(slot, field(item, "call_id"))
+    acc.set_id(slot, field(item, "call_id"))
     arguments = field(item, "input" if custom else "arguments")
     if done:
         set_text(slot, arguments)
