@@ -716,17 +716,24 @@ class StreamCase:
     events: list[Any] | None = None  # the dict events, for `parse` of the whole list
 
 
-def build_stream_case(src: Source) -> StreamCase:
+def build_stream_case(src: Source, shapes: bool = False) -> StreamCase:
     """A format's stream events (`gen.stream_events`) fed as dicts or SDK-like objects,
     as JSON text (str or bytes, one event or a list), or as an SSE transcript or JSON
     text (NDJSON, an array) cut into chunks anywhere (bytes: inside a UTF-8 character or
-    a `\\u` escape too; str: between characters); `partial()` now and then."""
+    a `\\u` escape too; str: between characters); `partial()` now and then.
+
+    With `shapes` (the `stream_shapes` target; without, the decisions are those the
+    `streams` target's corpus and regressions were found with), also the shapes of
+    issue 37: another provider's events interleaved, SSE lines ended by a lone CR, by
+    CRLF and LF mixed, and bytes fed one at a time."""
     kind = src.pick(list(gen.STREAMS))
     cls = STREAM_PARSERS[kind]
     if kind != "json" and src.one_in(4):
         cls = "AutoResponseParser"
     writer = gen.Writer(src, single_line=True)
     trees = gen.stream_events(src, kind)
+    if shapes and src.one_in(4):  # providers mixed in one stream: another's interleaved
+        trees = interleaved(src, trees, gen.stream_events(src, src.pick(list(gen.STREAMS))))
     if src.one_in(6):  # a provider's error event, somewhere
         trees.insert(src.int(0, len(trees)), gen.error_event(src))
     texts = [writer.write(tree) for tree in trees]
@@ -738,15 +745,16 @@ def build_stream_case(src: Source) -> StreamCase:
         for text in texts:
             if src.one_in(6):
                 lines.append(src.pick(SSE_EXTRAS))
-            lines.append(f"data: {text}\n" + src.pick(["\n", "\r\n", "\n"]))
+            if shapes:  # each event's own line end, or two mixed (one event in 4)
+                end = src.pick(SSE_ENDS)
+                ends = [end, end] if src.bool() or src.bool() else [src.pick(SSE_ENDS), end]
+            else:
+                ends = ["\n", src.pick(["\n", "\r\n", "\n"])]
+            lines.append(f"data: {text}{ends[0]}{ends[1]}")
         transcript = "".join(lines)
         if src.one_in(4):  # cut off
             transcript = transcript[: src.int(0, len(transcript))]
-        if src.one_in(4):
-            chunks: list[Any] = gen.cut(src, transcript, 8)
-        else:
-            chunks = gen.cut(src, transcript.encode("utf-8", "surrogatepass"), 8)
-        case.steps = [("feed", chunk) for chunk in chunks]
+        case.steps = [("feed", chunk) for chunk in _chunks(src, transcript, shapes)]
     elif how == 1:  # JSON text, one event each (or a list of them)
         for text, data in zip(texts, encoded, strict=True):
             event: Any = src.pick([text, data, bytearray(data)])
@@ -759,11 +767,7 @@ def build_stream_case(src: Source) -> StreamCase:
         if src.one_in(5):  # a value that is no event, or text that is not JSON
             at = src.int(0, len(body))
             body = body[:at] + src.pick(JSON_TEXT_EXTRAS) + body[at:]
-        if src.one_in(4):
-            chunks = gen.cut(src, body, 8)
-        else:
-            chunks = gen.cut(src, body.encode("utf-8", "surrogatepass"), 8)
-        case.steps = [("feed", chunk) for chunk in chunks]
+        case.steps = [("feed", chunk) for chunk in _chunks(src, body, shapes)]
     else:  # the decoded events: dicts, or objects read by attribute
         case.events = []
         for text in texts:
@@ -780,6 +784,29 @@ def build_stream_case(src: Source) -> StreamCase:
     for _ in range(src.int(0, 3)):
         case.steps.insert(src.int(0, len(case.steps)), ("partial", None))
     return case
+
+
+SSE_ENDS = ["\n", "\r\n", "\r"]
+"""The line ends of the SSE grammar."""
+
+
+def interleaved(src: Source, first: list[Any], second: list[Any]) -> list[Any]:
+    """The events of two streams merged at random, each keeping its own order."""
+    merged: list[Any] = []
+    while first and second:
+        merged.append((first if src.bool() else second).pop(0))
+    return merged + first + second
+
+
+def _chunks(src: Source, text: str, shapes: bool) -> list[Any]:
+    """Text fed in chunks: str cut at random, bytes cut at random (with `shapes`, or at
+    every byte)."""
+    if src.one_in(4):
+        return gen.cut(src, text, 8)
+    data = text.encode("utf-8", "surrogatepass")
+    if shapes and src.one_in(4):  # every byte a chunk of its own
+        return [data[at : at + 1] for at in range(len(data))]
+    return gen.cut(src, data, 8)
 
 
 def _chunk_bytes(src: Source, text: str) -> Any:
@@ -851,10 +878,55 @@ def check_stream_case(case: StreamCase) -> None:
     )
 
 
+def build_cut_case(src: Source) -> tuple[str, bytes]:
+    """A stream's text for `check_cut_everywhere`: a format's events (now and then
+    interleaved with another's) as an SSE transcript with lines ended by LF, CRLF or a
+    lone CR, mixed, or as NDJSON; the parser class to read it."""
+    case = build_stream_case(src, shapes=True)
+    texts = [text.decode("utf-8", "surrogatepass") for text in case.texts]
+    if src.bool():
+        body = "".join(f"data: {t}{src.pick(SSE_ENDS)}{src.pick(SSE_ENDS)}" for t in texts)
+    else:
+        body = "".join(f"{t}{src.pick(SSE_ENDS)}" for t in texts)
+    return case.cls, body.encode("utf-8", "surrogatepass")[:MAX_CUT_TEXT]
+
+
+MAX_CUT_TEXT = 1500
+"""The longest text `check_cut_everywhere` cuts (it runs two streams per byte)."""
+
+
+def check_cut_everywhere(cls: str, data: bytes) -> None:
+    """The text cut at every byte: fed in two pieces, and cut off there; both backends
+    alike, step by step."""
+    for at in range(len(data) + 1):
+        for steps in ([data[:at], data[at:]], [data[:at]]):
+            case = StreamCase(cls, [("feed", piece) for piece in steps], [data])
+            case.steps.insert(1, ("partial", None))
+            differential(
+                f"{cls}.stream() cut at byte {at}",
+                lambda _, backend, case=case: _run_stream(case, backend),
+                lambda results: results,
+                [cls, steps],
+                [data],
+            )
+
+
 @target("streams")
 def streams(data: bytes) -> None:
     """`parser.stream()` of a format's events (`build_stream_case`) on both backends."""
     check_stream_case(build_stream_case(ByteSource(data)))
+
+
+@target("stream_shapes")
+def stream_shapes(data: bytes) -> None:
+    """`streams` with issue 37's shapes (`build_stream_case(shapes=True)`): providers
+    interleaved, SSE lines ended by lone CRs and mixed ends, bytes fed one at a time; one
+    input in 8, a stream's text cut at every byte (`check_cut_everywhere`)."""
+    src = ByteSource(data)
+    if src.one_in(8):
+        check_cut_everywhere(*build_cut_case(src))
+    else:
+        check_stream_case(build_stream_case(src, shapes=True))
 
 
 def run_input(name: str, data: bytes) -> None:

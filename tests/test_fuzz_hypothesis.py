@@ -71,3 +71,19 @@ def test_litert(targets: Any, data: st.DataObject) -> None:
 def test_raw_bytes(targets: Any, name: str, raw: bytes) -> None:
     """Any bytes, as atheris would hand them to the target."""
     targets.TARGETS[name](raw)
+
+
+@FUZZ
+@given(data=st.data())
+def test_streams(targets: Any, data: st.DataObject) -> None:
+    """A format's stream, with issue 37's shapes: providers interleaved, SSE lines ended
+    by lone CRs and mixed ends, bytes fed one at a time."""
+    targets.check_stream_case(targets.build_stream_case(source(data), shapes=True))
+
+
+@settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+@given(data=st.data())
+def test_stream_cut_at_every_byte(targets: Any, data: st.DataObject) -> None:
+    """A stream's text (SSE with mixed line ends, or NDJSON) cut at every byte: fed in
+    two pieces, and cut off there."""
+    targets.check_cut_everywhere(*targets.build_cut_case(source(data)))
