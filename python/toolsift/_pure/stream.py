@@ -281,8 +281,9 @@ class Slot:
         # Arguments streamed as values at JSON paths (Gemini 3 `partial_args`):
         # [path, value, continuing] in order.
         self.paths: list[list[Any]] = []
-        # What `partial()` read of the argument text so far (fragments only extend it).
-        self.partial = PartialJson()
+        # What `partial()` read of the argument text so far (fragments only extend it);
+        # None before the first `partial()`, or after the text was replaced.
+        self.partial: PartialJson | None = None
 
     def arguments(self) -> Any:
         """The arguments value as found: the fragments joined, else the object the
@@ -431,7 +432,7 @@ def append(slot: Slot, fragment: Any) -> None:
     """An argument fragment (a string; anything else is ignored)."""
     if isinstance(fragment, str) and fragment:
         if not slot.parts:  # `partial()` may have read the whole value's text till now
-            slot.partial = PartialJson()
+            slot.partial = None
         slot.parts.append(fragment)
 
 
@@ -440,14 +441,14 @@ def set_whole(slot: Slot, value: Any) -> None:
     came, stay ahead of it."""
     if value is not None:
         slot.whole = value
-        slot.partial = PartialJson()
+        slot.partial = None
 
 
 def set_text(slot: Slot, text: Any) -> None:
     """The whole argument text (a `.done` event's): it replaces the fragments."""
     if isinstance(text, str):
         slot.parts = [text]
-        slot.partial = PartialJson()
+        slot.partial = None
 
 
 MAX_PATH_STEPS = 64
@@ -578,6 +579,8 @@ def partial_call(slot: Slot) -> ToolCall:
     value = slot.arguments()
     if slot.done or slot.verbatim or not isinstance(value, str) or not value:
         return tool_call(slot)
+    if slot.partial is None:
+        slot.partial = PartialJson()
     closed = slot.partial.read(value)
     if not slot.partial.waiting:  # (where it is, the text ends inside its value: no JSON)
         call = tool_call(slot)
