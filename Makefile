@@ -64,7 +64,7 @@ bench: build
 # the run fails (after the other targets ran).
 FUZZ_SECONDS ?= 60
 FUZZ_EXAMPLES ?= 150
-FUZZ_TARGETS := parse parse_structured parse_many to_arrow litert streams
+FUZZ_TARGETS := parse parse_structured parse_many to_arrow litert streams stream_shapes
 
 fuzz: build
 	@failed=""; for target in $(FUZZ_TARGETS); do \

@@ -103,6 +103,7 @@ def seeds() -> dict[str, list[bytes]]:
     out["litert"] += structured(12, 200)
     # streams: decisions only (the format, its events, how they are fed)
     out["streams"] = [rng.randbytes(rng.randint(8, 400)) for _ in range(24)]
+    out["stream_shapes"] = [rng.randbytes(rng.randint(8, 400)) for _ in range(24)]
     return out
 
 
