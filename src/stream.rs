@@ -1715,6 +1715,50 @@ mod tests {
         );
     }
 
+    #[test]
+    fn sse_lines_end_at_lf_crlf_or_cr_however_the_text_is_cut() {
+        let text = b"event: e\rdata: 1\r\ndata: 2\r\rdata: 3\n\r\n: c\r\rdata: 4";
+        let expected = vec![b"1\n2".to_vec(), b"3".to_vec(), b"4".to_vec()];
+        for size in 1..=text.len() {
+            let mut sse = Sse::default();
+            let mut found: Vec<Vec<u8>> = Vec::new();
+            for piece in text.chunks(size) {
+                found.extend(sse.feed(piece));
+            }
+            found.extend(sse.end());
+            assert_eq!(found, expected, "pieces of {size}");
+        }
+    }
+
+    #[test]
+    fn partial_json_read_on_is_partial_json_from_scratch() {
+        let texts = [
+            "{\"a\": [1, 2.5e-3, true, null, {\"b\": \"x\\u00e9\\n\\\"\"}], \"c\" : -0}  x",
+            "[\"\\u12\", 1]",
+            "{\"k\" x",
+            "\"s\u{1}\"",
+        ];
+        for text in texts {
+            for step in 1..=4 {
+                let mut scan = PartialJson::default();
+                let mut end = 0;
+                while end < text.len() {
+                    end = (end + step).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    scan.read(&text[..end]);
+                    assert_eq!(
+                        scan.closed,
+                        partial_json(&text[..end]),
+                        "{:?}",
+                        &text[..end]
+                    );
+                }
+            }
+        }
+    }
+
     /// Every value of `text`, fed in pieces of `size` bytes, then the one left open.
     fn values_of(text: &[u8], size: usize) -> Vec<Vec<u8>> {
         let mut values = JsonValues::default();
