@@ -64,6 +64,8 @@ def test_batch_output_same_through_every_door(make: Any, sample: str, parser: st
     table = p.to_arrow(path).to_pylist()
     assert sum(row["name"] is not None for row in table) == sum(len(c) for c, _ in from_file)
     assert {row["error"] for row in table} - {None} == {e for _, e in from_file} - {None}
+    # a stream of in-memory records: the same rows as the file's
+    assert p.to_arrow(line for line in path.read_bytes().splitlines()).to_pylist() == table
 
 
 def test_the_issue_numbers(make: Any) -> None:

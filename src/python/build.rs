@@ -843,17 +843,6 @@ pub fn arguments_pair<'py>(
     })
 }
 
-/// Members one of which every batch envelope has (the pure `ENVELOPE_MARKS`): a dict
-/// with none of them is its own response, and is walked without asking Python.
-const ENVELOPE_MARKS: [&str; 6] = [
-    "custom_id",
-    "key",
-    "metadata",
-    "modelInput",
-    "recordId",
-    "request",
-];
-
 /// The AgentResponse for the caller's own dicts and SDK objects: a batch envelope is
 /// unwrapped (or the response taken at `path`) by the pure `locate_object`, the
 /// specification, and a failure it reports is the response's error.
@@ -863,11 +852,21 @@ pub fn response_from_object<'py>(
     raw: &Bound<'py, PyAny>,
     path: Option<&[String]>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
     let asks = match raw.cast::<PyDict>() {
         _ if path.is_some() => true,
-        Ok(dict) => ENVELOPE_MARKS
-            .iter()
-            .any(|key| dict.contains(field_key(b.py, key)).unwrap_or(true)),
+        // One of the members every envelope has (the pure `ENVELOPE_MARKS`): a dict
+        // without any is its own response, walked without asking Python.
+        Ok(dict) => [
+            intern!(py, "custom_id"),
+            intern!(py, "key"),
+            intern!(py, "metadata"),
+            intern!(py, "modelInput"),
+            intern!(py, "recordId"),
+            intern!(py, "request"),
+        ]
+        .into_iter()
+        .any(|key| dict.contains(key).unwrap_or(true)),
         // Lists (of stream events) and text are never envelopes; SDK objects may be.
         Err(_) => {
             !(raw.is_instance_of::<PyList>()
@@ -878,7 +877,7 @@ pub fn response_from_object<'py>(
     if !asks {
         return response_from_node(b, format, raw, raw);
     }
-    let located = b.hooks.locate_object.bind(b.py).call1((raw, path))?;
+    let located = b.hooks.locate_object.bind(py).call1((raw, path))?;
     let (response, _custom_id, error): (Bound<'py, PyAny>, Bound<'py, PyAny>, Option<String>) =
         located.extract()?;
     match error {

@@ -68,9 +68,13 @@ class _ResponseParser:
         `error`; `record_path` (a dot path, e.g. "response.body") takes the response at
         that path instead, as in `parse_file`. The envelope's custom id is not kept
         (AgentResponse has no field for it; `to_arrow` has a `custom_id` column)."""
-        keys = None if record_path is None else _bulk.record_path_keys(record_path)
-        response = self._core.parse(raw) if keys is None else self._core.parse(raw, keys)
-        if self._checks_left and not response.tool_calls and response.error is None:
+        if record_path is None:
+            keys = None
+            response = self._core.parse(raw)
+        else:
+            keys = _bulk.record_path_keys(record_path)
+            response = self._core.parse(raw, keys)
+        if not response.tool_calls and self._checks_left and response.error is None:
             self._check_format(response, keys)
         return response
 
