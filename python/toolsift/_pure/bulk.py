@@ -70,6 +70,7 @@ from toolsift._jsontext import (
     loads,
 )
 from toolsift._pure.formats import anthropic, bedrock
+from toolsift._pure.nodes import PLAIN
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -438,14 +439,11 @@ def locate_object(raw: Any, path: Sequence[str] | None) -> tuple[Any, str | None
     `record_path`, as its `model_dump()`; any other object is its own response."""
     if path is None and (isinstance(raw, dict) and not raw.keys() & ENVELOPE_MARKS):
         return raw, None, None
-    if not isinstance(raw, (dict, *_NOT_SDK)) and (path is not None or _sdk_envelope(type(raw))):
+    if not isinstance(raw, (dict, *PLAIN)) and (path is not None or _sdk_envelope(type(raw))):
         dump = getattr(raw, "model_dump", None)
         if callable(dump):
             return locate(dump(), path)
     return locate(raw, path)
-
-
-_NOT_SDK = (str, bytes, bytearray, memoryview, int, float, list, tuple, type(None))
 
 
 def _sdk_envelope(cls: type) -> bool:
