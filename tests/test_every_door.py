@@ -291,3 +291,25 @@ def test_mismatch_check_is_off_the_hot_path(make: Any, monkeypatch: pytest.Monke
     p.parse_many([CHAT, json.dumps(CHAT)] * 10)
     checked.parse(GEMINI)
     checked.parse_many([GEMINI] * 10)
+
+
+@pytest.mark.parametrize("kind", ["path", "list", "array"])
+def test_mismatch_in_to_arrow(make: Any, tmp_path: Path, kind: str) -> None:
+    """A table without a single call: its first records are compared with auto."""
+    pa = pytest.importorskip("pyarrow")
+    lines = [json.dumps(GEMINI)] * 3
+    path = tmp_path / "gemini.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    source = {"path": path, "list": lines, "array": pa.array(lines)}[kind]
+    p = make.OpenAIResponseParser()
+    with pytest.warns(FormatMismatchWarning) as caught:
+        assert p.to_arrow(source).num_rows == 0
+    assert [str(w.message) for w in caught] == [MISMATCH]
+
+
+def test_to_arrow_with_calls_does_not_check(make: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("format check on the hot path")
+
+    monkeypatch.setattr(parsers, "_auto_format", refuse)
+    assert make.OpenAIResponseParser().to_arrow([json.dumps(CHAT), json.dumps(GEMINI)]).num_rows

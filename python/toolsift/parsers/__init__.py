@@ -7,10 +7,12 @@ and pickles (for multiprocessing) as its class and constructor options.
 of that SDK as class-level functions.
 """
 
+import os as _os
 import sys as _sys
 import warnings as _warnings
 from collections.abc import Iterable as _Iterable
 from collections.abc import Iterator as _Iterator
+from itertools import islice as _islice
 from types import ModuleType as _ModuleType
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
@@ -199,9 +201,29 @@ class _ResponseParser:
         known), nulls elsewhere; a record with no calls gives no row. `record_path`,
         `threads` and `progress` as for `parse_file` (for in-memory records, `progress`
         counts records). `max_line_bytes` as for `parse_file` (files only): a longer line
-        gives one row with that error.
+        gives one row with that error. A table without a single call from a path, a list
+        or a pyarrow array has its first records compared with auto-detection
+        (`FormatMismatchWarning`, as `parse` gives).
         """
-        return _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
+        table = _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
+        if self._checks_left and table.column("name").null_count == table.num_rows:
+            self._check_first_records(source, record_path)  # no call at all: why?
+        return table
+
+    def _check_first_records(self, source: _Any, record_path: str | None) -> None:
+        """`_check_format` on the first records of a path, a list or a pyarrow array."""
+        if isinstance(source, (str, _os.PathLike)):
+            responses = _islice(self.parse_file(source, record_path=record_path), _FORMAT_CHECKS)
+        elif isinstance(source, (list, tuple)):
+            responses = iter(self.parse_many(source[:_FORMAT_CHECKS], record_path=record_path))
+        elif type(source).__module__.startswith("pyarrow"):
+            first = source.slice(0, _FORMAT_CHECKS).to_pylist()
+            responses = iter(self.parse_many(first, record_path=record_path))
+        else:
+            return  # read once (an iterator), or several files
+        for _ in responses:  # parse_file and parse_many check as they go
+            if self._checks_left <= 0:
+                break
 
     def arrow_batches(
         self,
