@@ -416,3 +416,13 @@ def test_toolsift_russo_streams_give_russo_models(ts_russo: Any, name: str) -> N
         assert calls == [russo.tool_call("f", a=1)]
         assert all(type(call) is russo.ToolCall for call in calls)
     assert response.raw == events
+
+
+def test_toolsift_russo_reads_envelopes_and_record_path(ts_russo: Any) -> None:
+    parser = ts_russo.OpenAIResponseParser()
+    line = {"custom_id": "r1", "response": {"status_code": 200, "body": OPENAI_RAW}}
+    expected = russo.parsers.OpenAIResponseParser().parse(OPENAI_RAW).tool_calls
+    assert parser.parse(json.dumps(line)).tool_calls == expected
+    assert parser.parse(line, record_path="response.body").tool_calls == expected
+    found = parser.parse_many([line], record_path="response.body", threads=1)
+    assert [r.tool_calls for r in found] == [expected]

@@ -68,13 +68,16 @@ class RussoStream:
 
 
 class _RussoResults:
-    def parse(self, raw: Any) -> RussoAgentResponse:  # type: ignore[override]
-        return to_russo(super().parse(raw))  # type: ignore[misc]
+    def parse(  # type: ignore[override]
+        self, raw: Any, *, record_path: str | None = None
+    ) -> RussoAgentResponse:
+        return to_russo(super().parse(raw, record_path=record_path))  # type: ignore[misc]
 
     def parse_many(  # type: ignore[override]
-        self, raws: Iterable[Any], *, threads: int | None = None
+        self, raws: Iterable[Any], *, threads: int | None = None, record_path: str | None = None
     ) -> list[RussoAgentResponse]:
-        return [to_russo(r) for r in super().parse_many(raws, threads=threads)]  # type: ignore[misc]
+        found = super().parse_many(raws, threads=threads, record_path=record_path)  # type: ignore[misc]
+        return [to_russo(r) for r in found]
 
     def stream(self) -> RussoStream:  # type: ignore[override]
         return RussoStream(super().stream())  # type: ignore[misc]
