@@ -6,6 +6,7 @@ test_spark.py."""
 from __future__ import annotations
 
 import gzip
+import json
 import subprocess
 import sys
 import textwrap
@@ -220,3 +221,28 @@ MiB = 1 << 20
 )
 def test_group_by_size(sizes: list[int], splitting: Any, groups: list[range]) -> None:
     assert _engines.group_by_size(sizes, splitting) == groups
+
+
+def test_extract_table_reads_a_struct_column_as_its_json(make: Any) -> None:
+    """What `ray.data.read_json` / `spark.read.json` give: the responses decoded into a
+    struct column (members of any row in every row, null where absent), read as the JSON
+    of each row without those nulls; a null response is `no response (null)`."""
+
+    def gemini(args: dict[str, Any]) -> dict[str, Any]:
+        part = {"functionCall": {"name": "f", "args": args}}
+        return {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
+
+    responses = [gemini({"city": "LA"}), None, gemini({"n": 2, "on": True})]
+    decoded = pa.table({"row_id": [0, 1, 2], "response": responses})
+    assert pa.types.is_struct(decoded.schema.field("response").type)
+    texts = pa.table(
+        {"row_id": [0, 1, 2], "response": [None if r is None else json.dumps(r) for r in responses]}
+    )
+    parser = make.AutoResponseParser()
+    got = _engines.extract_table(parser, decoded, "response")
+    assert got.to_pylist() == _engines.extract_table(parser, texts, "response").to_pylist()
+    assert [(r["row_id"], r["arguments"], r["error"]) for r in got.to_pylist()] == [
+        (0, '{"city":"LA"}', None),
+        (1, None, "no response (null)"),
+        (2, '{"n":2,"on":true}', None),
+    ]

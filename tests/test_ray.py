@@ -193,3 +193,24 @@ def test_extract_over_map_batches(cluster: str) -> None:
     assert got.sort_by(order).to_pylist() == want.sort_by(order).to_pylist()
     assert any(row["error"] for row in want.to_pylist())
     assert backends_seen(calls) == {cluster}
+
+
+def test_extract_struct_column_null_and_default_format(cluster: str, tmp_path: Path) -> None:
+    """What `ray.data.read_json` gives (a struct column), with a null response, and
+    `format` left to its default, `auto`: as Spark's extract gives."""
+    import json
+
+    part = {"functionCall": {"name": "f", "args": {"city": "LA"}}}
+    rows = [
+        {"row_id": 0, "response": {"candidates": [{"content": {"parts": [part]}}]}},
+        {"row_id": 1, "response": None},
+    ]
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    dataset = ray.data.read_json(str(path))
+    calls = dataset.map_batches(toolsift.ray.extract("response"), batch_format="pyarrow")
+    got = table_of(calls).sort_by([("row_id", "ascending")]).to_pylist()
+    assert [(r["row_id"], r["format"], r["arguments"], r["error"]) for r in got] == [
+        (0, "gemini", '{"city":"LA"}', None),
+        (1, None, None, "no response (null)"),
+    ]

@@ -381,3 +381,48 @@ def test_http_agent_parser_attribute_called_directly(ts_russo: Any) -> None:
     assert isinstance(response, russo.AgentResponse)
     assert response.tool_calls == [russo.tool_call("f", a=1)]
     assert response.tool_calls == agent._default_parse(raw).tool_calls
+
+
+OPENAI_EVENTS = [
+    {
+        "choices": [
+            {
+                "delta": {
+                    "tool_calls": [
+                        {"index": 0, "id": "c1", "function": {"name": "f", "arguments": '{"a": '}}
+                    ]
+                }
+            }
+        ]
+    },
+    {"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "1}"}}]}}]},
+    {"choices": [{"delta": {}, "finish_reason": "tool_calls"}]},
+]
+
+
+@pytest.mark.parametrize("name", RUSSO_CLASSES[:2])
+def test_toolsift_russo_streams_give_russo_models(ts_russo: Any, name: str) -> None:
+    """`stream()` of toolsift.russo's classes gives russo's models, as `parse` does."""
+    events = OPENAI_EVENTS
+    if name == "GeminiResponseParser":
+        part = {"functionCall": {"name": "f", "args": {"a": 1}}}
+        events = [{"candidates": [{"content": {"parts": [part]}, "finishReason": "STOP"}]}]
+    stream = getattr(ts_russo, name)().stream()
+    done = [call for event in events for call in stream.feed(event)]
+    partial = stream.partial()
+    response = stream.finish()
+    assert isinstance(response, russo.AgentResponse)
+    for calls in (done, partial, response.tool_calls):
+        assert calls == [russo.tool_call("f", a=1)]
+        assert all(type(call) is russo.ToolCall for call in calls)
+    assert response.raw == events
+
+
+def test_toolsift_russo_reads_envelopes_and_record_path(ts_russo: Any) -> None:
+    parser = ts_russo.OpenAIResponseParser()
+    line = {"custom_id": "r1", "response": {"status_code": 200, "body": OPENAI_RAW}}
+    expected = russo.parsers.OpenAIResponseParser().parse(OPENAI_RAW).tool_calls
+    assert parser.parse(json.dumps(line)).tool_calls == expected
+    assert parser.parse(line, record_path="response.body").tool_calls == expected
+    found = parser.parse_many([line], record_path="response.body", threads=1)
+    assert [r.tool_calls for r in found] == [expected]

@@ -163,9 +163,15 @@ def test_read_record_path_and_auto(spark: Any, files: list[Path]) -> None:
     assert rows_of(df) == want
 
 
+def test_read_format_defaults_to_auto(spark: Any, files: list[Path]) -> None:
+    df = spark.read.format("toolsift").load(str(files[0]))
+    auto = bind(parsers.AutoResponseParser, backend_module(spark.impl))()
+    want = [{"file": str(files[0]), **row} for row in auto.to_arrow(files[0]).to_pylist()]
+    assert rows_of(df) == want
+    assert any(row["name"] for row in want)
+
+
 def test_read_errors(spark: Any, files: list[Path], tmp_path: Path) -> None:
-    with pytest.raises(Exception, match='needs the option "format"'):
-        spark.read.format("toolsift").load(str(files[0])).collect()
     with pytest.raises(Exception, match="unknown format 'openia'"):
         spark.read.format("toolsift").option("format", "openia").load(str(files[0])).collect()
     with pytest.raises(Exception, match="no file at"):
@@ -187,6 +193,42 @@ def test_extract_over_map_in_arrow(spark: Any) -> None:
     assert got.sort_by(order).to_pylist() == want.sort_by(order).to_pylist()
     assert any(row["error"] for row in want.to_pylist())
     assert backends_seen(calls) == {spark.impl}
+
+
+def test_extract_struct_column_null_and_default_format(spark: Any, tmp_path: Path) -> None:
+    """What `spark.read.json` gives: a struct column (members of every row, null where a
+    row had none), read as each row's JSON; a null response is a record without one."""
+    import json
+
+    def gemini(args: dict[str, Any]) -> dict[str, Any]:
+        part = {"functionCall": {"name": "f", "args": args}}
+        return {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
+
+    rows = [
+        {"row_id": 0, "response": gemini({"city": "LA"})},
+        {"row_id": 1, "response": gemini({"date": "today", "n": 2})},
+        {"row_id": 2, "response": None},
+        {"row_id": 3, "response": {"choices": [{"message": {"content": "no call"}}]}},
+    ]
+    path = tmp_path / "responses.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    df = spark.read.json(str(path))
+    assert df.schema["response"].dataType.typeName() == "struct"
+    got = toolsift.spark.extract(df, "response").toArrow()
+    order = [("row_id", "ascending"), ("call_index", "ascending")]
+    found = [
+        (row["row_id"], row["format"], row["name"], row["arguments"], row["error"])
+        for row in got.sort_by(order).to_pylist()
+    ]
+    assert found == [
+        (0, "gemini", "f", '{"city":"LA"}', None),
+        (1, "gemini", "f", '{"date":"today","n":2}', None),
+        (2, None, None, None, "no response (null)"),
+    ]
+    # the same as the text column of those rows
+    texts = df.selectExpr("row_id", "to_json(response) AS response")
+    again = toolsift.spark.extract(texts, "response", format="auto").toArrow()
+    assert again.sort_by(order).to_pylist() == got.sort_by(order).to_pylist()
 
 
 def test_reader_through_a_non_local_filesystem(

@@ -2,8 +2,8 @@
 
 from toolsift._backend import IMPLEMENTATION
 from toolsift._bulk import Files
-from toolsift._errors import ParseError
-from toolsift._types import AgentResponse, ToolCall
+from toolsift._errors import FormatMismatchWarning, ParseError
+from toolsift._types import AgentResponse, Stream, ToolCall
 
 __version__ = "0.1.0"
 
@@ -11,7 +11,9 @@ __all__ = [
     "IMPLEMENTATION",
     "AgentResponse",
     "Files",
+    "FormatMismatchWarning",
     "ParseError",
+    "Stream",
     "ToolCall",
     "__version__",
 ]

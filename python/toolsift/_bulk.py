@@ -173,7 +173,9 @@ def parse_file(
     threads: int | None,
     progress: ProgressArg,
     max_line_bytes: int | None = None,
+    watch: Callable[[AgentResponse], bool] | None = None,
 ) -> Iterator[AgentResponse]:
+    """`core.parse_file`'s responses; `watch` sees each until it returns True."""
     name = checked_path(path)
     keys = record_path_keys(record_path)
     _check_threads(threads)
@@ -184,11 +186,21 @@ def parse_file(
     except BaseException:
         bar.close()
         raise
-    return _closing(responses, bar)
+    return _closing(responses, bar, watch)
 
 
-def _closing(responses: Iterator[AgentResponse], bar: _Progress) -> Iterator[AgentResponse]:
+def _closing(
+    responses: Iterator[AgentResponse],
+    bar: _Progress,
+    watch: Callable[[AgentResponse], bool] | None,
+) -> Iterator[AgentResponse]:
     try:
+        if watch is not None:
+            for response in responses:
+                done = watch(response)
+                yield response
+                if done:
+                    break
         yield from responses
     finally:
         bar.close()

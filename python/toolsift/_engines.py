@@ -173,9 +173,11 @@ def extract_schema(input_schema: Any, column: str) -> Any:
     kind = input_schema.field(column).type
     texts = (pa.string(), pa.large_string(), pa.binary(), pa.large_binary())
     if kind not in texts and str(kind) not in ("string_view", "binary_view"):
-        raise TypeError(
-            f"column {column!r} must hold response texts (string or binary), not {kind}"
-        )
+        if not _decoded(pa, kind):
+            raise TypeError(
+                f"column {column!r} must hold response texts (string or binary) or "
+                f"decoded JSON (structs, as `spark.read.json` gives), not {kind}"
+            )
     calls = _bulk.schema()
     carried = [field for field in input_schema if field.name != column]
     clash = [field.name for field in carried if field.name in CALL_COLUMNS]
@@ -199,14 +201,56 @@ def extract_table(
     output of an LLM batch-inference stage) as a `pyarrow.Table` of
     `extract_schema(table.schema, column)`: one row per call, in order, carrying the other
     columns of the row it came from (the text column itself is left out: the calls came
-    out of it). As in `to_arrow`: a row whose text cannot be read (not JSON, null, a
-    provider-reported failure) gives one row with `error` set; a row without calls gives
-    no row. `table` may also be a `pyarrow.RecordBatch`."""
+    out of it). As in `to_arrow`: a row whose text cannot be read (not JSON, a
+    provider-reported failure; a null is `no response (null)`) gives one row with `error`
+    set; a row without calls gives no row. A column of structs (or maps, or lists), as
+    `spark.read.json` and `ray.data.read_json` make of JSON lines, is read as the JSON
+    text `json_texts` writes of each row. `table` may also be a `pyarrow.RecordBatch`."""
     pa = _bulk.require_pyarrow()
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
     schema = extract_schema(table.schema, column)
-    calls = parser.to_arrow(table.column(column), record_path=record_path, threads=threads)
+    responses = table.column(column)
+    if _decoded(pa, responses.type):
+        responses = json_texts(responses)
+    calls = parser.to_arrow(responses, record_path=record_path, threads=threads)
     carried = table.drop_columns([column]).take(calls.column("record"))
     arrays = [*carried.columns, *(calls.column(name) for name in CALL_COLUMNS)]
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _decoded(pa: Any, kind: Any) -> bool:
+    """Whether an Arrow type holds decoded JSON (structs, maps, lists) rather than text."""
+    types = pa.types
+    return bool(
+        types.is_struct(kind)
+        or types.is_map(kind)
+        or types.is_list(kind)
+        or types.is_large_list(kind)
+    )
+
+
+def json_texts(column: Any) -> Any:
+    """A column of decoded JSON (structs, maps, lists) as a string column of compact JSON
+    text, a null row staying null. A null member is left out of its object, as Spark's
+    `to_json` leaves it: a struct column has every member any row had, null in the rows
+    without it, so the text is the record as it was (a member that was null in the input
+    is gone too, which changes no call)."""
+    pa = _bulk.require_pyarrow()
+    from toolsift._jsontext import dumps_compact
+
+    texts = [
+        None if row is None else dumps_compact(_without_nulls(row)) for row in column.to_pylist()
+    ]
+    return pa.array(texts, pa.string())
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        if value and all(type(item) is tuple and len(item) == 2 for item in value):
+            # A map's rows come as (key, value) pairs.
+            return {str(key): _without_nulls(item) for key, item in value if item is not None}
+        return [_without_nulls(item) for item in value]
+    return value

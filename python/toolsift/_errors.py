@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "OPENED_BEFORE_FORK",
+    "FormatMismatchWarning",
     "ParseError",
     "UnrecognizedShape",
     "check_threads",
@@ -28,6 +29,12 @@ class ParseError(ValueError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (ParseError, (self.msg, self.pos))
+
+
+class FormatMismatchWarning(UserWarning):
+    """A named parser found no tool call in a response that auto-detection reads as
+    another format (`OpenAIResponseParser().parse(a Gemini response)`): the message names
+    that format and its parser. Given once per parser instance."""
 
 
 class UnrecognizedShape(ParseError):

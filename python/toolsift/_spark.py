@@ -66,8 +66,8 @@ def byte_count(text: str) -> int:
 class ToolsiftDataSource(DataSource):  # type: ignore[misc]
     """`spark.read.format("toolsift").option("format", "openai").load(path)`: one row per
     tool call of the JSONL files (plain, gzip or zstd) at `path` (a file, a directory or
-    a glob; `load([a, b])` for several). Options: `format` (required: a format name,
-    `auto` included), `recordPath`, `threads` (toolsift's threads per task, default 1),
+    a glob; `load([a, b])` for several). Options: `format` (a format name, by default
+    `auto`, as in the CLI), `recordPath`, `threads` (toolsift's threads per task, default 1),
     `filesPerPartition` (default: files grouped by size, `Splitting`), and for `format`
     `json` `tool_calls_key`, `name_key`, `arguments_key`, `single` (`true`/`false`)."""
 
@@ -100,7 +100,10 @@ class _Files(InputPartition):  # type: ignore[misc]
 class _Reader(DataSourceReader):  # type: ignore[misc]
     def __init__(self, options: Any, splitting: Splitting = SPARK_DEFAULTS) -> None:
         # Checked here, on the driver, so that a bad option fails before any task runs.
-        self.parser = _engines.parser_for(_option(options, "format"), **_json_options(options))
+        format = options.get("format")
+        self.parser = _engines.parser_for(
+            "auto" if format is None else str(format), **_json_options(options)
+        )
         self.record_path = options.get("recordPath")
         self.threads = _positive(options, "threads") or 1
         self.per_partition = _positive(options, "filesPerPartition")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from toolsift._jsontext import _generous_limits, _safe_repr
 
-__all__ = ["AgentResponse", "ToolCall"]
+__all__ = ["AgentResponse", "Stream", "ToolCall"]
 
 
 _NESTED = (dict, list, tuple)
@@ -176,3 +176,21 @@ class AgentResponse:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (AgentResponse, (self.tool_calls, self.raw, self.error))
+
+
+class Stream(Protocol):
+    """What `parser.stream()` returns: an accumulator of one provider's stream events
+    (README: Streaming). Both backends' accumulators have these methods."""
+
+    def feed(self, event: Any) -> list[ToolCall]:
+        """Read one event (a dict, an SDK event object, `str` / `bytes` of one JSON
+        event, or a chunk of SSE text); the calls it completed, in order."""
+        ...
+
+    def partial(self) -> list[ToolCall]:
+        """Every call started so far, arguments decoded as far as they arrived."""
+        ...
+
+    def finish(self) -> AgentResponse:
+        """Every call, in the provider's order; `raw` is the list of events fed."""
+        ...

@@ -31,7 +31,7 @@ def _require_ray() -> Any:
 def read_tool_calls(
     paths: str | list[str],
     *,
-    format: Any,
+    format: Any = "auto",
     record_path: str | None = None,
     threads: int | None = 1,
     **ray_options: Any,
@@ -41,7 +41,8 @@ def read_tool_calls(
     `file` (the path as Ray names it), then the columns of `to_arrow` (`record` counts
     each file's lines from 0). A line that cannot be read is a row with `error` set.
 
-    `format`: a format name (`"openai"`, `"gemini"`, `"auto"`, ...) or a toolsift parser
+    `format`: a format name (`"openai"`, `"gemini"`, ...; default `"auto"`, as in the
+    CLI and `toolsift.spark`) or a toolsift parser
     (e.g. `JsonResponseParser(tool_calls_key=...)`). `record_path` as for `to_arrow`.
     `threads`: toolsift's threads within each read task (default 1: Ray runs a task per
     core). `ray_options`: the options of Ray's file-based datasources (`filesystem`,
@@ -107,18 +108,20 @@ class _Extract:
 def extract(
     column: str = "response",
     *,
-    format: Any,
+    format: Any = "auto",
     record_path: str | None = None,
     threads: int | None = 1,
 ) -> Any:
     """A function for `Dataset.map_batches(fn, batch_format="pyarrow")` that turns the
-    response texts in `column` (string or binary: one response per row, e.g. what a Ray
-    Data LLM batch-inference stage generated) into one row per tool call. Each call row
+    responses in `column` (string or binary texts, one response per row, e.g. what a Ray
+    Data LLM batch-inference stage generated; or structs, as `ray.data.read_json` gives,
+    read as the JSON text of each row) into one row per tool call. Each call row
     carries the other columns of its row; then come the columns of `to_arrow` without
     `record` (a position in an arbitrary batch): `custom_id`, `format`, `call_index`,
     `id`, `name`, `arguments`, `raw_arguments`, `error`. A row whose text cannot be read
-    (not JSON, null) gives one row with `error`; a row without calls gives none. A
-    carried column named like a call column is an error (rename it first).
+    (not JSON; a null is `no response (null)`) gives one row with `error`; a row without
+    calls gives none. A carried column named like a call column is an error (rename it
+    first).
 
     `format`, `record_path` and `threads` as for `read_tool_calls`."""
     _require_ray()

@@ -36,7 +36,7 @@ def _require_pyspark() -> Any:
 
 def data_source() -> type:
     """The Python Data Source class (`pyspark.sql.datasource.DataSource`), named
-    `toolsift`. Options: `format` (required), `recordPath`, `threads` (default 1),
+    `toolsift`. Options: `format` (default `auto`), `recordPath`, `threads` (default 1),
     `filesPerPartition` (default: grouped by size, see `register`), and with format
     `json` the keys of
     `JsonResponseParser` (`tool_calls_key`, `name_key`, `arguments_key`, `single`).
@@ -64,18 +64,21 @@ def extract(
     df: Any,
     column: str,
     *,
-    format: Any,
+    format: Any = "auto",
     record_path: str | None = None,
     threads: int | None = 1,
 ) -> Any:
-    """A DataFrame with one row per tool call in the response texts of `df[column]`
-    (string or binary): the other columns of the call's row, then `custom_id`, `format`,
+    """A DataFrame with one row per tool call in the responses of `df[column]` (string
+    or binary texts, or a struct column as `spark.read.json` gives, read as the JSON text
+    of each row): the other columns of the call's row, then `custom_id`, `format`,
     `call_index`, `id`, `name`, `arguments`, `raw_arguments`, `error` (`to_arrow`'s
     columns without `record`, a position in an arbitrary Arrow batch). A row whose text
-    cannot be read gives one row with `error`; a row without calls gives none. A carried
-    column named like a call column is an error (rename it first).
+    cannot be read gives one row with `error` (a null: `no response (null)`); a row
+    without calls gives none. A carried column named like a call column is an error
+    (rename it first).
 
-    `format`: a format name or a toolsift parser; `record_path` as for `to_arrow`;
+    `format`: a format name (default `auto`, as in the CLI) or a toolsift parser;
+    `record_path` as for `to_arrow`;
     `threads`: toolsift's threads per task (default 1)."""
     _require_pyspark()
     from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema

@@ -100,7 +100,7 @@ pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
         response: Ok(0),
         custom_id: None,
     };
-    if !is_object(tape, 0) {
+    if !is_object(tape, 0) || !has_envelope_mark(tape) {
         return plain;
     }
     // Vertex first: its lines of Claude models keep the request's `custom_id` too.
@@ -134,6 +134,34 @@ pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
         }
     }
     plain
+}
+
+/// Members one of which every envelope below has (the pure `ENVELOPE_MARKS`): a record
+/// with none of them, found in one pass over its members, is its own response.
+const ENVELOPE_MARKS: [&str; 6] = [
+    "custom_id",
+    "key",
+    "metadata",
+    "modelInput",
+    "recordId",
+    "request",
+];
+
+fn has_envelope_mark(tape: &Tape<'_>) -> bool {
+    let Token::Object { end, .. } = tape.tokens[0] else {
+        return false;
+    };
+    let mut idx = 1;
+    while idx < end as usize {
+        if tape
+            .str_at(idx)
+            .is_some_and(|key| ENVELOPE_MARKS.contains(&key))
+        {
+            return true;
+        }
+        idx = tape.skip(idx + 1);
+    }
+    false
 }
 
 fn openai_batch<'a>(tape: &Tape<'a>) -> Located<'a> {

@@ -129,6 +129,13 @@ impl Reader {
         self
     }
 
+    /// The same, decoding argument strings onto tapes (on worker threads, off the thread
+    /// that builds Python objects).
+    pub fn with_decoded_arguments(mut self) -> Reader {
+        self.encoded_arguments = false;
+        self
+    }
+
     fn record<'a>(&self, tape: Tape<'a>, root: usize) -> Record<'a> {
         if self.encoded_arguments {
             record_at_with(&self.format, tape, root, false)

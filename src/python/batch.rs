@@ -1,12 +1,9 @@
 //! `parse_many`: JSON text is parsed on worker threads with the GIL released, while the
 //! calling thread turns finished chunks into Python objects (which needs the GIL).
 
-use super::build::{response_from_node, response_from_record, Builder};
+use super::build::{response_from_object, response_from_outcome, Builder};
 use super::objects::Input;
-use crate::calls::Record;
-use crate::formats::Format;
-use crate::json::JsonError;
-use crate::record::parse_record_with;
+use crate::bulk::{Outcome, Reader};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -24,10 +21,12 @@ const CHUNK: usize = 512;
 const MAX_THREADS: usize = 256;
 
 /// One record after the worker threads: `None` when there was no text to parse.
-type Parsed<'a> = Option<Result<Record<'a>, JsonError>>;
+type Parsed<'a> = Option<Outcome<'a>>;
 
+/// `reader` reads each record's text (batch envelopes unwrapped, or the response at its
+/// `record_path`) and leaves argument strings undecoded.
 pub fn parse_many<'py>(
-    format: &Format,
+    reader: &Reader,
     raws: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -57,7 +56,7 @@ pub fn parse_many<'py>(
             let at = k * CHUNK + offset;
             out.push(response(
                 &mut builder,
-                format,
+                reader,
                 &items[at],
                 &inputs[at],
                 record,
@@ -70,27 +69,28 @@ pub fn parse_many<'py>(
     // Workers decode argument strings onto tapes, off the thread that builds the
     // objects; in the chunks the calling thread parses itself, they are left as they
     // are and decoded straight into Python objects.
+    let decoding = reader.clone().with_decoded_arguments();
     pipelined(
         py,
         threads,
         || next.next(),
-        |chunk, on_caller| parse_chunk(format, chunk, !on_caller),
+        |chunk, on_caller| parse_chunk(if on_caller { reader } else { &decoding }, chunk),
         consume,
     )?;
     Ok(PyList::new(py, out)?.into_any())
 }
 
-fn parse_chunk<'a>(format: &Format, chunk: &[Option<&'a [u8]>], decode: bool) -> Vec<Parsed<'a>> {
+fn parse_chunk<'a>(reader: &Reader, chunk: &[Option<&'a [u8]>]) -> Vec<Parsed<'a>> {
     chunk
         .iter()
-        .map(|text| text.map(|t| parse_record_with(format, t, decode)))
+        .map(|text| text.map(|t| reader.read(t)))
         .collect()
 }
 
 /// The AgentResponse of one record; problems with the record are recorded, not raised.
 fn response<'py>(
     builder: &mut Builder<'py>,
-    format: &Format,
+    reader: &Reader,
     raw: &Bound<'py, PyAny>,
     input: &PyResult<Input<'py>>,
     parsed: Parsed<'_>,
@@ -100,11 +100,16 @@ fn response<'py>(
         Err(err) => return builder.failed(raw, err.clone_ref(raw.py())),
     };
     let result = match (parsed, input) {
-        (Some(Ok(record)), _) => response_from_record(builder, raw, &record),
-        (Some(Err(err)), _) => Err(builder.parse_error(raw, Some(&err))?),
-        // A str that cannot be UTF-8 (lone surrogates) is not JSON text.
-        (None, Input::Str(_)) if !format.reads_text() => Err(builder.parse_error(raw, None)?),
-        (None, _) => response_from_node(builder, format, raw),
+        (Some(outcome), _) => response_from_outcome(builder, raw, &outcome),
+        (None, Input::Object) => {
+            response_from_object(builder, &reader.format, raw, reader.path.as_deref())
+        }
+        // A str that cannot be UTF-8 (lone surrogates): LiteRT-LM text without calls,
+        // else not JSON text.
+        (None, _) if reader.format.reads_text() => {
+            response_from_outcome(builder, raw, &reader.not_utf8())
+        }
+        (None, _) => Err(builder.parse_error(raw, None)?),
     };
     match result {
         Ok(response) => Ok(response),

@@ -1,6 +1,7 @@
 //! Core results to Python objects: tool calls, their arguments, whole responses.
 
 use super::objects::PyNode;
+use crate::bulk::Outcome;
 use crate::calls::{decode_object, Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{is_too_long_int, scan_plain, JsonError, Sink, Tape, Text, Token};
@@ -29,6 +30,8 @@ struct Hooks {
     unrecognized_message: Py<PyAny>,
     /// The pure registry's `detect_or_none` (auto-detection of Python objects).
     detect_or_none: Py<PyAny>,
+    /// The pure bulk layer's `locate_object` (batch envelopes of Python objects).
+    locate_object: Py<PyAny>,
     /// `sys.get_int_max_str_digits` (None before Python 3.11: no limit).
     int_max_str_digits: Option<Py<PyAny>>,
 }
@@ -155,6 +158,10 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             detect_or_none: py
                 .import("toolsift._pure.formats")?
                 .getattr("detect_or_none")?
+                .unbind(),
+            locate_object: py
+                .import("toolsift._pure.bulk")?
+                .getattr("locate_object")?
                 .unbind(),
             int_max_str_digits: py
                 .import("sys")?
@@ -630,6 +637,25 @@ pub fn response_from_record<'py>(
     b.response(calls, raw)
 }
 
+/// The AgentResponse of a record read by the bulk reader (`parse`, `parse_many`,
+/// `parse_file`): a failure an envelope reports is the response's error; text that is not
+/// JSON raises ParseError, and a shape auto-detection does not know UnrecognizedShape.
+pub fn response_from_outcome<'py>(
+    b: &mut Builder<'py>,
+    raw: &Bound<'py, PyAny>,
+    outcome: &Outcome<'_>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match outcome {
+        Outcome::Read { record, .. } => response_from_record(b, raw, record),
+        Outcome::Text { text, .. } => {
+            let record = crate::formats::litert::parse_record(text.as_bytes());
+            response_from_record(b, raw, &record)
+        }
+        Outcome::Failed { error, .. } => b.failed_with(raw, error),
+        Outcome::NotJson(err) => Err(b.parse_error(raw, Some(err))?),
+    }
+}
+
 /// The ToolCalls of a response parsed from text.
 pub fn calls_from_record<'py>(
     b: &mut Builder<'py>,
@@ -817,36 +843,81 @@ pub fn arguments_pair<'py>(
     })
 }
 
-/// The AgentResponse for the caller's own dicts and SDK objects.
-pub fn response_from_node<'py>(
+/// The AgentResponse for the caller's own dicts and SDK objects: a batch envelope is
+/// unwrapped (or the response taken at `path`) by the pure `locate_object`, the
+/// specification, and a failure it reports is the response's error.
+pub fn response_from_object<'py>(
     b: &mut Builder<'py>,
     format: &Format,
+    raw: &Bound<'py, PyAny>,
+    path: Option<&[String]>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let asks = match raw.cast::<PyDict>() {
+        _ if path.is_some() => true,
+        // One of the members every envelope has (the pure `ENVELOPE_MARKS`): a dict
+        // without any is its own response, walked without asking Python.
+        Ok(dict) => [
+            intern!(py, "custom_id"),
+            intern!(py, "key"),
+            intern!(py, "metadata"),
+            intern!(py, "modelInput"),
+            intern!(py, "recordId"),
+            intern!(py, "request"),
+        ]
+        .into_iter()
+        .any(|key| dict.contains(key).unwrap_or(true)),
+        // Lists (of stream events) and text are never envelopes; SDK objects may be.
+        Err(_) => {
+            !(raw.is_instance_of::<PyList>()
+                || raw.is_instance_of::<PyTuple>()
+                || raw.is_instance_of::<PyString>())
+        }
+    };
+    if !asks {
+        return response_from_node(b, format, raw, raw);
+    }
+    let located = b.hooks.locate_object.bind(py).call1((raw, path))?;
+    let (response, _custom_id, error): (Bound<'py, PyAny>, Bound<'py, PyAny>, Option<String>) =
+        located.extract()?;
+    match error {
+        Some(error) => b.failed_with(raw, &error),
+        None => response_from_node(b, format, &response, raw),
+    }
+}
+
+/// The AgentResponse of `raw` whose response is `doc` (the caller's own dicts and SDK
+/// objects; `raw` itself, or the response inside its envelope).
+fn response_from_node<'py>(
+    b: &mut Builder<'py>,
+    format: &Format,
+    doc: &Bound<'py, PyAny>,
     raw: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     if format.reads_text() {
         // Not text: the caller's dicts and lists.
-        let calls = super::litert::calls_of_object(b, raw)?;
+        let calls = super::litert::calls_of_object(b, doc)?;
         return b.response(calls, raw);
     }
-    if raw.is_instance_of::<PyList>() || raw.is_instance_of::<PyTuple>() {
+    if doc.is_instance_of::<PyList>() || doc.is_instance_of::<PyTuple>() {
         if let Some(reader) = Reader::for_records(format) {
             // A list of events: a whole stream.
-            return super::stream::assembled_response(b, reader, raw, raw);
+            return super::stream::assembled_response(b, reader, doc, raw);
         }
     }
     let mut calls = Vec::new();
-    let node = PyNode(raw.clone());
+    let node = PyNode(doc.clone());
     let walked = format.walked(&node, |node| b.detected(&node.0));
-    let is_text = raw.is_instance_of::<PyString>();
+    let is_text = doc.is_instance_of::<PyString>();
     if let Some(reader) = stream::piece_reader(format, walked, &node, is_text)? {
         // A piece of a stream: read as a stream of one event.
-        let events = PyTuple::new(py, [raw])?;
+        let events = PyTuple::new(py, [doc])?;
         return super::stream::assembled_response(b, reader, &events, raw);
     }
     let found = match format.walk(&node, |_| walked)? {
         Walk::Calls(_, found) => found,
-        Walk::Unrecognized => return Err(b.unrecognized_object(raw)),
+        Walk::Unrecognized => return Err(b.unrecognized_object(doc)),
     };
     for RawCall {
         name,

@@ -5,7 +5,7 @@
 //! call on that path.
 
 use super::batch::{forks, pipelined_with, pool, thread_count};
-use super::build::{response_from_record, Builder};
+use super::build::{response_from_outcome, Builder};
 use super::objects::Input;
 use crate::bulk::rows::{self, Chunk, Counts, Rows};
 use crate::bulk::source::{self, Block};
@@ -404,16 +404,7 @@ fn response<'py>(
     raw: &Bound<'py, PyAny>,
     outcome: &Outcome<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let result = match outcome {
-        Outcome::Read { record, .. } => response_from_record(builder, raw, record),
-        Outcome::Text { text, .. } => {
-            let record = crate::formats::litert::parse_record(text.as_bytes());
-            response_from_record(builder, raw, &record)
-        }
-        Outcome::Failed { error, .. } => return builder.failed_with(raw, error),
-        Outcome::NotJson(err) => Err(builder.parse_error(raw, Some(err))?),
-    };
-    match result {
+    match response_from_outcome(builder, raw, outcome) {
         Ok(response) => Ok(response),
         Err(err) if err.is_instance_of::<PyKeyboardInterrupt>(raw.py()) => Err(err),
         Err(err) => builder.failed(raw, err),
@@ -596,6 +587,10 @@ fn not_text(type_name: &str) -> String {
     format!("TypeError: a record must be str or bytes, not {type_name}")
 }
 
+/// The error of a record that is None (a null in a column of responses): the pure
+/// `NO_RESPONSE`.
+const NO_RESPONSE: &str = "no response (null)";
+
 /// The rows of a chunk of in-memory records, the first numbered `first`.
 fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>]) -> Rows {
     let mut rows = Rows::new();
@@ -667,6 +662,7 @@ fn arrow_items<'py>(
                     .call_method1("encode", ("utf-8", "surrogatepass"))?
                     .len()? as u64,
             ),
+            _ if object.is_none() => Item::NotText(NO_RESPONSE.to_owned()),
             _ => Item::NotText(not_text(&object.get_type().name()?.to_string())),
         });
     }
@@ -724,7 +720,7 @@ fn arrow_array<'py>(
         for i in 0..array.len() {
             items.push(match value(i) {
                 Some(text) => Item::Text(text),
-                None => Item::NotText(not_text("NoneType")),
+                None => Item::NotText(NO_RESPONSE.to_owned()),
             });
         }
     }

@@ -8,19 +8,35 @@ mod objects;
 mod stream;
 
 use crate::bulk::source::MAX_LINE_BYTES;
+use crate::bulk::Reader as RecordReader;
 use crate::formats::Format;
-use crate::record::parse_record_with;
 use crate::stream::Reader;
-use build::{response_from_node, response_from_record, Builder};
+use build::{response_from_object, response_from_outcome, Builder};
 use objects::Input;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use std::borrow::Cow;
 
 /// One configured walker (the public parser classes delegate to it).
 #[pyclass(frozen, module = "toolsift._native")]
 struct Parser {
     format: Format,
+    /// How `parse` reads text without a `record_path` (envelopes unwrapped), made once.
+    reader: RecordReader,
+}
+
+impl Parser {
+    /// The reader of records whose response is at `path` (None: the record, or inside
+    /// its batch envelope).
+    fn reader(&self, path: Option<Vec<String>>) -> Cow<'_, RecordReader> {
+        match path {
+            None => Cow::Borrowed(&self.reader),
+            Some(path) => {
+                Cow::Owned(RecordReader::new(&self.format, Some(path)).with_encoded_arguments())
+            }
+        }
+    }
 }
 
 #[pymethods]
@@ -36,25 +52,47 @@ impl Parser {
     ) -> PyResult<Self> {
         // `single` is read for its truth value, as russo does.
         let single = single.map_or(Ok(false), |s| s.is_truthy())?;
-        Format::new(format, tool_calls_key, name_key, arguments_key, single)
-            .map(|format| Parser { format })
-            .map_err(PyValueError::new_err)
+        let format = Format::new(format, tool_calls_key, name_key, arguments_key, single)
+            .map_err(PyValueError::new_err)?;
+        // Argument strings are decoded straight into Python objects while building.
+        let reader = RecordReader::new(&format, None).with_encoded_arguments();
+        Ok(Parser { format, reader })
     }
 
-    /// The calls in one response; raises ParseError for text that is not JSON.
-    fn parse<'py>(&self, raw: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    /// The calls in one response; raises ParseError for text that is not JSON. A batch
+    /// envelope is unwrapped (or the response taken at `record_path`, a list of keys).
+    #[pyo3(signature = (raw, record_path=None))]
+    fn parse<'py>(
+        &self,
+        raw: &Bound<'py, PyAny>,
+        record_path: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let py = raw.py();
         let mut builder = Builder::new(py)?;
         let input = Input::of(raw)?;
-        match (input.text(), &input) {
-            (Some(text), _) => parse_text(&mut builder, &self.format, raw, text),
-            (None, Input::Object) => response_from_node(&mut builder, &self.format, raw),
-            // LiteRT-LM never raises: text that is not Unicode has no calls.
-            (None, _) if self.format.reads_text() => {
-                response_from_node(&mut builder, &self.format, raw)
+        let reads_text = self.format.reads_text();
+        let outcome = match (input.text(), &input) {
+            (Some(text), _) => self.reader(record_path).read(text),
+            (None, Input::Object) => {
+                return response_from_object(
+                    &mut builder,
+                    &self.format,
+                    raw,
+                    record_path.as_deref(),
+                )
             }
+            // LiteRT-LM never raises: text that is not Unicode has no calls.
+            (None, _) if reads_text => self.reader(record_path).not_utf8(),
             // A str with lone surrogates cannot be UTF-8, so it is not JSON text.
-            (None, _) => Err(builder.parse_error(raw, None)?),
+            (None, _) => return Err(builder.parse_error(raw, None)?),
+        };
+        match outcome {
+            // LiteRT-LM never raises: text not JSON at a record_path is its error.
+            crate::bulk::Outcome::NotJson(err) if reads_text => {
+                let err = builder.parse_error(raw, Some(&err))?;
+                builder.failed(raw, err)
+            }
+            outcome => response_from_outcome(&mut builder, raw, &outcome),
         }
     }
 
@@ -75,13 +113,14 @@ impl Parser {
 
     /// `parse` over many responses, in order; text is parsed on worker threads with the
     /// GIL released. A record that cannot be read is recorded in its `error`.
-    #[pyo3(signature = (raws, threads=None))]
+    #[pyo3(signature = (raws, threads=None, record_path=None))]
     fn parse_many<'py>(
         &self,
         raws: &Bound<'py, PyAny>,
         threads: Option<&Bound<'py, PyAny>>,
+        record_path: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        batch::parse_many(&self.format, raws, threads)
+        batch::parse_many(&self.reader(record_path), raws, threads)
     }
 
     /// The AgentResponses of a JSONL file, streamed (`toolsift._bulk` checks the
@@ -138,23 +177,6 @@ impl Parser {
             max_line,
         )?;
         Ok(counts.into_any())
-    }
-}
-
-fn parse_text<'py>(
-    builder: &mut Builder<'py>,
-    format: &Format,
-    raw: &Bound<'py, PyAny>,
-    text: &[u8],
-) -> PyResult<Bound<'py, PyAny>> {
-    if format.reads_text() {
-        let record = litert::parse_record(raw.py(), text);
-        return response_from_record(builder, raw, &record);
-    }
-    // Argument strings are decoded straight into Python objects while building.
-    match parse_record_with(format, text, false) {
-        Ok(record) => response_from_record(builder, raw, &record),
-        Err(err) => Err(builder.parse_error(raw, Some(&err))?),
     }
 }
 

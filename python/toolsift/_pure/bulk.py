@@ -70,6 +70,7 @@ from toolsift._jsontext import (
     loads,
 )
 from toolsift._pure.formats import anthropic, bedrock
+from toolsift._pure.nodes import PLAIN
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
     "blank",
     "describe",
     "locate",
+    "locate_object",
     "open_records",
     "read_record",
     "text_error",
@@ -342,10 +344,16 @@ def blank(record: str | bytes | bytearray | memoryview) -> bool:
     return not bytes(record).strip(_BLANK)
 
 
+NO_RESPONSE = "no response (null)"
+"""The error of an in-memory record that is None (a null in a column of responses)."""
+
+
 def text_error(record: Any) -> str | None:
     """Why an in-memory record is not text (None when it is)."""
     if isinstance(record, (str, bytes, bytearray, memoryview)):
         return None
+    if record is None:
+        return NO_RESPONSE
     return record_error(TypeError(f"a record must be str or bytes, not {type(record).__name__}"))
 
 
@@ -415,6 +423,38 @@ def locate(doc: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str |
         if located is not None:
             return located
     return doc, None, None
+
+
+ENVELOPE_MARKS = ("custom_id", "key", "metadata", "modelInput", "recordId", "request")
+"""Every envelope `locate` unwraps has one of these members: a dict with none of them is
+its own response (the Rust backend looks for them before asking `locate_object`)."""
+
+_SDK_ENVELOPES: dict[type, bool] = {}  # an SDK class -> whether it is a batch envelope
+
+
+def locate_object(raw: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str | None]:
+    """`locate` of a caller's in-memory record (`parse`, `parse_many`): a dict as decoded
+    JSON is; an SDK object (a pydantic model) that is a batch envelope (google-genai's
+    `InlinedResponse`, anthropic's `MessageBatchIndividualResponse`), or any with a
+    `record_path`, as its `model_dump()`; any other object is its own response."""
+    if path is None and (isinstance(raw, dict) and not raw.keys() & ENVELOPE_MARKS):
+        return raw, None, None
+    if not isinstance(raw, (dict, *PLAIN)) and (path is not None or _sdk_envelope(type(raw))):
+        dump = getattr(raw, "model_dump", None)
+        if callable(dump):
+            return locate(dump(), path)
+    return locate(raw, path)
+
+
+def _sdk_envelope(cls: type) -> bool:
+    """Whether the pydantic model `cls` has the members of a batch envelope."""
+    found = _SDK_ENVELOPES.get(cls)
+    if found is None:
+        fields = getattr(cls, "model_fields", None)
+        probe = dict.fromkeys(fields) if isinstance(fields, dict) else {}
+        found = locate(probe, None)[0] is not probe
+        _SDK_ENVELOPES[cls] = found
+    return found
 
 
 def _openai_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None]:

@@ -6,19 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["TEXT_TYPES", "elements", "field", "is_str", "member"]
+__all__ = ["PLAIN", "TEXT_TYPES", "elements", "field", "is_str", "member"]
 
 TEXT_TYPES = (str, bytes, bytearray, memoryview)
 # Values that are never read by attribute: only dicts are looked into, and other
 # objects (SDK models) by attribute.
-_PLAIN = (str, bytes, bytearray, memoryview, int, float, list, tuple, type(None))
+PLAIN = (str, bytes, bytearray, memoryview, int, float, list, tuple, type(None))
 
 
 def field(obj: Any, key: str) -> Any:
     """`obj[key]` for a dict, `obj.key` for an SDK object; None where missing."""
     if isinstance(obj, dict):
         return obj.get(key)
-    if isinstance(obj, _PLAIN):
+    if isinstance(obj, PLAIN):
         return None
     return getattr(obj, key, None)
 

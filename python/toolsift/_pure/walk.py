@@ -85,32 +85,51 @@ class Parser:
                 single=single,
             )
 
-    def parse(self, raw: Any) -> AgentResponse:
+    def parse(self, raw: Any, record_path: Sequence[str] | None = None) -> AgentResponse:
+        """`raw`'s calls; a batch envelope is unwrapped (or the response is taken at
+        `record_path`), as `bulk.locate` says, and a failure it reports is the error."""
         if self._litert:  # never raises: text without calls (or not Unicode) has none
-            return AgentResponse(litert.parse_sdk(raw), raw)
+            return self._parse_litert(raw, record_path)
         try:
-            return self._parse(raw)
+            return self._parse(raw, record_path)
         except UnrecognizedShape as exc:
             if response_error(exc.msg):  # a piece of a stream, or a stream that failed:
                 return AgentResponse([], raw, exc.msg)  # no call, and the response says so
             raise
 
-    def _parse(self, raw: Any) -> AgentResponse:
+    def _parse(self, raw: Any, path: Sequence[str] | None) -> AgentResponse:
         if not isinstance(raw, TEXT_TYPES):
-            return AgentResponse(self.read(raw)[0], raw)
+            response, _, error = bulk.locate_object(raw, path)
+            if error is not None:
+                return AgentResponse([], raw, error)
+            return AgentResponse(self.read(response)[0], raw)
         text = raw.tobytes() if isinstance(raw, memoryview) else raw  # as the Rust backend
         # Fast path: plain orjson. Only the calls are returned from the document, so
         # orjson's one inexactness (integers beyond 64 bits become floats) matters only
         # inside argument values given inline (argument strings are decoded by `loads`,
-        # which is exact); where one may be affected, or where orjson refuses the text,
-        # `loads` decodes it exactly (or raises ParseError).
+        # which is exact); where one may be affected, where orjson refuses the text, or
+        # for an envelope's failure (its text may quote such a number), `loads` decodes
+        # it exactly (or raises ParseError).
         try:
-            read = self.decoded_read(orjson.loads(text), text)
+            response, _, error = bulk.locate(orjson.loads(text), path)
+            read = None if error is not None else self.decoded_read(response, text)
         except orjson.JSONDecodeError:
             read = None
         if read is None:
-            read = self.read(loads(text))
+            response, _, error = bulk.locate(loads(text), path)
+            if error is not None:
+                return AgentResponse([], raw, error)
+            read = self.read(response)
         return AgentResponse(read[0], raw)
+
+    def _parse_litert(self, raw: Any, path: Sequence[str] | None) -> AgentResponse:
+        """LiteRT-LM reads text: a record that is not an envelope (or not JSON) as it is,
+        an envelope's response (or the value at `path`) as the bulk APIs read it."""
+        if isinstance(raw, TEXT_TYPES):
+            calls, _, error, _ = bulk.read_record(self, raw, path)
+            return AgentResponse(calls, raw, error)
+        response, _, error = bulk.locate_object(raw, path)
+        return AgentResponse([] if error is not None else litert.parse_sdk(response), raw, error)
 
     def stream(self) -> Stream:
         """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
@@ -144,11 +163,16 @@ class Parser:
             raise UnrecognizedShape(doc if shown is _DOC else shown)
         return response.tool_calls, stream.format
 
-    def parse_many(self, raws: Iterable[Any], threads: int | None = None) -> list[AgentResponse]:
+    def parse_many(
+        self,
+        raws: Iterable[Any],
+        threads: int | None = None,
+        record_path: Sequence[str] | None = None,
+    ) -> list[AgentResponse]:
         check_threads(threads)
         release = collector.hold()  # the results are fresh and acyclic: see `_collector`
         try:
-            return [self._parse_recorded(raw) for raw in raws]
+            return [self._parse_recorded(raw, record_path) for raw in raws]
         finally:
             release()
 
@@ -249,8 +273,8 @@ class Parser:
             bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes,
         )
 
-    def _parse_recorded(self, raw: Any) -> AgentResponse:
+    def _parse_recorded(self, raw: Any, record_path: Sequence[str] | None) -> AgentResponse:
         try:
-            return self.parse(raw)
+            return self.parse(raw, record_path)
         except Exception as exc:  # one bad record is recorded, never raised
             return AgentResponse([], raw, record_error(exc))

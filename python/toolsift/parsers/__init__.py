@@ -7,16 +7,27 @@ and pickles (for multiprocessing) as its class and constructor options.
 of that SDK as class-level functions.
 """
 
-from __future__ import annotations
-
-import sys
-from collections.abc import Iterable, Iterator
-from types import ModuleType
-from typing import Any, ClassVar
+import os as _os
+import sys as _sys
+import warnings as _warnings
+from collections.abc import Iterable as _Iterable
+from collections.abc import Iterator as _Iterator
+from itertools import islice as _islice
+from types import ModuleType as _ModuleType
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+from typing import ClassVar as _ClassVar
 
 from toolsift import _backend, _bulk
-from toolsift._pure import formats
-from toolsift._types import AgentResponse, ToolCall
+from toolsift._errors import FormatMismatchWarning as _FormatMismatchWarning
+from toolsift._errors import ParseError as _ParseError
+from toolsift._pure import formats as _formats
+from toolsift._types import AgentResponse as _AgentResponse
+from toolsift._types import Stream as _Stream
+from toolsift._types import ToolCall as _ToolCall
+
+if _TYPE_CHECKING:  # pyarrow stays optional at run time
+    import pyarrow  # type: ignore[import-untyped]
 
 __all__ = [
     "AnthropicResponseParser",
@@ -35,30 +46,88 @@ __all__ = [
 
 class _ResponseParser:
     # The backend module is read when an instance is made; tests bind subclasses to each.
-    _backend: ClassVar[ModuleType] = _backend.core
-    _format: ClassVar[str]
+    _backend: _ClassVar[_ModuleType] = _backend.core
+    _format: _ClassVar[str]
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, **options: _Any) -> None:
         self._options = options
         self._core = self._backend.Parser(self._format, **options)
+        # Responses without calls still to compare with auto-detection (FormatMismatchWarning).
+        self._checks_left = 0 if self._format == _formats.AUTO else _FORMAT_CHECKS
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[_Any, ...]:
         # Pickled as the class and its options, never the core (a compiled object, or a
         # closure): the copy is made anew where it is loaded, with that process's backend
         # (a worker process inherits TOOLSIFT_IMPLEMENTATION), and gives the same results.
         return _rebuild, (_named_class(type(self)), self._options)
 
-    def parse(self, raw: Any) -> AgentResponse:
-        """The tool calls in one response. Raises ParseError for text that is not JSON."""
-        return self._core.parse(raw)
+    def parse(self, raw: _Any, *, record_path: str | None = None) -> _AgentResponse:
+        """The tool calls in one response. Raises ParseError for text that is not JSON.
 
-    def parse_many(self, raws: Iterable[Any], *, threads: int | None = None) -> list[AgentResponse]:
+        A batch envelope (a line of OpenAI Batch, Vertex AI, Gemini API, Anthropic
+        Message Batches or Bedrock batch output, as text, a dict, or the SDK's object) is
+        unwrapped as `parse_file` unwraps it, and a failure it reports is the response's
+        `error`; `record_path` (a dot path, e.g. "response.body") takes the response at
+        that path instead, as in `parse_file`. The envelope's custom id is not kept
+        (AgentResponse has no field for it; `to_arrow` has a `custom_id` column)."""
+        if record_path is None:
+            keys = None
+            response = self._core.parse(raw)
+        else:
+            keys = _bulk.record_path_keys(record_path)
+            response = self._core.parse(raw, keys)
+        if not response.tool_calls and self._checks_left and response.error is None:
+            self._check_format(response, keys)
+        return response
+
+    def parse_many(
+        self,
+        raws: _Iterable[_Any],
+        *,
+        threads: int | None = None,
+        record_path: str | None = None,
+    ) -> list[_AgentResponse]:
         """`parse` over many responses, in order; text is parsed on `threads` cores
         (None: all) with the GIL released. A record that cannot be read never raises:
-        its AgentResponse has no calls and `error` set."""
-        return self._core.parse_many(raws, threads)
+        its AgentResponse has no calls and `error` set. Batch envelopes and `record_path`
+        as for `parse`."""
+        if record_path is None:
+            keys = None
+            responses = self._core.parse_many(raws, threads)
+        else:
+            keys = _bulk.record_path_keys(record_path)
+            responses = self._core.parse_many(raws, threads, keys)
+        if self._checks_left:
+            for response in responses:
+                if (
+                    not response.tool_calls
+                    and response.error is None
+                    and self._check_format(response, keys)
+                ):
+                    break
+        return responses
 
-    def stream(self) -> Any:
+    def _check_format(self, response: _AgentResponse, keys: list[str] | None) -> bool:
+        """For a response this format found no call in: warn (once) if auto-detection
+        reads it as another format. True when the check is over: the first of at most
+        `_FORMAT_CHECKS` responses without calls that auto-detection recognizes decides."""
+        if self._checks_left <= 0:
+            return True
+        self._checks_left -= 1
+        found = _auto_format(response.raw, keys)
+        if found is not None:
+            self._checks_left = 0
+            if found.name != self._format:
+                _warnings.warn(
+                    f"{type(self).__name__} found no tool call in a response that "
+                    f"auto-detection reads as the {found.name!r} format: use "
+                    f"{found.parser_class} (or AutoResponseParser) to read it",
+                    _FormatMismatchWarning,
+                    stacklevel=3,
+                )
+        return self._checks_left <= 0
+
+    def stream(self) -> _Stream:
         """An accumulator of this provider's stream events (README: Streaming):
         `feed(event)` returns the ToolCalls that event completed, `partial()` the calls
         so far with arguments decoded as far as they arrived, `finish()` the
@@ -68,13 +137,13 @@ class _ResponseParser:
 
     def parse_file(
         self,
-        path: Any,
+        path: _Any,
         *,
         record_path: str | None = None,
         threads: int | None = None,
         progress: _bulk.ProgressArg = False,
         max_line_bytes: int | None = None,
-    ) -> Iterator[AgentResponse]:
+    ) -> _Iterator[_AgentResponse]:
         """The AgentResponse of every line of a JSONL file (plain, gzip or zstd), in order,
         with bounded memory; lines are parsed on `threads` cores (None: all) with the GIL
         released. Blank lines are skipped. `raw` is the line as bytes, without its line
@@ -90,17 +159,32 @@ class _ResponseParser:
         the first iteration; corrupt or cut-off compressed data raises OSError after the
         complete lines before the fault. FIFOs and pipes (`/dev/stdin`) can be read.
         """
-        return _bulk.parse_file(self._core, path, record_path, threads, progress, max_line_bytes)
+        keys = None if record_path is None else _bulk.record_path_keys(record_path)
+
+        def watch(response: _AgentResponse) -> bool:
+            if response.tool_calls or response.error is not None:
+                return self._checks_left <= 0
+            return self._check_format(response, keys)
+
+        return _bulk.parse_file(
+            self._core,
+            path,
+            record_path,
+            threads,
+            progress,
+            max_line_bytes,
+            watch if self._checks_left else None,
+        )
 
     def to_arrow(
         self,
-        source: Any,
+        source: _Any,
         *,
         record_path: str | None = None,
         threads: int | None = None,
         progress: _bulk.ProgressArg = False,
         max_line_bytes: int | None = None,
-    ) -> Any:
+    ) -> "pyarrow.Table":
         """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`): the
         rows of `arrow_batches(source, ...)`, in chunks as they were made (about 1 MiB
         of records each, with the native backend), not copied into bigger ones.
@@ -117,20 +201,40 @@ class _ResponseParser:
         known), nulls elsewhere; a record with no calls gives no row. `record_path`,
         `threads` and `progress` as for `parse_file` (for in-memory records, `progress`
         counts records). `max_line_bytes` as for `parse_file` (files only): a longer line
-        gives one row with that error.
+        gives one row with that error. A table without a single call from a path, a list
+        or a pyarrow array has its first records compared with auto-detection
+        (`FormatMismatchWarning`, as `parse` gives).
         """
-        return _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
+        table = _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
+        if self._checks_left and table.column("name").null_count == table.num_rows:
+            self._check_first_records(source, record_path)  # no call at all: why?
+        return table
+
+    def _check_first_records(self, source: _Any, record_path: str | None) -> None:
+        """`_check_format` on the first records of a path, a list or a pyarrow array."""
+        if isinstance(source, (str, _os.PathLike)):
+            responses = _islice(self.parse_file(source, record_path=record_path), _FORMAT_CHECKS)
+        elif isinstance(source, (list, tuple)):
+            responses = iter(self.parse_many(source[:_FORMAT_CHECKS], record_path=record_path))
+        elif type(source).__module__.startswith("pyarrow"):
+            first = source.slice(0, _FORMAT_CHECKS).to_pylist()
+            responses = iter(self.parse_many(first, record_path=record_path))
+        else:
+            return  # read once (an iterator), or several files
+        for _ in responses:  # parse_file and parse_many check as they go
+            if self._checks_left <= 0:
+                break
 
     def arrow_batches(
         self,
-        source: Any,
+        source: _Any,
         *,
         record_path: str | None = None,
         threads: int | None = None,
         batch_rows: int = _bulk.BATCH_ROWS,
         max_line_bytes: int | None = None,
         progress: _bulk.ProgressArg = False,
-    ) -> Any:
+    ) -> "pyarrow.RecordBatchReader":
         """A `pyarrow.RecordBatchReader` over the rows `to_arrow` gives for `source`,
         produced while the input is read, in batches of `batch_rows` rows (the last may
         have fewer; the same batches on both backends, whatever `threads`). It has
@@ -156,7 +260,27 @@ class _ResponseParser:
         return f"{type(self).__name__}()"
 
 
-def _rebuild(cls: type[_ResponseParser], options: dict[str, Any]) -> _ResponseParser:
+_FORMAT_CHECKS = 16
+"""Responses without calls a named parser compares with auto-detection, at most."""
+
+
+def _auto_format(raw: _Any, keys: list[str] | None) -> _formats.Format | None:
+    """The format auto-detection reads the response in the record `raw` as (inside its
+    batch envelope, or at `keys`), if any."""
+    from toolsift._jsontext import loads
+    from toolsift._pure import bulk
+
+    if isinstance(raw, (str, bytes, bytearray, memoryview)):
+        try:
+            response, _, error = bulk.locate(loads(raw), keys)
+        except (_ParseError, TypeError, ValueError):
+            return None
+    else:
+        response, _, error = bulk.locate_object(raw, keys)
+    return None if error is not None else _formats.detect_or_none(response)
+
+
+def _rebuild(cls: type[_ResponseParser], options: dict[str, _Any]) -> _ResponseParser:
     return cls(**options)
 
 
@@ -164,7 +288,7 @@ def _named_class(cls: type) -> type:
     """`cls`, or its nearest base pickle can find by name (a class made at run time, as
     the tests' backend-bound subclasses, is pickled as the public class it extends)."""
     for klass in cls.__mro__:
-        found: Any = sys.modules.get(klass.__module__)
+        found: _Any = _sys.modules.get(klass.__module__)
         for part in klass.__qualname__.split("."):
             found = getattr(found, part, None)
         if found is klass:
@@ -174,7 +298,7 @@ def _named_class(cls: type) -> type:
 
 def _walked_parser(name: str) -> type[_ResponseParser]:
     """The parser class of a format of the registry that takes no options."""
-    spec = formats.by_name(name)
+    spec = _formats.by_name(name)
 
     def __init__(self: _ResponseParser) -> None:
         _ResponseParser.__init__(self)
@@ -276,7 +400,7 @@ class SdkResponseParser(_ResponseParser):
         super().__init__()
 
     @classmethod
-    def extract_tool_calls(cls, text: str | bytes | bytearray | memoryview) -> list[ToolCall]:
+    def extract_tool_calls(cls, text: str | bytes | bytearray | memoryview) -> list[_ToolCall]:
         """Every tool call in a LiteRT-LM response text (`[]` for anything else)."""
         return cls._backend.extract_tool_calls(text)
 
@@ -287,7 +411,7 @@ class SdkResponseParser(_ResponseParser):
         return cls._backend.clean_raw_for_history(text)
 
     @staticmethod
-    def serialize_tools_for_sdk(tools: Iterable[Any]) -> str:
+    def serialize_tools_for_sdk(tools: _Iterable[_Any]) -> str:
         """Tool definitions as the compact JSON list LiteRT-LM takes. Raises TypeError or
         ValueError, as `json.dumps` does, for parameters that are not JSON (a set, NaN)."""
         from toolsift._pure.formats import litert  # pure in both backends; when used
@@ -295,7 +419,7 @@ class SdkResponseParser(_ResponseParser):
         return litert.serialize_tools_for_sdk(tools)
 
     @staticmethod
-    def build_tool_responses_json(responses: Iterable[Any]) -> str:
+    def build_tool_responses_json(responses: _Iterable[_Any]) -> str:
         """One role-tool message carrying every `(name, response)` of a turn, each response
         as it is (a str stays a JSON string; `tool_response_payload` makes result text an
         object). Raises TypeError or ValueError, as `json.dumps` does, for what is not JSON."""
@@ -304,9 +428,13 @@ class SdkResponseParser(_ResponseParser):
         return litert.build_tool_responses_json(responses)
 
     @staticmethod
-    def tool_response_payload(text: str) -> dict[str, Any]:
+    def tool_response_payload(text: str) -> dict[str, _Any]:
         """A tool's result text as an object: decoded when it is a JSON object, otherwise
         `{"value": text}`."""
         from toolsift._pure.formats import litert  # pure in both backends; when used
 
         return litert.tool_response_payload(text)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
