@@ -1,5 +1,5 @@
 """The format registry: both backends list the same formats, and the parser classes, the
-CLI's choices and the README's format table all come from it."""
+CLI's choices and the format tables of the README and the docs all come from it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from conftest import backend_module
 from toolsift import cli, parsers
 from toolsift._pure import formats
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = (ROOT / "README.md", ROOT / "docs" / "formats.md")
 
 
 def test_both_registries_list_the_same_formats_in_the_same_order() -> None:
@@ -32,8 +33,9 @@ def test_cli_choices_come_from_the_registry() -> None:
     assert all(getattr(parsers, cls) for cls in cli.FORMATS.values())
 
 
-def test_readme_holds_the_registry_table() -> None:
-    assert formats.markdown_table() in README.read_text()
+@pytest.mark.parametrize("page", TABLES, ids=lambda page: page.name)
+def test_the_docs_hold_the_registry_table(page: Path) -> None:
+    assert formats.markdown_table() in page.read_text()
 
 
 @pytest.mark.parametrize("name", formats.NAMES)

@@ -180,7 +180,7 @@ class AgentResponse:
 
 class Stream(Protocol):
     """What `parser.stream()` returns: an accumulator of one provider's stream events
-    (README: Streaming). Both backends' accumulators have these methods."""
+    (docs: Streaming). Both backends' accumulators have these methods."""
 
     def feed(self, event: Any) -> list[ToolCall]:
         """Read one event (a dict, an SDK event object, `str` / `bytes` of one JSON

@@ -75,7 +75,7 @@ impl<const N: usize> SlotClass<N> {
         // turns into an error. Calling `tp_alloc` here does the same without the call of
         // `object.__new__` through Python's calling convention.
         let object = unsafe {
-            let alloc = (*cls).tp_alloc.unwrap_or(pyo3::ffi::PyType_GenericAlloc);
+            let alloc = type_alloc(cls);
             Bound::from_owned_ptr_or_err(py, alloc(cls, 0))?
         };
         for (offset, value) in self.offsets.into_iter().zip(values) {
@@ -102,6 +102,49 @@ impl<const N: usize> SlotClass<N> {
     }
 }
 
+/// The `tp_alloc` of the live type object `cls` (`PyType_GenericAlloc` if it has none).
+///
+/// # Safety
+///
+/// The GIL is held and `cls` is a live type object.
+#[cfg(not(feature = "abi3"))]
+unsafe fn type_alloc(cls: *mut pyo3::ffi::PyTypeObject) -> pyo3::ffi::allocfunc {
+    unsafe { (*cls).tp_alloc.unwrap_or(pyo3::ffi::PyType_GenericAlloc) }
+}
+
+/// The same through the stable ABI, where type objects are opaque: `PyType_GetSlot`
+/// (which reads static types too since Python 3.10, the oldest the abi3 wheel takes).
+///
+/// # Safety
+///
+/// The GIL is held and `cls` is a live type object.
+#[cfg(feature = "abi3")]
+unsafe fn type_alloc(cls: *mut pyo3::ffi::PyTypeObject) -> pyo3::ffi::allocfunc {
+    let slot = unsafe { pyo3::ffi::PyType_GetSlot(cls, pyo3::ffi::Py_tp_alloc) };
+    if slot.is_null() {
+        pyo3::ffi::PyType_GenericAlloc
+    } else {
+        // SAFETY: the `Py_tp_alloc` slot holds an `allocfunc`.
+        unsafe { std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::allocfunc>(slot) }
+    }
+}
+
+/// The member table of the live type object `cls` (NULL if it has none).
+///
+/// # Safety
+///
+/// The GIL is held and `cls` is a live type object.
+unsafe fn type_members(cls: *mut pyo3::ffi::PyTypeObject) -> *mut pyo3::ffi::PyMemberDef {
+    #[cfg(not(feature = "abi3"))]
+    unsafe {
+        (*cls).tp_members
+    }
+    #[cfg(feature = "abi3")]
+    unsafe {
+        pyo3::ffi::PyType_GetSlot(cls, pyo3::ffi::Py_tp_members).cast()
+    }
+}
+
 /// Where the slots `names` of `cls` live in its instances: the offsets its member table
 /// gives, each a writable object slot (`Py_T_OBJECT_EX`); None unless every name is one.
 fn slot_offsets<const N: usize>(cls: &Bound<'_, PyType>, names: &[&str; N]) -> Option<[usize; N]> {
@@ -111,7 +154,7 @@ fn slot_offsets<const N: usize>(cls: &Bound<'_, PyType>, names: &[&str; N]) -> O
     // whose `name` is NULL, each other `name` a NUL-terminated string; the loop reads no
     // entry past that end.
     unsafe {
-        let mut member = (*cls.as_type_ptr()).tp_members;
+        let mut member = type_members(cls.as_type_ptr());
         while !member.is_null() && !(*member).name.is_null() {
             let name = std::ffi::CStr::from_ptr((*member).name).to_str().ok();
             if let Some(k) = names.iter().position(|n| Some(*n) == name) {
@@ -191,6 +234,7 @@ static FIELD_KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
 /// width: one, two or four bytes a character) without its decoder: the text is already
 /// checked UTF-8, so what is left is to find the widest character and copy or widen the
 /// rest. ASCII text (nearly every key, name, id and argument string) is copied as it is.
+#[cfg(not(feature = "abi3"))]
 pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
     // Empty and one-character strings are Python's shared singletons: its constructor
     // returns those.
@@ -247,8 +291,16 @@ pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
     }
 }
 
+/// The stable ABI has no `PyUnicode_New` nor access to a string's characters: Python's
+/// own decoder makes the string.
+#[cfg(feature = "abi3")]
+pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+    PyString::new(py, text)
+}
+
 /// The largest byte of `bytes` and the count of its UTF-8 continuation bytes, sixteen
 /// bytes at a time (a loop the compiler turns into vector instructions).
+#[cfg(not(feature = "abi3"))]
 fn widest_byte(bytes: &[u8]) -> (u8, usize) {
     let is_continuation = |b: u8| u8::from((b as i8) < -0x40);
     let mut chunks = bytes.chunks_exact(16);
@@ -277,6 +329,7 @@ fn widest_byte(bytes: &[u8]) -> (u8, usize) {
 ///
 /// `bytes` is UTF-8, `units` has room for as many units as it has characters, and each
 /// character fits the unit `unit` makes of it (see `new_str`).
+#[cfg(not(feature = "abi3"))]
 unsafe fn widen<U: From<u8>>(bytes: &[u8], units: *mut U, unit: impl Fn(u32) -> U) {
     let continuation = |at: usize| u32::from(bytes[at] & 0x3F);
     let (mut i, mut at) = (0, 0);
@@ -314,6 +367,7 @@ unsafe fn widen<U: From<u8>>(bytes: &[u8], units: *mut U, unit: impl Fn(u32) -> 
 
 /// The end of the run of ASCII bytes from `i`: the index of the next byte of 128 or
 /// more, or the length. Eight bytes at a time.
+#[cfg(not(feature = "abi3"))]
 fn ascii_run_end(bytes: &[u8], mut i: usize) -> usize {
     while let Some(word) = bytes.get(i..i + 8) {
         let high =

@@ -128,7 +128,7 @@ class _ResponseParser:
         return self._checks_left <= 0
 
     def stream(self) -> _Stream:
-        """An accumulator of this provider's stream events (README: Streaming):
+        """An accumulator of this provider's stream events (docs: Streaming):
         `feed(event)` returns the ToolCalls that event completed, `partial()` the calls
         so far with arguments decoded as far as they arrived, `finish()` the
         AgentResponse of every call. An event is a dict, an SDK event object, `str` /
@@ -330,7 +330,7 @@ CohereResponseParser = _walked_parser("cohere")
 class AutoResponseParser(_ResponseParser):
     """Any provider's responses, each recognized on its own by its shape (so one file may
     mix providers): read as the first format of the registry's detection order whose
-    distinctive structure it has (README: Auto-detection). A response no format
+    distinctive structure it has (docs: Formats and auto-detection). A response no format
     recognizes is `UnrecognizedShape` (a ParseError) from `parse`, and the error
     `unrecognized response shape (keys: a, b, c)` in batches. `to_arrow`'s `format`
     column says which format each record was read as."""

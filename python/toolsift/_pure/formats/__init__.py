@@ -1,10 +1,10 @@
 """The formats toolsift reads, listed once: one module each, with its name, its parser
 class, where its calls are, how to recognize one of its responses, and its walker. The
-parser classes, the CLI's `--format` choices, auto-detection, the README's format table
-and the parametrized tests all read this registry. The Rust registry (`formats!` in
+parser classes, the CLI's `--format` choices, auto-detection, the format tables (README,
+docs/formats.md) and the parametrized tests all read this registry. The Rust registry (`formats!` in
 `src/formats/mod.rs`) lists the same formats in the same order, and a test says so.
 
-A format module has `NAME`, `PARSER_CLASS`, `WHERE` and `ID` (Markdown for the README),
+A format module has `NAME`, `PARSER_CLASS`, `WHERE` and `ID` (Markdown for the format table),
 and either `calls(doc)` (the spec walker: `(name, id, arguments)` of every call, read
 with `toolsift._pure.nodes`) with `detect(doc)` (whether a decoded document has the
 format's distinctive structure), or `walker(**options)` (`json`), or `READS_TEXT`
@@ -197,7 +197,7 @@ def stream_detect(event: Any) -> tuple[str, Callable[[Any, Any], None]] | None:
 
 
 def markdown_table() -> str:
-    """The README's format table (tests/test_registry.py checks the README holds it)."""
+    """The format table of the README and docs/formats.md (tests/test_registry.py checks both)."""
     rows = ["| `--format` | parser | where the calls are | `ToolCall.id` |", "|---|---|---|---|"]
     for spec in REGISTRY:
         module = spec.module
