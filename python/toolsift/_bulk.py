@@ -10,6 +10,7 @@ import errno
 import os
 import stat
 import struct
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -344,8 +345,15 @@ class _Part:
     own; its batches wait here for the consumer (`HEAD_BUFFER_BYTES` of them at most once
     it is the source being consumed, `AHEAD_BUFFER_BYTES` before)."""
 
-    def __init__(self, name: str | None, run: Callable[[Sink], dict[str, int]], head: bool) -> None:
+    def __init__(
+        self,
+        name: str | None,
+        run: Callable[[Sink], dict[str, int]],
+        head: bool,
+        idle: Callable[[], object] | None = None,
+    ) -> None:
         self.name = name
+        self._idle = idle  # the backend's, called before the reading thread waits
         self.counts: dict[str, int] | None = None
         self._run = run
         self._head = head
@@ -377,10 +385,10 @@ class _Part:
             self._ready.notify_all()
 
     def _put(self, batch: Any) -> None:
+        if self._idle is not None and self._full():
+            self._idle()  # what the reading freed goes back: it may wait for long
         with self._ready:
-            while not self._cancelled and self._bytes >= (
-                HEAD_BUFFER_BYTES if self._head else AHEAD_BUFFER_BYTES
-            ):
+            while not self._cancelled and self._full():
                 if not threading.main_thread().is_alive():  # the interpreter is ending
                     self._cancelled = True
                     break
@@ -390,6 +398,9 @@ class _Part:
             self._batches.append(batch)
             self._bytes += batch.nbytes
             self._ready.notify_all()
+
+    def _full(self) -> bool:
+        return self._bytes >= (HEAD_BUFFER_BYTES if self._head else AHEAD_BUFFER_BYTES)
 
     def batches(self) -> Iterator[Any]:
         """The batches in order; then the error the reading raised, if any."""
@@ -442,8 +453,10 @@ class Stream:
         schema: Any,
         batch_rows: int | None,
         bar: _Progress,
+        idle: Callable[[], object] | None = None,
     ) -> None:
         self.schema = schema
+        self._idle = idle
         self.counts: dict[str, int] = {}
         self.current: str | None = None  # the name of the source being consumed
         self._parts = list(parts)
@@ -462,7 +475,7 @@ class Stream:
         try:
             while started or waiting:
                 while waiting and len(started) < self._in_flight:
-                    started.append(_Part(*waiting.popleft(), head=not started))
+                    started.append(_Part(*waiting.popleft(), not started, self._idle))
                 part = started[0]
                 self.current = part.name
                 for batch in part.batches():
@@ -554,6 +567,7 @@ def stream(
     ):
         raise ValueError(f"batch_rows must be a positive int, got {batch_rows!r}")
     rows_schema = schema()
+    idle = _releasing(getattr(sys.modules.get(type(core).__module__), "release_memory", None))
 
     def reading(records: Any, threads: int | None, callback: Any, size: int | None) -> Any:
         def run(sink: Sink) -> dict[str, int]:
@@ -572,7 +586,7 @@ def stream(
         bar = _Progress(progress, total, unit, label)
         size = total if isinstance(records, str) else None
         part = (None, reading(records, threads, bar.callback, size))
-        return Stream([part], 1, rows_schema, batch_rows, bar)
+        return Stream([part], 1, rows_schema, batch_rows, bar, idle)
     paths = [checked_path(path) for path in source]
     if names is None:
         names = paths
@@ -586,7 +600,23 @@ def stream(
         (name, reading(path, each, callback, size))
         for name, path, callback, size in zip(names, paths, callbacks, sizes, strict=True)
     ]
-    return Stream(parts, in_flight, file_schema(), batch_rows, bar)
+    return Stream(parts, in_flight, file_schema(), batch_rows, bar, idle)
+
+
+def _releasing(native: Callable[[], object] | None) -> Callable[[], None]:
+    """What a reading thread about to wait for its consumer calls: the allocators (of
+    pyarrow, and of the native backend) give back what this thread freed, and what other
+    threads freed of what it allocated (the batches consumed), now. Else a reader held
+    mid-file keeps it for as long as it waits (they purge only when the thread allocates
+    again): many MiB per reader."""
+    pool = require_pyarrow().default_memory_pool()
+
+    def release() -> None:
+        pool.release_unused()
+        if native is not None:
+            native()
+
+    return release
 
 
 def _shared_progress(callback: Callable[[int], None] | None, count: int) -> list[Any]:
@@ -633,8 +663,18 @@ def to_arrow(
 ) -> Any:
     """The rows of `source` as one `pyarrow.Table`, whose chunks are the batches as the
     backend cuts them: joined as they are (as pyarrow's own readers join theirs), since
-    cutting them to `batch_rows` would copy every column once more."""
-    return _reader(stream(core, source, record_path, threads, progress, max_line_bytes)).read_all()
+    cutting them to `batch_rows` would copy every column once more. An OSError while
+    reading (compressed data cut short) carries the rows read before it as `table`."""
+    pa = require_pyarrow()
+    rows = stream(core, source, record_path, threads, progress, max_line_bytes)
+    batches: list[Any] = []
+    try:
+        for batch in rows:
+            batches.append(batch)
+    except OSError as exc:
+        exc.table = pa.Table.from_batches(batches, rows.schema)  # type: ignore[attr-defined]
+        raise
+    return pa.Table.from_batches(batches, rows.schema)
 
 
 def _reader(rows: Stream) -> Any:

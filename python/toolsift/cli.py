@@ -367,6 +367,9 @@ def _extract(args: argparse.Namespace) -> int:
         except OSError as exc:  # writing raises OutputError, never OSError
             path = rows.current or args.inputs[0]
             message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
+            if output is None:  # the rows read before the fault go out on stdout
+                writer.finish()
+                done = True
             print(f"toolsift: error: cannot read {path}: {message}", file=sys.stderr)
             return 1
         writer.finish()
