@@ -220,7 +220,30 @@ def _records_of(source: Any) -> tuple[Any, int | None, str]:
             f"string/binary array, got {type(source).__name__}"
         )
     items = source if isinstance(source, (list, tuple)) else list(source)
+    if not all(isinstance(item, _TEXT) for item in items):
+        items = [item if isinstance(item, _TEXT) else _as_text(item) for item in items]
     return items, len(items), " records"
+
+
+_TEXT = (str, bytes, bytearray, memoryview)
+
+
+def _as_text(record: Any) -> Any:
+    """A decoded record (a dict or a list) or an SDK object (a pydantic model: openai,
+    google-genai) as the JSON text that holds it, read as the same record given as text
+    is; anything else as it is (a record that is not text: its row says so). An SDK
+    object is written with every field it has, as `parse` reads it by attribute."""
+    if isinstance(record, (dict, list)):
+        from toolsift._jsontext import dumps_compact
+
+        return dumps_compact(record)  # never raises: NaN, a set... are not JSON, as text
+    dump = getattr(type(record), "model_dump_json", None)
+    if dump is not None and record is not None:
+        try:
+            return dump(record)
+        except Exception:  # a model that cannot be written: its row says it is not text
+            return record
+    return record
 
 
 def _text_array(array: Any) -> Any:
