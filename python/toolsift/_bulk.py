@@ -408,14 +408,17 @@ class _Part:
             self._ready.notify_all()
 
     def _put(self, batch: Any) -> None:
-        if self._idle is not None and self._full():
-            self._idle()  # what the reading freed goes back: it may wait for long
         with self._ready:
+            idle = self._idle
             while not self._cancelled and self._full():
                 if not threading.main_thread().is_alive():  # the interpreter is ending
                     self._cancelled = True
                     break
-                self._ready.wait(_WAIT)
+                if not self._ready.wait(_WAIT) and idle is not None and self._full():
+                    # No room for a while (a reader held mid-file): what this thread
+                    # freed goes back now, once per wait (not per batch of a slow consumer).
+                    idle()
+                    idle = None
             if self._cancelled:
                 raise _Cancelled
             self._batches.append(batch)
