@@ -1070,7 +1070,7 @@ def test_text_bytes_of_records(impl: str, make: Any) -> None:
     found = counts_of(make.OpenAIResponseParser(), records)
     assert found["records"] == 6
     need_text_bytes(impl, found)
-    assert found["text_bytes"] == 15 + 2 + 2 + 3 + 2
+    assert found["text_bytes"] == 15 + 2 + 2 + 3 + 2 + 2  # the dict as its text, "{}"
     assert counts_of(make.OpenAIResponseParser(), pa.array(["ab", None, "é"]))["text_bytes"] == 4
 
 
