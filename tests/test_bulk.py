@@ -1166,3 +1166,39 @@ def test_in_memory_dicts_and_sdk_objects_read_as_their_json_text(make: Any) -> N
     assert rows.equals(auto.to_arrow([obj.model_dump_json() for obj in sdk]))
     calls = [call for response in auto.parse_many(sdk) for call in response.tool_calls]
     assert rows.column("name").to_pylist() == [call.name for call in calls] == ["f", "g", "h"]
+
+
+def test_a_long_line_costs_a_few_times_its_size(impl: str, tmp_path: Path) -> None:
+    """One line of 86 MB with one call, through the CLI's JSONL writer (to_arrow, then
+    the rows written): the peak RSS it adds stays within 6x the line (issue 37: 9.1x on
+    Rust, from copies kept and freed memory not given back). In a fresh subprocess."""
+    text = 'word "q" line\n tab\t é ' * 2_600_000
+    arguments = json.dumps({"text": text}, ensure_ascii=False)
+    line = json.dumps(chat([("f", arguments)]), ensure_ascii=False).encode()
+    path = write(tmp_path / "long.jsonl", [line], newline=True)
+    script = (
+        "import resource, sys\n"
+        "from toolsift.cli import main\n"
+        "from toolsift.parsers import OpenAIResponseParser\n"
+        "OpenAIResponseParser().to_arrow([b'{}'])\n"
+        "base = int(open('/proc/self/statm').read().split()[1]) * 4096\n"
+        "args = ['extract', sys.argv[1], '--format', 'openai', '-o', sys.argv[2], '--quiet']\n"
+        "code = main(args)\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "print(code, peak - base)\n"
+    )
+    env = {**os.environ, "TOOLSIFT_IMPLEMENTATION": impl}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path), str(tmp_path / "out.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    code, added = map(int, done.stdout.split())
+    assert code == 0
+    written = json.loads((tmp_path / "out.jsonl").read_bytes())
+    assert written["arguments"] == {"text": text}
+    assert added < 6 * len(line), f"{added / len(line):.1f}x the line"

@@ -578,8 +578,13 @@ fn arrow_file<'py>(
         |block: Block, _| {
             let (rows, lines) = rows_of_block(reader, &block);
             let (consumed, text_read) = (block.consumed, block.text_read);
+            let long = block.text().len() > source::LONG_BLOCK;
             block.recycle(); // now: its rows wait without it
-            (rows.finish(), lines, consumed, text_read)
+            let chunk = rows.finish();
+            if long {
+                source::release_freed_memory(); // the line, and the copies made of it
+            }
+            (chunk, lines, consumed, text_read)
         },
         |_, (chunk, lines, consumed, text_read)| {
             let chunk = chunk.and_then(|chunk| chunk.renumbered(first_line));
@@ -753,6 +758,5 @@ fn arrow_array<'py>(
 /// mimalloc would purge nothing.
 #[pyfunction]
 pub fn release_memory(py: Python<'_>) {
-    // SAFETY: mi_collect only walks this thread's own heap (and the pages it owns).
-    py.detach(|| unsafe { libmimalloc_sys::mi_collect(true) });
+    py.detach(source::release_freed_memory);
 }
