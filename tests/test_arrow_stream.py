@@ -403,6 +403,43 @@ def test_abandoned_readers_stop_their_threads(impl: str, tmp_path: Path) -> None
     assert rss < 250, f"{rss} MiB after the abandoned readers"
 
 
+def test_readers_held_mid_file_hold_little(impl: str, tmp_path: Path) -> None:
+    """30 readers each held after one batch, mid-file: each holds about a batch ahead and
+    its reading state, a few MiB (issue 37: 26 MiB each on Rust, 41 on the pure backend;
+    13 and 8 now, on 2 cores). A generous bound on the RSS they add, in a fresh
+    subprocess."""
+    line = json.dumps(chat([("f", json.dumps({"x": "y" * 800}))])).encode()
+    path = write(tmp_path / "many.jsonl", [line] * 12_000)  # ~11 MB: a batch is ~1 MB
+    script = (
+        "import gc, sys, time\n"
+        "from toolsift.parsers import OpenAIResponseParser\n"
+        "def rss():\n"
+        "    return int(open('/proc/self/statm').read().split()[1]) * 4096 / 2**20\n"
+        "parser = OpenAIResponseParser()\n"
+        "parser.to_arrow([b'{}'])\n"
+        "before = rss()\n"
+        "readers = []\n"
+        "for _ in range(30):\n"
+        "    reader = parser.arrow_batches(sys.argv[1], threads=2, batch_rows=1000)\n"
+        "    reader.read_next_batch()\n"
+        "    readers.append(reader)\n"
+        "gc.collect()\n"
+        "time.sleep(1.5)\n"
+        "print((rss() - before) / len(readers))\n"
+    )
+    env = {**os.environ, "TOOLSIFT_IMPLEMENTATION": impl}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) < 20, f"{float(done.stdout):.1f} MiB per held reader"
+
+
 def test_a_reader_dropped_unread_starts_nothing(make: Any, tmp_path: Path) -> None:
     path = write(tmp_path / "a.jsonl", numbered_lines(10))
     before = threading.active_count()

@@ -631,14 +631,16 @@ def test_in_memory_odd_items(make: Any) -> None:
     parser = make.OpenAIResponseParser()
     good = json.dumps(chat([("f", '{"a": 1}')]))
     items = [good, None, {"choices": []}, "", "\ud800", bytearray(good.encode()), memoryview(b"[")]
+    items.append(42)
     rows = parser.to_arrow(items).to_pylist()
     assert [(r["record"], r["name"], r["error"]) for r in rows] == [
         (0, "f", None),
         (1, None, "no response (null)"),
-        (2, None, "TypeError: a record must be str or bytes, not dict"),
+        # (2: a decoded response with no calls, read as its text would be: no row)
         (4, None, str(error_for("\ud800"))),
         (5, "f", None),
         (6, None, str(error_for(b"["))),
+        (7, None, "TypeError: a record must be str or bytes, not int"),
     ]
     nulls = parser.to_arrow(pa.array([good, None])).to_pylist()
     assert nulls[1]["error"] == "no response (null)"  # a null in a column of responses
@@ -1068,7 +1070,7 @@ def test_text_bytes_of_records(impl: str, make: Any) -> None:
     found = counts_of(make.OpenAIResponseParser(), records)
     assert found["records"] == 6
     need_text_bytes(impl, found)
-    assert found["text_bytes"] == 15 + 2 + 2 + 3 + 2
+    assert found["text_bytes"] == 15 + 2 + 2 + 3 + 2 + 2  # the dict as its text, "{}"
     assert counts_of(make.OpenAIResponseParser(), pa.array(["ab", None, "é"]))["text_bytes"] == 4
 
 
@@ -1127,3 +1129,40 @@ def test_abandoned_iterators_give_their_memory_back(impl: str, tmp_path: Path) -
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 200, f"{done.stdout.strip()} MiB after 3,000 abandoned iterators"
+
+
+def test_in_memory_dicts_and_sdk_objects_read_as_their_json_text(make: Any) -> None:
+    """to_arrow and arrow_batches take decoded records and SDK objects, as parse_many
+    does (issue 37): the rows of each are those of the same record given as JSON text."""
+    chat_completion = pytest.importorskip("openai.types.chat").ChatCompletion
+    genai = pytest.importorskip("google.genai.types")
+    openai_doc = chat([("f", '{"a": 1, "n": 123456789012345678901}'), ("g", "{bad")])
+    gemini_doc = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"function_call": {"name": "h", "args": {"x": [1.5, None]}}}],
+                }
+            }
+        ]
+    }
+    envelope = {"custom_id": "r1", "response": {"status_code": 200, "body": openai_doc}}
+    docs = [openai_doc, envelope, {"choices": []}, [openai_doc], {"x": float("nan")}]
+    parser = make.OpenAIResponseParser()
+    texts = [json.dumps(doc, separators=(",", ":"), ensure_ascii=False) for doc in docs]
+    want = parser.to_arrow(texts)
+    assert want.num_rows >= 5
+    assert parser.to_arrow(docs).equals(want)
+    assert parser.to_arrow(iter(docs)).equals(want)
+    assert parser.arrow_batches(docs, batch_rows=2).read_all().equals(want)
+    choice = {**openai_doc["choices"][0], "finish_reason": "tool_calls"}
+    completion = chat_completion.model_validate(
+        {"object": "chat.completion", "created": 1, "model": "m", **openai_doc, "choices": [choice]}
+    )
+    sdk = [completion, genai.GenerateContentResponse.model_validate(gemini_doc)]
+    auto = make.AutoResponseParser()
+    rows = auto.to_arrow(sdk)
+    assert rows.equals(auto.to_arrow([obj.model_dump_json() for obj in sdk]))
+    calls = [call for response in auto.parse_many(sdk) for call in response.tool_calls]
+    assert rows.column("name").to_pylist() == [call.name for call in calls] == ["f", "g", "h"]

@@ -49,6 +49,7 @@ from typing import Any
 import pytest
 import toolsift
 import zstandard
+from toolsift import Files
 
 TIMEOUT = 60  # seconds any one reading may take (a 2-core machine shared with others)
 
@@ -703,3 +704,57 @@ def test_file_whose_stat_size_is_zero(make: Any) -> None:
     got, exc = bounded(lambda: read_file(make.OpenAIResponseParser(), "/proc/version"))
     assert exc is None, exc
     assert got == expected
+
+
+# ------------------------------------------------------------------ rows before a cut
+
+
+BIG_TEXT = b"\n".join(lines(10_000)) + b"\n"  # more lines than a batch of either backend
+
+
+def complete_lines(data: bytes, kind: str) -> list[int]:
+    """The numbers of the lines the reference decodes whole before the cut (each line
+    has one call: one row)."""
+    text, whole = REFERENCE[kind](data)
+    assert not whole
+    return list(range(text.count(b"\n")))
+
+
+@pytest.mark.parametrize("kind", ["gz", "zst"])
+def test_rows_before_a_cut_come_out_in_every_table_api(
+    impl: str, make: Any, tmp_path: Path, kind: str
+) -> None:
+    """arrow_batches (of a path and of Files, whatever `threads`), to_arrow (its OSError
+    carries them as `table`) and the CLI's JSONL on stdout give the row of every
+    complete line before the cut, then the OSError (issue 37: the pure backend lost its
+    pending batch, the CLI what waited to be written)."""
+    parser = make.OpenAIResponseParser()
+    data = ENCODE[kind](BIG_TEXT)
+    path = tmp_path / f"cut.{kind}"
+    for cut in (len(data) // 7, len(data) // 2, len(data) - 9):
+        path.write_bytes(data[:cut])
+        want = complete_lines(data[:cut], kind)
+        for threads in (1, 2):
+            for source in (path, Files([path])):
+                got: list[int] = []
+                with pytest.raises(OSError, match="corrupt or truncated") as raised:
+                    for batch in parser.arrow_batches(source, threads=threads, batch_rows=999):
+                        got += batch.column("record").to_pylist()
+                assert names_file(raised.value, path) is None
+                assert got == want, (cut, threads, source)
+            with pytest.raises(OSError, match="corrupt or truncated") as raised:
+                parser.to_arrow(path, threads=threads)
+            table = raised.value.table  # type: ignore[attr-defined]
+            assert table.schema == parser.to_arrow([]).schema
+            assert table.column("record").to_pylist() == want
+        done = subprocess.run(
+            [sys.executable, "-m", "toolsift", "extract", str(path), "--format", "openai"],
+            capture_output=True,
+            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+            timeout=TIMEOUT,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        assert b"corrupt or truncated" in done.stderr
+        rows = [json.loads(line)["record"] for line in done.stdout.splitlines()]
+        assert rows == want

@@ -10,6 +10,7 @@ import errno
 import os
 import stat
 import struct
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -231,7 +232,30 @@ def _records_of(source: Any) -> tuple[Any, int | None, str]:
             f"string/binary array, got {type(source).__name__}"
         )
     items = source if isinstance(source, (list, tuple)) else list(source)
+    if not all(isinstance(item, _TEXT) for item in items):
+        items = [item if isinstance(item, _TEXT) else _as_text(item) for item in items]
     return items, len(items), " records"
+
+
+_TEXT = (str, bytes, bytearray, memoryview)
+
+
+def _as_text(record: Any) -> Any:
+    """A decoded record (a dict or a list) or an SDK object (a pydantic model: openai,
+    google-genai) as the JSON text that holds it, read as the same record given as text
+    is; anything else as it is (a record that is not text: its row says so). An SDK
+    object is written with every field it has, as `parse` reads it by attribute."""
+    if isinstance(record, (dict, list)):
+        from toolsift._jsontext import dumps_compact
+
+        return dumps_compact(record)  # never raises: NaN, a set... are not JSON, as text
+    dump = getattr(type(record), "model_dump_json", None)
+    if dump is not None and record is not None:
+        try:
+            return dump(record)
+        except Exception:  # a model that cannot be written: its row says it is not text
+            return record
+    return record
 
 
 def _text_array(array: Any) -> Any:
@@ -356,8 +380,15 @@ class _Part:
     own; its batches wait here for the consumer (`HEAD_BUFFER_BYTES` of them at most once
     it is the source being consumed, `AHEAD_BUFFER_BYTES` before)."""
 
-    def __init__(self, name: str | None, run: Callable[[Sink], dict[str, int]], head: bool) -> None:
+    def __init__(
+        self,
+        name: str | None,
+        run: Callable[[Sink], dict[str, int]],
+        head: bool,
+        idle: Callable[[], object] | None = None,
+    ) -> None:
         self.name = name
+        self._idle = idle  # the backend's, called before the reading thread waits
         self.counts: dict[str, int] | None = None
         self._run = run
         self._head = head
@@ -390,18 +421,24 @@ class _Part:
 
     def _put(self, batch: Any) -> None:
         with self._ready:
-            while not self._cancelled and self._bytes >= (
-                HEAD_BUFFER_BYTES if self._head else AHEAD_BUFFER_BYTES
-            ):
+            idle = self._idle
+            while not self._cancelled and self._full():
                 if not threading.main_thread().is_alive():  # the interpreter is ending
                     self._cancelled = True
                     break
-                self._ready.wait(_WAIT)
+                if not self._ready.wait(_WAIT) and idle is not None and self._full():
+                    # No room for a while (a reader held mid-file): what this thread
+                    # freed goes back now, once per wait (not per batch of a slow consumer).
+                    idle()
+                    idle = None
             if self._cancelled:
                 raise _Cancelled
             self._batches.append(batch)
             self._bytes += batch.nbytes
             self._ready.notify_all()
+
+    def _full(self) -> bool:
+        return self._bytes >= (HEAD_BUFFER_BYTES if self._head else AHEAD_BUFFER_BYTES)
 
     def batches(self) -> Iterator[Any]:
         """The batches in order; then the error the reading raised, if any."""
@@ -454,8 +491,10 @@ class Stream:
         schema: Any,
         batch_rows: int | None,
         bar: _Progress,
+        idle: Callable[[], object] | None = None,
     ) -> None:
         self.schema = schema
+        self._idle = idle
         self.counts: dict[str, int] = {}
         self.current: str | None = None  # the name of the source being consumed
         self._parts = list(parts)
@@ -474,7 +513,7 @@ class Stream:
         try:
             while started or waiting:
                 while waiting and len(started) < self._in_flight:
-                    started.append(_Part(*waiting.popleft(), head=not started))
+                    started.append(_Part(*waiting.popleft(), not started, self._idle))
                 part = started[0]
                 self.current = part.name
                 for batch in part.batches():
@@ -566,6 +605,7 @@ def stream(
     ):
         raise ValueError(f"batch_rows must be a positive int, got {batch_rows!r}")
     rows_schema = schema()
+    idle = _releasing(getattr(sys.modules.get(type(core).__module__), "release_memory", None))
 
     def reading(records: Any, threads: int | None, callback: Any, size: int | None) -> Any:
         def run(sink: Sink) -> dict[str, int]:
@@ -584,7 +624,7 @@ def stream(
         bar = _Progress(progress, total, unit, label)
         size = total if isinstance(records, str) else None
         part = (None, reading(records, threads, bar.callback, size))
-        return Stream([part], 1, rows_schema, batch_rows, bar)
+        return Stream([part], 1, rows_schema, batch_rows, bar, idle)
     paths = [checked_path(path) for path in source]
     if names is None:
         names = paths
@@ -598,7 +638,23 @@ def stream(
         (name, reading(path, each, callback, size))
         for name, path, callback, size in zip(names, paths, callbacks, sizes, strict=True)
     ]
-    return Stream(parts, in_flight, file_schema(), batch_rows, bar)
+    return Stream(parts, in_flight, file_schema(), batch_rows, bar, idle)
+
+
+def _releasing(native: Callable[[], object] | None) -> Callable[[], None]:
+    """What a reading thread about to wait for its consumer calls: the allocators (of
+    pyarrow, and of the native backend) give back what this thread freed, and what other
+    threads freed of what it allocated (the batches consumed), now. Else a reader held
+    mid-file keeps it for as long as it waits (they purge only when the thread allocates
+    again): many MiB per reader."""
+    pool = require_pyarrow().default_memory_pool()
+
+    def release() -> None:
+        pool.release_unused()
+        if native is not None:
+            native()
+
+    return release
 
 
 def _shared_progress(callback: Callable[[int], None] | None, count: int) -> list[Any]:
@@ -645,8 +701,18 @@ def to_arrow(
 ) -> Any:
     """The rows of `source` as one `pyarrow.Table`, whose chunks are the batches as the
     backend cuts them: joined as they are (as pyarrow's own readers join theirs), since
-    cutting them to `batch_rows` would copy every column once more."""
-    return _reader(stream(core, source, record_path, threads, progress, max_line_bytes)).read_all()
+    cutting them to `batch_rows` would copy every column once more. An OSError while
+    reading (compressed data cut short) carries the rows read before it as `table`."""
+    pa = require_pyarrow()
+    rows = stream(core, source, record_path, threads, progress, max_line_bytes)
+    batches: list[Any] = []
+    try:
+        for batch in rows:
+            batches.append(batch)
+    except OSError as exc:
+        exc.table = pa.Table.from_batches(batches, rows.schema)  # type: ignore[attr-defined]
+        raise
+    return pa.Table.from_batches(batches, rows.schema)
 
 
 def _reader(rows: Stream) -> Any:

@@ -15,6 +15,7 @@ __all__ = [
     "Stream",
     "clean_raw_for_history",
     "extract_tool_calls",
+    "release_memory",
 ]
 
 FORMATS: Final[tuple[str, ...]]
@@ -73,6 +74,9 @@ class FileResponses(Iterator[AgentResponse]):
 
     def __iter__(self) -> FileResponses: ...
     def __next__(self) -> AgentResponse: ...
+
+def release_memory() -> None:
+    """Give what this thread freed back to the system now (a reading thread that waits)."""
 
 def extract_tool_calls(text: str | bytes | bytearray | memoryview | Any) -> list[ToolCall]: ...
 def clean_raw_for_history(text: str | bytes | bytearray | memoryview | Any) -> Any: ...

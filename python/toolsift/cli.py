@@ -367,6 +367,9 @@ def _extract(args: argparse.Namespace) -> int:
         except OSError as exc:  # writing raises OutputError, never OSError
             path = rows.current or args.inputs[0]
             message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
+            if output is None:  # the rows read before the fault go out on stdout
+                writer.finish()
+                done = True
             print(f"toolsift: error: cannot read {path}: {message}", file=sys.stderr)
             return 1
         writer.finish()
@@ -755,9 +758,12 @@ class _JsonlWriter(_Writer):
         # The arguments are compact JSON already: spliced in as they are.
         columns[at] = [None if a is None else fragment(a) for a in columns[at]]
         dumps = orjson.dumps
-        lines = [dumps(dict(zip(names, row, strict=True))) for row in zip(*columns, strict=True)]
-        if lines:
-            self._out.write(b"\n".join(lines) + b"\n")
+        newline = orjson.OPT_APPEND_NEWLINE
+        # Written line by line: joined, a line of 150 MB was copied twice more.
+        self._out.writelines(
+            dumps(dict(zip(names, row, strict=True)), option=newline)
+            for row in zip(*columns, strict=True)
+        )
 
     def close(self) -> None:
         if self._owned:

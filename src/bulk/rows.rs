@@ -140,7 +140,9 @@ impl Rows {
             call_index: Int32Builder::with_capacity(rows),
             id: text(32),
             name: text(16),
-            arguments: StringBuilder::with_capacity(rows, bytes / 2 + 1024),
+            // (At most 1 MiB: for a block of one long line, half its size set aside and
+            // then grown to its arguments' size copied it and kept both.)
+            arguments: StringBuilder::with_capacity(rows, (bytes / 2).min(1 << 20) + 1024),
             raw_arguments: StringBuilder::new(),
             error: StringBuilder::new(),
             rows: 0,
@@ -215,6 +217,8 @@ impl Rows {
                         }
                         Arguments::Encoded(idx) => {
                             let text = record.tape.str_at(*idx).unwrap_or_default();
+                            // Sized once: grown step by step, a long text's copies add up.
+                            self.scratch.reserve(text.len());
                             match canonical::object(text, &mut self.scratch) {
                                 Ok(compact) => (compact, None),
                                 Err(Stop::NotObject) => ("{}", Some(text)),

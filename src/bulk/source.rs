@@ -15,6 +15,20 @@ use std::sync::{Arc, Mutex};
 /// longer when one line is).
 pub const BLOCK: usize = 1 << 20;
 
+/// A block this long holds a long line: the buffers it took (the line's, its arguments'
+/// copies) are given back to the system when they are freed ([`release_freed_memory`]).
+pub const LONG_BLOCK: usize = 16 * BLOCK;
+
+/// Gives the memory this thread freed back to the system now, not after the allocator's
+/// purge delay (10 s): after a long line, so that its transient copies do not add up
+/// with what comes next (a line of 150 MB peaked at 757 MiB instead of 600 in
+/// `to_arrow`, 1.1 GiB instead of 600 MiB through the CLI's JSONL writer).
+pub fn release_freed_memory() {
+    // SAFETY: mi_collect walks this thread's own heap and the allocator's free memory;
+    // it has no precondition.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 /// The longest line read by default (`max_line_bytes`): a longer one is a record with
 /// the error [`too_long_message`], so a stream with no newline cannot exhaust memory.
 pub const MAX_LINE_BYTES: usize = 1 << 30;
@@ -303,6 +317,9 @@ impl<R: Read> Blocks<R> {
     }
 
     fn emit(&self, data: Vec<u8>, len: usize, too_long: Vec<usize>) -> Block {
+        if len > LONG_BLOCK {
+            release_freed_memory(); // the smaller buffers the line grew through
+        }
         Block {
             data,
             len,

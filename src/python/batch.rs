@@ -206,16 +206,18 @@ pub(super) fn pipelined<C: Send, O: Send>(
     work: impl Fn(C, bool) -> O + Sync,
     consume: impl FnMut(usize, O) -> PyResult<()>,
 ) -> PyResult<()> {
-    pipelined_with(py, threads, true, next, work, consume)
+    pipelined_with(py, threads, true, 2, next, work, consume)
 }
 
 /// [`pipelined`]; with `caller_works` false the calling thread only hands chunks out
 /// and consumes them, and `threads` workers do the work (better when consuming is
-/// cheap, as for Arrow batches).
+/// cheap, as for Arrow batches). At most `per_thread * threads + 1` chunks are taken
+/// ahead of `consume`.
 pub(super) fn pipelined_with<C: Send, O: Send>(
     py: Python<'_>,
     threads: usize,
     caller_works: bool,
+    per_thread: usize,
     mut next: impl FnMut() -> Option<C>,
     work: impl Fn(C, bool) -> O + Sync,
     mut consume: impl FnMut(usize, O) -> PyResult<()>,
@@ -243,7 +245,7 @@ pub(super) fn pipelined_with<C: Send, O: Send>(
     let cancelled = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Done<O>>();
     let receiver = Mutex::new(receiver);
-    let lookahead = 2 * threads + 1;
+    let lookahead = per_thread * threads + 1;
     pool.in_place_scope_fifo(|scope| {
         // Each chunk waits in a slot; whoever takes it first (a worker, or the calling
         // thread when it gets there first and `caller_works`) works on it.

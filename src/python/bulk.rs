@@ -30,8 +30,14 @@ use std::path::Path;
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 
-/// Blocks the reader thread reads ahead of the parsers.
+/// Blocks the reader thread reads ahead of the parsers (of `parse_file`).
 const READ_AHEAD: usize = 4;
+/// The same for `arrow_batches`, whose pipeline takes blocks ahead itself: a reader held
+/// mid-file holds them all (issue 37).
+const ARROW_READ_AHEAD: usize = 1;
+/// Chunks `arrow_batches` takes ahead of its consumer, per thread (and one more): a
+/// reader held mid-file holds them all, parsed (`parse_file` takes 2).
+const ARROW_LOOKAHEAD: usize = 1;
 /// In-memory records per chunk of work.
 const CHUNK: usize = 512;
 
@@ -56,7 +62,13 @@ enum Blocks {
 
 impl BlockSource {
     /// Opens the file with the GIL released (opening a FIFO waits for its writer).
-    fn open(py: Python<'_>, file: &FilePath, max_line: usize, threads: usize) -> PyResult<Self> {
+    fn open(
+        py: Python<'_>,
+        file: &FilePath,
+        max_line: usize,
+        threads: usize,
+        read_ahead: usize,
+    ) -> PyResult<Self> {
         let path = Path::new(OsStr::from_bytes(&file.bytes));
         let blocks = py
             .detach(|| {
@@ -65,7 +77,7 @@ impl BlockSource {
                     let blocks = source::Blocks::new(reader, count, source::BLOCK, max_line);
                     Ok(Blocks::Inline(Mutex::new(blocks)))
                 } else {
-                    source::spawn_reader(path, READ_AHEAD, max_line, forks())
+                    source::spawn_reader(path, read_ahead, max_line, forks())
                         .map(|receiver| Blocks::Ahead(Mutex::new(receiver)))
                 }
             })
@@ -258,7 +270,7 @@ impl FileResponses {
         Ok(FileResponses {
             own_reader: reader.clone().with_encoded_arguments(),
             reader: Arc::new(reader),
-            blocks: BlockSource::open(py, &file, max_line, threads)?,
+            blocks: BlockSource::open(py, &file, max_line, threads, READ_AHEAD)?,
             pool: if threads > 1 {
                 Some(pool(threads - 1)?)
             } else {
@@ -546,24 +558,31 @@ fn arrow_file<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
     let py = emitter.sink.py();
-    let mut blocks = BlockSource::open(py, file, reader.max_line, threads)?;
+    let mut blocks = BlockSource::open(py, file, reader.max_line, threads, ARROW_READ_AHEAD)?;
     let mut first_line = 0; // the number of the next block's first line
     pipelined_with(
         py,
         threads,
         false,
+        ARROW_LOOKAHEAD,
         || blocks.next(py),
         |block: Block, _| {
             let (rows, lines) = rows_of_block(reader, &block);
-            (rows.finish(), lines, block)
+            let (consumed, text_read) = (block.consumed, block.text_read);
+            let long = block.text().len() > source::LONG_BLOCK;
+            block.recycle(); // now: its rows wait without it
+            let chunk = rows.finish();
+            if long {
+                source::release_freed_memory(); // the line, and the copies made of it
+            }
+            (chunk, lines, consumed, text_read)
         },
-        |_, (chunk, lines, block)| {
+        |_, (chunk, lines, consumed, text_read)| {
             let chunk = chunk.and_then(|chunk| chunk.renumbered(first_line));
             emitter.emit(chunk.map_err(arrow_error)?, |_| None)?;
-            emitter.counts.text_bytes = block.text_read;
+            emitter.counts.text_bytes = text_read;
             first_line += lines;
-            report(progress, block.consumed)?;
-            block.recycle();
+            report(progress, consumed)?;
             py.check_signals()
         },
     )?;
@@ -630,6 +649,7 @@ fn arrow_chunks<'py>(
         py,
         threads,
         false,
+        ARROW_LOOKAHEAD,
         || next.next(),
         |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk).finish(),
         |k, chunk| {
@@ -725,4 +745,14 @@ fn arrow_array<'py>(
         }
     }
     arrow_chunks(emitter, reader, &items, threads, progress, |_| None)
+}
+
+/// Gives the memory this thread freed (and memory other threads freed of what it had
+/// allocated) back to the system now, rather than after mimalloc's purge delay: called
+/// by a reading thread of `arrow_batches` about to wait for its consumer, which may
+/// never come back (a reader held mid-file), and which allocates nothing meanwhile, so
+/// mimalloc would purge nothing.
+#[pyfunction]
+pub fn release_memory(py: Python<'_>) {
+    py.detach(source::release_freed_memory);
 }

@@ -192,6 +192,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
     m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
     m.add_class::<bulk::FileResponses>()?;
+    m.add_function(wrap_pyfunction!(bulk::release_memory, m)?)?;
     m.add_class::<stream::Stream>()?;
     // Thread pools and open iterators must know when they are in a child made by fork().
     let hook = wrap_pyfunction!(batch::after_fork_in_child, m)?;

@@ -106,7 +106,11 @@ class Reading(Protocol):
 
 
 BATCH_ROWS = 4096
-"""Records per Arrow record batch (the pure backend's; the Rust one cuts per block)."""
+"""Records per Arrow record batch at most (the pure backend's; the Rust one cuts per block)."""
+
+BATCH_BYTES = 1 << 20
+"""Bytes of records per Arrow record batch at most, as the Rust backend's blocks: a batch
+of 4,096 long records held tens of MiB (issue 37: readers held mid-file)."""
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -694,15 +698,22 @@ def arrow_batches(
         if hasattr(source, "to_pylist"):  # a pyarrow Array or ChunkedArray
             source = source.to_pylist()
         records = _numbered(source, progress, columns.text_bytes)
+    text = 0  # bytes of the records of the rows not flushed yet (about)
     with keeping_number_text():  # the arguments column writes `1e400` as it was
-        for number, record in records:
-            if record is TOO_LONG:
-                columns.add(number, [], None, too_long_message(max_line_bytes), None)
-                continue
-            calls, custom_id, error, format = read_record(reading, record, record_path)
-            columns.add(number, calls, custom_id, error, format)
-            if columns.pending >= BATCH_ROWS:
-                columns.flush(sink, schema)
+        try:
+            for number, record in records:
+                if record is TOO_LONG:
+                    columns.add(number, [], None, too_long_message(max_line_bytes), None)
+                    continue
+                calls, custom_id, error, format = read_record(reading, record, record_path)
+                columns.add(number, calls, custom_id, error, format)
+                text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
+                if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:
+                    columns.flush(sink, schema)
+                    text = 0
+        except OSError:
+            columns.flush(sink, schema)  # the rows of the lines read before the fault first
+            raise
         columns.flush(sink, schema)
     return columns.summary()
 

@@ -201,8 +201,10 @@ class _ResponseParser:
         known), nulls elsewhere; a record with no calls gives no row. `record_path`,
         `threads` and `progress` as for `parse_file` (for in-memory records, `progress`
         counts records). `max_line_bytes` as for `parse_file` (files only): a longer line
-        gives one row with that error. A table without a single call from a path, a list
-        or a pyarrow array has its first records compared with auto-detection
+        gives one row with that error. Records may also be dicts or SDK objects (read as
+        their JSON text). Compressed data cut short raises OSError, whose `table` holds
+        the rows of the lines before the fault. A table without a single call from a path,
+        a list or a pyarrow array has its first records compared with auto-detection
         (`FormatMismatchWarning`, as `parse` gives).
         """
         table = _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
