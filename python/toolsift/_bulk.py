@@ -466,6 +466,7 @@ class Stream:
         pa = require_pyarrow()
         started: collections.deque[_Part] = collections.deque()
         waiting = collections.deque(self._parts)
+        join = True
         try:
             while started or waiting:
                 while waiting and len(started) < self._in_flight:
@@ -483,11 +484,18 @@ class Stream:
                 for key, value in (part.counts or {}).items():
                     self.counts[key] = self.counts.get(key, 0) + value
             self.current = None
+        except KeyboardInterrupt:
+            # Ctrl-C (or a signal the CLI raises as one) must end the wait at once: a
+            # reading thread blocked in a read of a pipe or FIFO whose writer is idle is
+            # told to stop (it ends at its next batch), not waited for.
+            join = False
+            raise
         finally:
             for part in started:
                 part.cancel()
-            for part in started:
-                part.join()
+            if join:
+                for part in started:
+                    part.join()
             self._bar.close()
 
 
