@@ -291,7 +291,8 @@ def test_files_errors(make: Any, tmp_path: Path) -> None:
     assert raised.value.filename == str(missing)
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(FileNotFoundError, match="no .jsonl, .jsonl.gz, .jsonl.zst file") as raised:
+    no_jsonl = r"no \.jsonl, \.jsonl\.gz, \.jsonl\.zst file"
+    with pytest.raises(FileNotFoundError, match=no_jsonl) as raised:
         parser.to_arrow(Files([paths[0], empty]))  # a directory is read: see below
     assert raised.value.filename == str(empty)
     with pytest.raises(FileNotFoundError, match="no file matches") as raised:
