@@ -1222,7 +1222,7 @@ def test_directories_and_globs_as_inputs(impl: str, make: Any, tmp_path: Path) -
 
 def test_version_and_help_examples() -> None:
     """`toolsift --version`: the version and the active backend; `extract --help` ends
-    with examples, the output columns and the exit statuses."""
+    with three examples and the output columns (the exit statuses before them)."""
     import toolsift
     from toolsift import _bulk, cli
 
@@ -1238,4 +1238,5 @@ def test_version_and_help_examples() -> None:
     assert len(examples) == 3 and all("toolsift extract " in line for line in examples)
     for name in cli.COLUMN_HELP:
         assert f"\n  {name} " in tail
-    assert "128+N" in tail
+    assert tail.endswith(f"  error          {cli.COLUMN_HELP['error']}\n")
+    assert "128+N ended by signal N" in done.stdout

@@ -139,10 +139,10 @@ def _epilog() -> str:
     width = max(map(len, COLUMN_HELP))
     columns = "".join(f"  {name:<{width}}  {text}\n" for name, text in COLUMN_HELP.items())
     return (
-        f"{EXAMPLES}\noutput columns (one row per call; a record with no call and no "
-        f"error has none):\n{columns}\nexit status: 0 done; 1 an input not readable to "
-        "its end, or more failed records than\n--fail-on-error or --max-error-rate "
-        "allow; 2 a usage or output problem; 128+N\nended by signal N (130: Ctrl-C)"
+        "exit status: 0 done; 1 an input not readable to its end, or more failed records\n"
+        "than --fail-on-error or --max-error-rate allow; 2 a usage or output problem;\n"
+        f"128+N ended by signal N (130: Ctrl-C)\n\n{EXAMPLES}\noutput columns (one row "
+        f"per call; a record with no call and no error has none):\n{columns}"
     )
 
 
