@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -696,6 +697,12 @@ def test_interrupted_run_keeps_the_previous_output(
         assert capsys.readouterr().err == "toolsift: interrupted\n"
     assert in_process.read_bytes() == b"the previous output\n"
     assert leftovers(in_process.parent, in_process) == []
+    # Not waited for, the writing and reading threads still end (the writer's waited
+    # for a batch forever, and held the interpreter at exit).
+    for thread in threading.enumerate():
+        if thread.name in ("toolsift-writer", "toolsift-arrow"):
+            thread.join(timeout=60)
+            assert not thread.is_alive(), thread.name
 
 
 def test_summary_line() -> None:

@@ -965,6 +965,7 @@ class _Writer:
         self.columns = tuple(schema.names)
         self._failed: list[BaseException] = []
         self._stopped = False
+        self._abandoned = False  # after an interrupt: the thread ends at its next batch
 
     def put(self, batch: Any) -> None:
         if not hasattr(self, "_queue"):
@@ -977,7 +978,7 @@ class _Writer:
     def _drain(self) -> None:
         while True:
             batch = self._queue.get()
-            if batch is None:
+            if batch is None or self._abandoned:
                 return
             if self._failed or self._stopped:
                 continue  # keep taking batches so that the reader is never stuck
@@ -1016,6 +1017,12 @@ class _Writer:
         blocked writing to a pipe whose reader is idle."""
         self._stopped = True
         if not wait:
+            self._abandoned = True
+            if hasattr(self, "_queue"):
+                try:  # wakes the thread if it waits for a batch; if full, it is writing
+                    self._queue.put_nowait(None)
+                except queue.Full:
+                    pass
             return
         self._join()
         try:
