@@ -289,8 +289,15 @@ def test_files_errors(make: Any, tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError) as raised:
         parser.arrow_batches(Files([paths[0], missing, paths[1]]))
     assert raised.value.filename == str(missing)
-    with pytest.raises(IsADirectoryError):
-        parser.to_arrow(Files([paths[0], tmp_path]))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    no_jsonl = r"no \.jsonl, \.jsonl\.gz, \.jsonl\.zst file"
+    with pytest.raises(FileNotFoundError, match=no_jsonl) as raised:
+        parser.to_arrow(Files([paths[0], empty]))  # a directory is read: see below
+    assert raised.value.filename == str(empty)
+    with pytest.raises(FileNotFoundError, match="no file matches") as raised:
+        parser.to_arrow(Files([paths[0], tmp_path / "nothing-*.jsonl"]))
+    assert raised.value.filename == str(tmp_path / "nothing-*.jsonl")
     with pytest.raises(TypeError, match="not one path"):
         Files(str(paths[0]))
     with pytest.raises(TypeError, match="not one path"):
@@ -504,3 +511,31 @@ def test_file_names_that_are_not_utf8(make: Any, tmp_path: Path) -> None:
     write(tmp_path / "empty.jsonl", [])
     table = make.OpenAIResponseParser().to_arrow(Files([path, tmp_path / "empty.jsonl"]))
     assert table.column("file").to_pylist() == [str(tmp_path / "caf\ufffd.jsonl")] * 3
+
+
+def test_files_takes_directories_and_globs(make: Any, tmp_path: Path) -> None:
+    """A directory: its .jsonl, .jsonl.gz and .jsonl.zst files, recursively, sorted,
+    hidden (`.`, `_`) names skipped; a glob: its files, sorted; a name that exists is a
+    file, even with glob characters. The `file` column names each file found."""
+    lines = openai_lines(30)
+    data = tmp_path / "data"
+    (data / "sub").mkdir(parents=True)
+    (data / ".hidden").mkdir()
+    found = [
+        write(data / "b.jsonl.gz", lines, "gz"),
+        write(data / "a.jsonl", lines),
+        write(data / "sub" / "c.jsonl.zst", lines, "zst"),
+        write(data / "a[1].jsonl", lines),
+    ]
+    write(data / "notes.txt", lines)
+    write(data / "_SUCCESS.jsonl", lines)
+    write(data / ".hidden" / "d.jsonl", lines)
+    parser = make.OpenAIResponseParser()
+    in_order = sorted(str(path) for path in found)
+    table = parser.to_arrow(Files([data]))
+    assert table.equals(parser.to_arrow(Files(in_order)))
+    assert sorted(set(table.column("file").to_pylist())) == in_order
+    globbed = parser.to_arrow(Files([f"{data}/*.jsonl*"]))
+    assert globbed.equals(parser.to_arrow(Files(sorted(in_order[:3]))))
+    literal = parser.to_arrow(Files([data / "a[1].jsonl"]))
+    assert set(literal.column("file").to_pylist()) == {str(data / "a[1].jsonl")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import collections
 import errno
 import gzip
 import inspect
@@ -11,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -174,7 +176,12 @@ USAGE_ERRORS = pytest.mark.parametrize(
         (["extract", OPENAI, "--format", "openai", "-o", "/no/such/dir/x.csv"], "cannot write"),
         (["extract", OPENAI, "--format", "openai", "--threads", "0"], "positive integer"),
         (["extract", OPENAI, "--format", "openai", "--record-path", ""], "record_path"),
-        (["extract", "."], "is a directory"),
+        (["extract", "."], "no .jsonl, .jsonl.gz, .jsonl.zst file in directory: "),
+        (["extract", "nothing-*.jsonl"], "no file matches: nothing-*.jsonl"),
+        (["extract", "-", "-"], "standard input is named twice (-, -)"),
+        (["extract", "-", "/dev/stdin"], "standard input is named twice (-, /dev/stdin)"),
+        (["extract", OPENAI, "--max-error-rate", "1.5"], "must be a number from 0 to 1"),
+        (["extract", OPENAI, "--max-error-rate", "x"], "must be a number from 0 to 1"),
         (
             ["extract", OPENAI, "--format", "openai", "--name-key", "fn"],
             "--name-key can only be used with --format json (got --format openai)",
@@ -690,6 +697,12 @@ def test_interrupted_run_keeps_the_previous_output(
         assert capsys.readouterr().err == "toolsift: interrupted\n"
     assert in_process.read_bytes() == b"the previous output\n"
     assert leftovers(in_process.parent, in_process) == []
+    # Not waited for, the writing and reading threads still end (the writer's waited
+    # for a batch forever, and held the interpreter at exit).
+    for thread in threading.enumerate():
+        if thread.name in ("toolsift-writer", "toolsift-arrow"):
+            thread.join(timeout=60)
+            assert not thread.is_alive(), thread.name
 
 
 def test_summary_line() -> None:
@@ -899,3 +912,338 @@ def test_a_named_format_that_finds_nothing_says_so(impl: str) -> None:
         auto.stderr == ""
         and auto.stdout == run(impl, "extract", OPENAI, "--format", "openai", "--quiet").stdout
     )
+
+
+# ------------------------------------------------------------------ issue 37: the CLI
+
+VECTORS = Path(__file__).with_name("vectors")
+
+
+def vector(name: str, index: int = 0) -> dict[str, Any]:
+    cases: list[dict[str, Any]] = json.loads((VECTORS / f"{name}.json").read_text("utf-8"))
+    return cases[index]
+
+
+def run_with(impl: str, *args: Any, **popen: Any) -> subprocess.CompletedProcess[str]:
+    """`toolsift ARGS` with standard input (and more) as given."""
+    return subprocess.run(
+        [sys.executable, "-m", "toolsift", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        timeout=300,
+        check=False,
+        **popen,
+    )
+
+
+def test_standard_input_that_is_the_output_is_refused(impl: str, tmp_path: Path) -> None:
+    """`extract - -o x.jsonl < x.jsonl` truncated its input and exited 0; `- < x.jsonl
+    >> x.jsonl` would read what it writes."""
+    src = tmp_path / "x.jsonl"
+    src.write_bytes(OPENAI.read_bytes())
+    with src.open("rb") as stdin:
+        done = run_with(impl, "extract", "-", "-o", src, stdin=stdin)
+    assert done.returncode == 2
+    one_error_line(done.stderr, f"the output {src} is also an input (-)")
+    with src.open("rb") as stdin, src.open("ab") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolsift", "extract", "-"],
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+            timeout=300,
+            check=False,
+        )
+    assert done.returncode == 2
+    one_error_line(done.stderr, "the output stdout is also an input (-)")
+    assert src.read_bytes() == OPENAI.read_bytes()
+    assert leftovers(tmp_path, src) == []
+
+
+def test_one_pipe_named_twice_is_refused(impl: str, tmp_path: Path) -> None:
+    """Two readers of one pipe tear its lines: standard input or a FIFO named twice is a
+    usage error (a regular file named twice is read twice)."""
+    for args in (["-", "-"], ["-", "/dev/stdin"], ["/dev/stdin", "-"]):
+        done = run_with(impl, "extract", *args, input="")
+        assert done.returncode == 2
+        one_error_line(done.stderr, "standard input is named twice")
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    done = run_with(impl, "extract", fifo, fifo, "--quiet")
+    assert done.returncode == 2
+    one_error_line(done.stderr, f"{fifo} and {fifo} are one pipe or FIFO")
+    done = run_with(impl, "extract", OPENAI, OPENAI, "--quiet")
+    assert done.returncode == 0 and done.stderr == ""
+
+
+def stream_lines_of(case: dict[str, Any]) -> list[str]:
+    return [json.dumps(event) for event in case["events"]]
+
+
+@pytest.mark.parametrize("mode", ["--stream", "--stream-lines"])
+def test_a_line_too_long_in_stream_modes_is_a_failed_record(
+    impl: str, tmp_path: Path, mode: str
+) -> None:
+    """It disappeared ("0 records, 0 failed"); now its record says why, as without the
+    flag."""
+    events = vector("openai.stream")["events"]
+    short = json.dumps(events[:1])
+    long = json.dumps(events)
+    if mode == "--stream":
+        lines = [short, long, short]
+    else:
+        lines = [json.dumps(events[0]), json.dumps({**events[1], "id": "x" * 4000})]
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    limit = len(short) + 10 if mode == "--stream" else 1000
+    done = run(impl, "extract", path, mode, "--max-line-bytes", limit)
+    assert done.returncode == 0, done.stderr
+    rows = jsonl_rows(done.stdout)
+    error = f"line longer than {limit} bytes"
+    assert [(row["record"], row["error"]) for row in rows if row["error"]] == [(1, error)]
+    assert summary(done.stderr)[0] == (3 if mode == "--stream" else 2)
+    assert summary(done.stderr)[4] == 1
+
+
+WHOLE_RESPONSES = [("openai", 0), ("anthropic", 0), ("openai-responses", 0), ("bedrock", 0)]
+
+
+def test_stream_lines_reads_a_whole_response_as_one(impl: str, tmp_path: Path) -> None:
+    """An OpenAI chat.completion, an Anthropic message, a Responses API response and a
+    Bedrock response among stream lines: each a record of its own with its calls (it was
+    read as a stream of one event: no row, or `unrecognized response shape`)."""
+    stream = vector("openai.stream")
+    responses = [vector(name, index) for name, index in WHOLE_RESPONSES]
+    lines = [json.dumps(case["input"]) for case in responses] + stream_lines_of(stream)
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    for flags in ([], ["--format", "openai"]):
+        done = run(impl, "extract", path, "--stream-lines", "--quiet", *flags)
+        assert done.returncode == 0, done.stderr
+        rows = jsonl_rows(done.stdout)
+        if flags:  # a named format: only its own responses hold calls it reads
+            responses_read = [(0, responses[0])]
+        else:
+            responses_read = list(enumerate(responses))
+        want = [
+            (record, case["parser"], call["name"], call["arguments"])
+            for record, case in responses_read
+            for call in case["calls"]
+        ]
+        want += [(len(responses), "openai", c["name"], c["arguments"]) for c in stream["calls"]]
+        got = [(r["record"], r["format"], r["name"], r["arguments"]) for r in rows if r["name"]]
+        assert got == want
+        assert not [row for row in rows if row["error"]] or flags
+
+
+@pytest.mark.parametrize("mode", [[], ["--stream"], ["--stream-lines"]])
+def test_closed_stdout_is_one_error_line(impl: str, mode: list[str]) -> None:
+    """`toolsift extract f.jsonl >&-` ended in a traceback ('NoneType' object has no
+    attribute 'buffer'): one line and exit 2, as for a full disk."""
+    assert run(impl, "extract", OPENAI, *mode, "--quiet").returncode == 0  # stdout open
+    closed = subprocess.run(
+        [sys.executable, "-m", "toolsift", "extract", str(OPENAI), *mode],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        preexec_fn=lambda: os.close(1),  # the child starts with no stdout
+        timeout=300,
+        check=False,
+    )
+    assert closed.returncode == 2
+    one_error_line(closed.stderr, "cannot write to stdout: Bad file descriptor")
+
+
+def started_on_idle_fifo(
+    impl: str, tmp_path: Path, *args: Any
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`toolsift extract FIFO ARGS`, its FIFO's writer open (this process) and idle after
+    one line: the run waits in a read."""
+    fifo = tmp_path / "in.fifo"
+    os.mkfifo(fifo)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "toolsift", "extract", str(fifo), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},
+        cwd=tmp_path,
+    )
+    writer = os.open(fifo, os.O_WRONLY)  # waits for the child to open it
+    os.write(writer, OPENAI.read_bytes().splitlines(keepends=True)[0])
+    return child, writer
+
+
+@pytest.mark.parametrize("mode", [[], ["--stream"], ["--threads", "1"]])
+def test_ctrl_c_while_waiting_on_an_idle_fifo(impl: str, tmp_path: Path, mode: list[str]) -> None:
+    """SIGINT was held until data or EOF came (the reading thread was joined while it
+    waited in a read): now 130 at once. (The timeout only catches the hang.)"""
+    import signal
+    import time
+
+    child, writer = started_on_idle_fifo(impl, tmp_path, *mode)
+    try:
+        time.sleep(1)  # let it reach the read
+        child.send_signal(signal.SIGINT)
+        _, stderr = child.communicate(timeout=60)
+    finally:
+        os.close(writer)
+        child.kill()
+    assert child.returncode == 130
+    assert stderr.decode() == "toolsift: interrupted\n"
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_removes_the_temporary_output(impl: str, tmp_path: Path, signame: str) -> None:
+    """SIGTERM and SIGHUP left `.o.parquet.XXXX.tmp` beside the output: now they end the
+    run as Ctrl-C does (the previous output stays, the temporary file goes), with exit
+    status 128 + the signal's number."""
+    import signal
+    import time
+
+    out = tmp_path / "o.parquet"
+    out.write_bytes(b"the previous output")
+    child, writer = started_on_idle_fifo(impl, tmp_path, "-o", out, "--quiet")
+    try:
+        while not [p for p in tmp_path.iterdir() if p.name.startswith(".o.parquet.")]:
+            assert child.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.5)  # let it reach the read
+        signum = getattr(signal, signame)
+        child.send_signal(signum)
+        _, stderr = child.communicate(timeout=60)
+    finally:
+        os.close(writer)
+        child.kill()
+    assert child.returncode == 128 + signum
+    if signame == "SIGINT":
+        assert stderr.decode() == "toolsift: interrupted\n"
+    else:
+        assert stderr.decode() == f"toolsift: stopped by {signame}\n"
+    assert out.read_bytes() == b"the previous output"
+    assert leftovers(tmp_path, out) == ["in.fifo"]
+
+
+def test_stream_records_are_line_numbers(impl: str, tmp_path: Path) -> None:
+    """`--stream`: stream, blank, blank, stream gave records 0 and 1; `record` is the
+    line number, as everywhere."""
+    case = vector("openai.stream")
+    line = json.dumps(case["events"])
+    path = tmp_path / "s.jsonl"
+    path.write_text(f"{line}\n\n  \n{line}\n")
+    rows = jsonl_rows(run(impl, "extract", path, "--stream", "--quiet").stdout)
+    assert [row["record"] for row in rows] == [0] * len(case["calls"]) + [3] * len(case["calls"])
+    assert [row["record"] for row in jsonl_rows(run(impl, "extract", path, "--quiet").stdout)] == [
+        row["record"] for row in rows
+    ]
+
+
+def test_stream_with_a_record_path(impl: str, tmp_path: Path) -> None:
+    """`--stream --record-path events` failed every record (`nothing at record_path
+    events`): the path is applied to the line as written."""
+    case = vector("openai.stream")
+    transcript = "".join(f"data: {json.dumps(e)}\n\n" for e in case["events"])
+    path = write_jsonl(
+        tmp_path / "s.jsonl",
+        [{"events": case["events"]}, {"events": transcript}, {"other": 1}],
+    )
+    done = run(impl, "extract", path, "--stream", "--record-path", "events", "--quiet")
+    rows = jsonl_rows(done.stdout)
+    names = [c["name"] for c in case["calls"]]
+    assert [(r["record"], r["name"]) for r in rows] == [
+        *[(0, n) for n in names],
+        *[(1, n) for n in names],
+        (2, None),
+    ]
+    assert rows[-1]["error"] == "nothing at record_path events"
+
+
+def test_most_records_failed_is_said_and_can_fail_the_run(impl: str, tmp_path: Path) -> None:
+    """A wrong --record-path failed every record and exited 0 without a word: a warning
+    (even with --quiet) naming the most common error; --fail-on-error and
+    --max-error-rate make such a run exit 1 (the output written all the same)."""
+    records = len([line for line in OPENAI.read_text().splitlines() if line.strip()])
+    done = run(impl, "extract", OPENAI, "--record-path", "nope", "--quiet")
+    assert done.returncode == 0
+    errors = collections.Counter(row["error"] for row in jsonl_rows(done.stdout))
+    assert sum(errors.values()) == records  # one line is no JSON: another error
+    assert done.stderr == (
+        f"toolsift: warning: {records} of {records} records failed; the most common error "
+        f"({errors['nothing at record_path nope']} records): nothing at record_path nope\n"
+    )
+    out = tmp_path / "o.jsonl"
+    done = run(impl, "extract", OPENAI, "--record-path", "nope", "--fail-on-error", "-o", out)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        f"toolsift: error: {records} of {records} records failed (--fail-on-error)"
+    )
+    assert len(out.read_text().splitlines()) == records
+    # The sample: a few failed records, far fewer than half.
+    failed = summary(run(impl, "extract", OPENAI).stderr)[4]
+    assert 0 < failed * 2 < records
+    assert run(impl, "extract", OPENAI, "--quiet").stderr == ""
+    assert run(impl, "extract", OPENAI, "--quiet", "--fail-on-error").returncode == 1
+    rate = failed / records
+    for limit, status in ((rate, 0), (rate * 0.99, 1), (1, 0), (0, 1)):
+        done = run(impl, "extract", OPENAI, "--quiet", "--max-error-rate", limit)
+        assert done.returncode == status, (limit, done.stderr)
+        if status:
+            assert done.stderr == (
+                f"toolsift: error: {failed} of {records} records failed, more than "
+                f"--max-error-rate {limit:g}\n"
+            )
+    clean = write_jsonl(tmp_path / "clean.jsonl", [vector("openai")["input"]])
+    assert run(impl, "extract", clean, "--fail-on-error", "--max-error-rate", 0).returncode == 0
+
+
+def test_directories_and_globs_as_inputs(impl: str, make: Any, tmp_path: Path) -> None:
+    """A directory: its .jsonl, .jsonl.gz and .jsonl.zst files (sorted, recursively);
+    a glob: its files (sorted); the rows of `to_arrow(Files(...))`, `file` naming each."""
+    from toolsift import Files
+
+    data = tmp_path / "data"
+    (data / "sub").mkdir(parents=True)
+    (data / "b.jsonl.gz").write_bytes(gzip.compress(OPENAI.read_bytes()))
+    (data / "a.jsonl").write_bytes(OPENAI.read_bytes())
+    (data / "sub" / "c.jsonl").write_bytes(GEMINI.read_bytes())
+    (data / "README.txt").write_text("not data")
+    files = [str(data / "a.jsonl"), str(data / "b.jsonl.gz"), str(data / "sub" / "c.jsonl")]
+    expected = make.AutoResponseParser().to_arrow(Files(files))
+    for given, want in (([data], files), ([f"{data}/*.jsonl*"], files[:2])):
+        out = tmp_path / "o.parquet"
+        done = run(impl, "extract", *given, "-o", out)
+        assert done.returncode == 0, done.stderr
+        table = pq.read_table(out)
+        assert table.equals(make.AutoResponseParser().to_arrow(Files(want)))
+    assert pq.read_table(out).num_rows < expected.num_rows
+    # One directory of one file still names it.
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "x.jsonl").write_bytes(OPENAI.read_bytes())
+    rows = jsonl_rows(run(impl, "extract", one, "--quiet").stdout)
+    assert {row["file"] for row in rows} == {str(one / "x.jsonl")}
+
+
+def test_version_and_help_examples() -> None:
+    """`toolsift --version`: the version and the active backend; `extract --help` ends
+    with three examples and the output columns (the exit statuses before them)."""
+    import toolsift
+    from toolsift import _bulk, cli
+
+    for impl in ("rust", "python"):
+        done = run(impl, "--version")
+        assert done.returncode == 0
+        assert done.stdout == f"toolsift {toolsift.__version__} ({impl})\n"
+    assert tuple(cli.COLUMN_HELP) == ("file", *_bulk.COLUMNS)
+    done = run("python", "extract", "--help")
+    assert done.returncode == 0
+    tail = done.stdout[done.stdout.index("examples:") :]
+    examples = tail.split("\n\n")[0].splitlines()[1:]
+    assert len(examples) == 3 and all("toolsift extract " in line for line in examples)
+    for name in cli.COLUMN_HELP:
+        assert f"\n  {name} " in tail
+    assert tail.endswith(f"  error          {cli.COLUMN_HELP['error']}\n")
+    assert "128+N ended by signal N" in done.stdout

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from toolsift._errors import OPENED_BEFORE_FORK
+from toolsift._paths import expand_local
 from toolsift._types import AgentResponse
 
 __all__ = [
@@ -298,9 +299,15 @@ class Files:
     `arrow_batches`: up to `threads` files at once, each on threads of its own, rows in
     the order of `paths`, with a `file` column first (the path as given).
 
+    A path may be a directory (its `.jsonl`, `.jsonl.gz` and `.jsonl.zst` files, found
+    recursively, sorted, names starting with `_` or `.` skipped) or a glob (`logs/*.gz`:
+    its files, sorted), as the Ray and Spark readers take them; the `file` column then
+    names each file found.
+
     A list of `str` is not taken for paths: it stays a list of records, as always.
-    `Files` holds the paths only; they are checked when a read starts (a missing one
-    raises FileNotFoundError naming it then, before any row is read)."""
+    `Files` holds the paths only; they are checked when a read starts (a missing one,
+    a directory with no JSONL file or a glob matching none raises FileNotFoundError
+    naming it then, before any row is read)."""
 
     __slots__ = ("paths",)
 
@@ -510,6 +517,7 @@ class Stream:
         pa = require_pyarrow()
         started: collections.deque[_Part] = collections.deque()
         waiting = collections.deque(self._parts)
+        join = True
         try:
             while started or waiting:
                 while waiting and len(started) < self._in_flight:
@@ -527,11 +535,18 @@ class Stream:
                 for key, value in (part.counts or {}).items():
                     self.counts[key] = self.counts.get(key, 0) + value
             self.current = None
+        except KeyboardInterrupt:
+            # Ctrl-C (or a signal the CLI raises as one) must end the wait at once: a
+            # reading thread blocked in a read of a pipe or FIFO whose writer is idle is
+            # told to stop (it ends at its next batch), not waited for.
+            join = False
+            raise
         finally:
             for part in started:
                 part.cancel()
-            for part in started:
-                part.join()
+            if join:
+                for part in started:
+                    part.join()
             self._bar.close()
 
 
@@ -595,7 +610,7 @@ def stream(
     """The rows of `source` (a path, in-memory records, or `Files`) as a `Stream` of
     record batches (`batch_rows` each; None: as the backend cuts them). Arguments are
     checked, and every file is looked up, now. `names`: the `file` column's values for
-    `Files` (default: the paths)."""
+    `Files` (default: the paths, directories and globs expanded)."""
     require_pyarrow()
     keys = record_path_keys(record_path)
     _check_threads(threads)
@@ -625,7 +640,7 @@ def stream(
         size = total if isinstance(records, str) else None
         part = (None, reading(records, threads, bar.callback, size))
         return Stream([part], 1, rows_schema, batch_rows, bar, idle)
-    paths = [checked_path(path) for path in source]
+    paths = [checked_path(path) for path in expand_local(source)]
     if names is None:
         names = paths
     sizes = [file_size(path) for path in paths]

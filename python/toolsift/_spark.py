@@ -5,7 +5,6 @@ its own file sources (or `filesPerPartition` files to a partition)."""
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import re
@@ -18,9 +17,9 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
 from toolsift import _engines
+from toolsift import _paths as paths_of
 from toolsift._engines import Splitting, group_by_size
 
-_GLOB = frozenset("*?[")
 # Hadoop's names: s3a:// and s3n:// are S3 to pyarrow.
 _SCHEMES = {"s3a": "s3", "s3n": "s3"}
 _JSON_OPTIONS = ("tool_calls_key", "name_key", "arguments_key", "single")
@@ -197,11 +196,6 @@ def _filesystem(uri: str) -> tuple[Any, str]:
     return pyarrow.fs.FileSystem.from_uri(uri)
 
 
-def _hidden(name: str) -> bool:
-    # Spark's and Hadoop's convention: _SUCCESS, .crc files and the like are not data.
-    return name.startswith(("_", "."))
-
-
 def expand(paths: Sequence[str]) -> list[tuple[str, int]]:
     """The files of `paths` and their sizes in bytes (each a file, a directory, read
     recursively, or a glob whose `*`, `?` and `[...]` match within one path component),
@@ -221,7 +215,7 @@ def expand(paths: Sequence[str]) -> list[tuple[str, int]]:
 
 def _expand_one(filesystem: Any, path: str) -> list[tuple[str, int]]:
     parts = path.split("/")
-    glob_at = next((i for i, part in enumerate(parts) if _GLOB & set(part)), None)
+    glob_at = next((i for i, part in enumerate(parts) if paths_of.is_glob(part)), None)
     if glob_at is None:
         info = filesystem.get_file_info(path)
         if info.type == pyarrow.fs.FileType.File:
@@ -242,13 +236,7 @@ def _listed(filesystem: Any, base: str, pattern: list[str] | None) -> list[tuple
     for info in filesystem.get_file_info(selector):
         if info.type != pyarrow.fs.FileType.File:
             continue
-        parts = info.path.split("/")
-        if any(_hidden(part) for part in parts[depth:]):
-            continue
-        if pattern is not None and not (
-            len(parts) == len(pattern)
-            and all(fnmatch.fnmatchcase(p, q) for p, q in zip(parts, pattern, strict=True))
-        ):
+        if not paths_of.selected(info.path.split("/"), depth, pattern):
             continue
         names.append((info.path, info.size))
     return sorted(names)

@@ -1,31 +1,49 @@
 """`toolsift extract`: the tool calls of JSONL files (logs, provider batch output) into a
 Parquet, CSV or JSONL table, with a progress bar and a summary.
 
-    toolsift extract INPUT... --format FORMAT [--record-path P]
+    toolsift extract INPUT... [--format FORMAT] [--record-path P]
                      [--tool-calls-key KEY] [--name-key KEY] [--arguments-key KEY]
-                     [--single] [-o OUT] [--threads N] [--max-line-bytes N] [--quiet]
+                     [--single] [-o OUT] [--threads N] [--max-line-bytes N]
+                     [--stream | --stream-lines] [--fail-on-error] [--max-error-rate R]
+                     [--quiet]
+    toolsift --version
 
-FORMAT is a name of the format registry (`toolsift._pure.formats`; `--help` lists them).
+FORMAT is a name of the format registry (`toolsift._pure.formats`; `--help` lists them),
+or `auto` (the default). An INPUT is a file, `-` (standard input, once), a directory (its
+`.jsonl`, `.jsonl.gz` and `.jsonl.zst` files, recursively, sorted) or a glob (its files,
+sorted), as `toolsift.Files` takes them.
 
 The output's kind follows its extension (.parquet, .csv, .jsonl); without `-o`, JSONL goes
 to stdout. Columns are those of `to_arrow` (with `file` first when there are several
-inputs, as `to_arrow(toolsift.Files(...))` gives them); in JSONL, `arguments` is the JSON
-object itself rather than its text. Several inputs are read in parallel, up to `--threads`
-files at once (each on `threads // files-at-once` threads), and written in input order.
+inputs, or a directory or a glob, as `to_arrow(toolsift.Files(...))` gives them); in
+JSONL, `arguments` is the JSON object itself rather than its text. Several inputs are read
+in parallel, up to `--threads` files at once (each on `threads // files-at-once` threads),
+and written in input order.
 
 `--tool-calls-key` (a dot path, default `tool_calls`), `--name-key` (default `name`),
 `--arguments-key` (default `arguments`) and `--single` (the path holds one call object
 rather than a list) go to `JsonResponseParser`, so they need `--format json`.
 
 The output file is written under a temporary name beside it and put in its place only at
-the end of a run that succeeded: a failed or interrupted run leaves what was there before.
+the end of a run that succeeded: a failed or interrupted run (Ctrl-C, SIGTERM, SIGHUP)
+leaves what was there before, and no temporary file.
 
-Exit status: 0 when the run finished (lines that could not be read are counted, never
-fatal), and when the reader of stdout went away (`| head`); 2 for a usage problem (a
-missing input, an unknown format or output kind, a `--format json` option with another
-format, an output that is also an input) or an output that cannot be written (also when
-the disk is full); 1 when an input cannot be read to its end (corrupt compressed data);
-130 on Ctrl-C.
+A run where more than half the records failed says so on stderr (with the most common
+error), even with `--quiet`.
+
+Exit status:
+  0    the run finished (lines that could not be read are counted, not fatal, unless
+       `--fail-on-error` or `--max-error-rate` says otherwise), also when the reader of
+       stdout went away (`| head`);
+  1    an input could not be read to its end (corrupt compressed data), or more records
+       failed than `--fail-on-error` (none) or `--max-error-rate R` (a share, 0..1) allow
+       (the output is written all the same);
+  2    a usage problem (a missing input, an unknown format or output kind, a
+       `--format json` option with another format, an output that is also an input,
+       standard input named twice) or an output that cannot be written (a full disk, a
+       closed stdout);
+  128+N  ended by signal N: 130 on Ctrl-C (SIGINT), 143 on SIGTERM, 129 on SIGHUP, at
+       once, also while waiting for a pipe or FIFO whose writer is idle.
 """
 
 from __future__ import annotations
@@ -35,12 +53,14 @@ import collections
 import errno
 import os
 import queue
+import signal
 import stat
+import struct
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, NoReturn
 
 __all__ = ["main"]
@@ -93,20 +113,64 @@ class _ArgumentParser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `{self.prog} --help`)")
 
 
+COLUMN_HELP = {
+    "file": "the input file (with several inputs, a directory or a glob)",
+    "record": "the line's number in its file, from 0 (blank lines counted)",
+    "custom_id": "the batch envelope's custom_id (OpenAI Batch, Vertex, Gemini)",
+    "format": "the format the response was read as",
+    "call_index": "the call's position in its response",
+    "id": "the call's id, where the provider gives one",
+    "name": "the tool's name",
+    "arguments": "the arguments, as JSON text (in JSONL, the object itself)",
+    "raw_arguments": "the argument text, where it was not a JSON object",
+    "error": "why the record could not be read (then its one row has no call)",
+}
+"""`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
+
+EXAMPLES = """\
+examples:
+  toolsift extract batch_output.jsonl -o calls.parquet
+  toolsift extract logs/ --format openai --record-path response.body -o calls.csv
+  zcat day.jsonl.gz | toolsift extract - --fail-on-error | head
+"""
+
+
+def _epilog() -> str:
+    width = max(map(len, COLUMN_HELP))
+    columns = "".join(f"  {name:<{width}}  {text}\n" for name, text in COLUMN_HELP.items())
+    return (
+        "exit status: 0 done; 1 an input not readable to its end, or more failed records\n"
+        "than --fail-on-error or --max-error-rate allow; 2 a usage or output problem;\n"
+        f"128+N ended by signal N (130: Ctrl-C)\n\n{EXAMPLES}\noutput columns (one row "
+        f"per call; a record with no call and no error has none):\n{columns}"
+    )
+
+
 def _arguments() -> argparse.ArgumentParser:
+    from toolsift import IMPLEMENTATION, __version__
+
     parser = _ArgumentParser(prog="toolsift", description="Normalize LLM tool calls, in bulk.")
+    parser.add_argument(
+        "--version", action="version", version=f"toolsift {__version__} ({IMPLEMENTATION})"
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_ArgumentParser)
     extract = commands.add_parser(
         "extract",
         help="the tool calls of JSONL files as a table",
-        description=(
-            "Write one row per tool call found in each line of the INPUT files (JSONL, "
-            "plain, .gz or .zst; OpenAI Batch API, Vertex AI and Gemini API batch output "
+        description=(  # lines as written (RawDescriptionHelpFormatter: the epilog's table)
+            "Write one row per tool call found in each line of the INPUT files (JSONL,\n"
+            "plain, .gz or .zst; OpenAI Batch API, Vertex AI and Gemini API batch output\n"
             "are unwrapped on their own)."
         ),
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     extract.add_argument(
-        "inputs", nargs="+", metavar="INPUT", help="JSONL files (- for standard input)"
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="JSONL files, directories (their .jsonl, .jsonl.gz and .jsonl.zst files) or "
+        "globs; - for standard input",
     )
     extract.add_argument(
         "--format",
@@ -164,11 +228,28 @@ def _arguments() -> argparse.ArgumentParser:
         "--stream-lines",
         action="store_true",
         help="each line is one event of a stream: lines are grouped by their stream's id "
-        "(README: Streaming) and each stream is one record (numbered in the order of its "
+        "(docs: Streaming) and each stream is one record (numbered in the order of its "
         "first line)",
+    )
+    extract.add_argument("--fail-on-error", action="store_true", help="exit 1 if any record failed")
+    extract.add_argument(
+        "--max-error-rate",
+        type=_rate,
+        metavar="R",
+        help="exit 1 if more than this share of the records failed (0..1)",
     )
     extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     return parser
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
+    return value
 
 
 def _positive_int(text: str) -> int:
@@ -181,7 +262,47 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class Signalled(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread as Ctrl-C's KeyboardInterrupt is, so
+    that a run ends the same way (its temporary output removed)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+ENDING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+def _raise_signalled(signum: int, _frame: Any) -> None:
+    raise Signalled(signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: `argv` (default: `sys.argv[1:]`) run, its exit status returned.
+    Run as the program (`argv` None), an interrupted run whose reading or writing
+    threads are blocked (on a pipe whose writer or reader is idle) ends the process at
+    once, rather than at the next byte."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in ENDING_SIGNALS:
+            previous[signum] = signal.signal(signum, _raise_signalled)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as exc:  # raised outside `_main`'s own handling
+        status = _interrupted(exc)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if argv is None and _threads_left():
+        sys.stderr.flush()
+        os._exit(status)  # the threads left are blocked in a read or a write
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         args = _arguments().parse_args(argv)
         return _extract(args)
@@ -195,12 +316,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0  # the reader went away (`| head`): stop quietly, as Unix tools do
         print(f"toolsift: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("toolsift: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         _silence_stdout()
         return 0
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    """One line on stderr; the exit status, 128 + the signal's number."""
+    if isinstance(exc, Signalled):
+        print(f"toolsift: stopped by {signal.Signals(exc.signum).name}", file=sys.stderr)
+        return 128 + exc.signum
+    print("toolsift: interrupted", file=sys.stderr)
+    return 128 + signal.SIGINT
+
+
+def _threads_left() -> bool:
+    main_thread = threading.main_thread()
+    return any(t is not main_thread and not t.daemon for t in threading.enumerate())
 
 
 def _broken_pipe(error: BaseException) -> bool:
@@ -208,6 +340,8 @@ def _broken_pipe(error: BaseException) -> bool:
 
 
 def _silence_stdout() -> None:
+    if sys.stdout is None:  # closed when the program started (`>&-`): nothing buffered
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -235,20 +369,63 @@ def _parser_options(args: argparse.Namespace) -> dict[str, Any]:
     return given
 
 
+def _input_files(inputs: Sequence[str]) -> tuple[list[str], bool]:
+    """The files the INPUTs name (directories and globs expanded, as `Files` expands
+    them), and whether an INPUT was a directory or a glob."""
+    from toolsift._paths import expand_local
+
+    files: list[str] = []
+    listed = False
+    for given in inputs:
+        if given == STDIN:
+            files.append(given)
+            continue
+        try:
+            found = expand_local([given])
+        except FileNotFoundError as exc:
+            raise UsageError(f"{exc.strerror}: {exc.filename}") from None
+        listed = listed or found != [given]
+        files += found
+    return files, listed
+
+
+STDIN_NAMES = frozenset((STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
+"""Names of standard input."""
+
+
 def _check_inputs(inputs: Sequence[str]) -> dict[str, int]:
-    """The size of every input file."""
+    """The size of every input file (0 when unknown). Refused: standard input named twice,
+    or one pipe or FIFO named twice; two readers would share it, each taking pieces of
+    the other's lines."""
     sizes = {}
+    seen: dict[tuple[int, int], str] = {}
+    stdin = [path for path in inputs if path in STDIN_NAMES]
+    if len(stdin) > 1:
+        raise UsageError(f"standard input is named twice ({', '.join(stdin)}); name it once")
     for path in inputs:
         if path == STDIN:
+            try:
+                status = os.fstat(0)
+            except OSError:
+                raise UsageError("cannot read standard input: it is closed") from None
             sizes[path] = 0  # unknown
-            continue
-        if not os.path.exists(path):
-            raise UsageError(f"no such file: {path}")
-        if os.path.isdir(path):
-            raise UsageError(f"is a directory, not a file: {path}")
-        if not os.access(path, os.R_OK):
-            raise UsageError(f"cannot read {path}: permission denied")
-        sizes[path] = os.path.getsize(path)
+        else:
+            if not os.path.exists(path):
+                raise UsageError(f"no such file: {path}")
+            if os.path.isdir(path):
+                raise UsageError(f"is a directory, not a file: {path}")
+            if not os.access(path, os.R_OK):
+                raise UsageError(f"cannot read {path}: permission denied")
+            status = os.stat(path)
+            sizes[path] = status.st_size if stat.S_ISREG(status.st_mode) else 0
+        if not stat.S_ISREG(status.st_mode):
+            key = (status.st_dev, status.st_ino)
+            if key in seen:
+                raise UsageError(
+                    f"{seen[key]} and {path} are one pipe or FIFO; two readers would tear "
+                    "its lines: name it once"
+                )
+            seen[key] = path
     return sizes
 
 
@@ -265,9 +442,9 @@ def _output_kind(output: str | None) -> str:
 
 
 def _check_output_is_no_input(output: str | None, inputs: Sequence[str]) -> None:
-    """Refuse an output that is one of the inputs (the same file, also through a link):
-    writing it would destroy what is to be read. Without `-o`, stdout redirected to an
-    input (`>> x.jsonl`) would be read while it grows."""
+    """Refuse an output that is one of the inputs (the same file, also through a link, or
+    the file standard input reads): writing it would destroy what is to be read. Without
+    `-o`, stdout redirected to an input (`>> x.jsonl`) would be read while it grows."""
     if output is None:
         try:
             out = os.fstat(sys.stdout.fileno())
@@ -283,12 +460,10 @@ def _check_output_is_no_input(output: str | None, inputs: Sequence[str]) -> None
             out = None  # not there yet: compared by the path it resolves to
         name = output
     for path in inputs:
-        if path == STDIN:
-            continue
         if out is not None:
-            same = os.path.samestat(out, os.stat(path))
+            same = os.path.samestat(out, os.fstat(0) if path == STDIN else os.stat(path))
         else:
-            same = output is not None and os.path.realpath(output) == os.path.realpath(path)
+            same = path != STDIN and os.path.realpath(output or "") == os.path.realpath(path)
         if same:
             raise UsageError(f"the output {name} is also an input ({path}); write it elsewhere")
 
@@ -300,7 +475,10 @@ def _extract(args: argparse.Namespace) -> int:
             raise UsageError(f"{flag} reads the streams of a provider format, not {args.format}")
     if args.stream and args.stream_lines:
         raise UsageError("--stream and --stream-lines cannot be used together")
-    sizes = _check_inputs(args.inputs)
+    if args.output is None and sys.stdout is None:  # started with stdout closed (`>&-`)
+        raise OutputError(_STDOUT, OSError(errno.EBADF, os.strerror(errno.EBADF)))
+    inputs, listed = _input_files(args.inputs)
+    sizes = _check_inputs(inputs)
     cls = _parser_class(args.format)
     kind = _output_kind(args.output)
     try:
@@ -314,41 +492,38 @@ def _extract(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from None
     parser = cls(**options)
-    _check_output_is_no_input(args.output, args.inputs)
-    opened = ["/dev/stdin" if path == STDIN else path for path in args.inputs]
-    source: Any
+    _check_output_is_no_input(args.output, inputs)
+    opened = ["/dev/stdin" if path == STDIN else path for path in inputs]
+    started = time.perf_counter()
+    bar = _bar(sum(sizes.values()), args.quiet)
+    rows: Any
     if args.stream or args.stream_lines:
         if len(opened) > 1:
             flag = "--stream" if args.stream else "--stream-lines"
             raise UsageError(f"{flag} reads one input at a time (run it once per file)")
-        try:  # the input's lines, grouped into whole streams
-            if args.stream_lines:
-                source = _stream_records(opened[0], args.format, args.max_line_bytes)
-            else:
-                source = _whole_streams(opened[0], args.max_line_bytes)
-        except OSError as exc:
-            message = str(exc).removeprefix(f"{opened[0]}: ")  # it may name the file already
-            print(f"toolsift: error: cannot read {args.inputs[0]}: {message}", file=sys.stderr)
-            return 1
+        try:
+            rows = _StreamRows(parser._core, opened[0], args, _progress_into(bar))
+        except OSError as exc:  # opened now: a file gone since it was checked
+            if bar is not None:
+                bar.close()
+            raise UsageError(f"cannot read {inputs[0]}: {exc.strerror or exc}") from None
     else:
         # Several inputs are read in parallel (up to --threads files at once), in order.
-        source = _bulk.Files(opened) if len(opened) > 1 else opened[0]
-    started = time.perf_counter()
-    bar = _bar(sum(sizes.values()), args.quiet)
-    try:
-        rows = _bulk.stream(
-            parser._core,
-            source,
-            args.record_path,
-            args.threads,
-            _progress_into(bar),
-            max_line_bytes=args.max_line_bytes,
-            names=args.inputs,
-        )
-    except OSError as exc:  # an input gone since it was checked
-        if bar is not None:
-            bar.close()
-        raise UsageError(f"cannot read {exc.filename or exc}: {exc.strerror or exc}") from None
+        source = _bulk.Files(opened) if len(opened) > 1 or listed else opened[0]
+        try:
+            rows = _bulk.stream(
+                parser._core,
+                source,
+                args.record_path,
+                args.threads,
+                _progress_into(bar),
+                max_line_bytes=args.max_line_bytes,
+                names=inputs,
+            )
+        except OSError as exc:  # an input gone since it was checked
+            if bar is not None:
+                bar.close()
+            raise UsageError(f"cannot read {exc.filename or exc}: {exc.strerror or exc}") from None
     output = None if args.output is None else _Output(args.output)
     try:
         writer = _open_writer(kind, output, rows.schema)
@@ -358,32 +533,36 @@ def _extract(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
         raise
-    done = False
+    done = interrupted = False
+    errors: collections.Counter[str] = collections.Counter()
     batches = iter(rows)
     try:
         try:
             for batch in batches:
                 writer.put(batch)
+                _count_errors(batch, errors)
         except OSError as exc:  # writing raises OutputError, never OSError
-            path = rows.current or args.inputs[0]
+            path = rows.current or opened[0]
             message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
             if output is None:  # the rows read before the fault go out on stdout
                 writer.finish()
                 done = True
-            print(f"toolsift: error: cannot read {path}: {message}", file=sys.stderr)
+            shown = inputs[opened.index(path)] if path in opened else path
+            print(f"toolsift: error: cannot read {shown}: {message}", file=sys.stderr)
             return 1
         writer.finish()
         if output is not None:
             output.commit()
         done = True
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        close = getattr(batches, "close", None)
-        if close is not None:
-            close()  # stops the reading threads (after a failure)
+        _stop(batches, interrupted)
         if bar is not None:
             bar.close()
         if not done:
-            writer.abort()
+            writer.abort(wait=not interrupted)
             if output is not None:
                 output.discard()
     counts = {
@@ -395,54 +574,219 @@ def _extract(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     if not args.quiet:
         print(_summary(counts, sum(sizes.values()), text_bytes, seconds), file=sys.stderr)
-    note = _no_calls_note(args.format, args.inputs, counts)
+    note = _no_calls_note(args.format, inputs, counts)
     if note is not None:  # finding nothing is said, even with --quiet
         print(f"toolsift: warning: {note}", file=sys.stderr)
+    return _error_status(args, counts, errors)
+
+
+def _stop(batches: Any, interrupted: bool) -> None:
+    """Stop the reading threads (after a failure, or an interrupt). Interrupted, they
+    are not waited for: one may be blocked in a read of a pipe whose writer is idle
+    (the KeyboardInterrupt thrown in tells `Stream` so)."""
+    if interrupted and hasattr(batches, "throw"):
+        try:
+            batches.throw(KeyboardInterrupt())
+        except (KeyboardInterrupt, StopIteration):
+            pass
+        return
+    close = getattr(batches, "close", None)
+    if close is not None:
+        close()
+
+
+def _count_errors(batch: Any, errors: collections.Counter[str]) -> None:
+    """Add the batch's errors (one row per failed record) to `errors`."""
+    column = batch.column(batch.schema.get_field_index("error"))
+    if column.null_count == len(column):
+        return
+    import pyarrow.compute as pc
+
+    for item in pc.value_counts(column.drop_null()).to_pylist():
+        errors[item["values"]] += item["counts"]
+
+
+def _error_status(
+    args: argparse.Namespace, counts: dict[str, int], errors: collections.Counter[str]
+) -> int:
+    """Say so when more than half the records failed (even with --quiet); 1 when more
+    failed than --fail-on-error or --max-error-rate allow, else 0."""
+    failed, records = counts["failed"], counts["records"]
+    if not failed:
+        return 0
+    if failed * 2 > records:
+        error, times = errors.most_common(1)[0] if errors else ("?", failed)
+        print(
+            f"toolsift: warning: {failed} of {records} records failed; the most common "
+            f"error ({times} records): {error}",
+            file=sys.stderr,
+        )
+    if args.fail_on_error:
+        print(
+            f"toolsift: error: {failed} of {records} records failed (--fail-on-error)",
+            file=sys.stderr,
+        )
+        return 1
+    if args.max_error_rate is not None and failed > args.max_error_rate * records:
+        print(
+            f"toolsift: error: {failed} of {records} records failed, more than "
+            f"--max-error-rate {args.max_error_rate:g}",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
-def _stream_records(path: str, format: str, max_line_bytes: int | None) -> list[bytes]:
+STREAM_CHUNK_RECORDS = 4096
+"""`--stream` / `--stream-lines`: records handed to the bulk path at once (memory holds
+one such chunk, not the file)..."""
+
+STREAM_CHUNK_BYTES = 32 << 20
+"""... or fewer, when they hold this many bytes."""
+
+
+class _StreamRows:
+    """`--stream` / `--stream-lines`: the rows of the records made of the input's lines,
+    read through the bulk path a chunk of records at a time, each numbered as given
+    (`--stream`: its line's number; `--stream-lines`: its stream's, in the order of
+    first lines). A line longer than `--max-line-bytes` is a failed record saying so.
+    Has what the CLI reads of a `_bulk.Stream`: `schema`, `counts`, `current`."""
+
+    def __init__(
+        self, core: Any, path: str, args: argparse.Namespace, progress: Callable[..., None] | bool
+    ) -> None:
+        from toolsift import _bulk
+        from toolsift._pure import bulk
+
+        self.schema = _bulk.schema()
+        self.counts: dict[str, int] = {}
+        self.current = path
+        self._core = core
+        self._args = args
+        self._limit = bulk.MAX_LINE_BYTES if args.max_line_bytes is None else args.max_line_bytes
+        self._text_bytes = [0]
+        report = None
+        if callable(progress):
+            update = progress
+
+            def report(done: int) -> None:
+                update(done, None)
+
+        lines = bulk.open_records(path, report, self._limit, self._text_bytes)
+        if args.stream_lines:
+            self._records = _stream_lines(lines, args.format)
+        else:
+            self._records = _whole_streams(lines, args.record_path is None)
+
+    def __iter__(self) -> Iterator[Any]:
+        from toolsift._pure.bulk import TOO_LONG
+
+        chunk: list[bytes] = []
+        first = size = 0
+        for number, record in self._records:
+            if chunk and (number - first >= STREAM_CHUNK_RECORDS or size >= STREAM_CHUNK_BYTES):
+                yield from self._rows(chunk, first)
+                chunk, size = [], 0
+            if record is TOO_LONG:
+                yield from self._rows(chunk, first)
+                chunk, size = [], 0
+                yield self._failed(number, f"line longer than {self._limit} bytes")
+                continue
+            if not chunk:
+                first = number
+            chunk.extend([b""] * (number - first - len(chunk)))  # blank lines: no record
+            chunk.append(record)
+            size += len(record)
+        yield from self._rows(chunk, first)
+        self.counts["text_bytes"] = self._text_bytes[0]
+
+    def _rows(self, chunk: list[bytes], first: int) -> Iterator[Any]:
+        if not chunk:
+            return
+        from toolsift import _bulk
+
+        args = self._args
+        rows = _bulk.stream(self._core, chunk, args.record_path, args.threads, False)
+        for batch in rows:
+            yield _renumbered(batch, first)
+        for key, value in rows.counts.items():
+            self.counts[key] = self.counts.get(key, 0) + value
+
+    def _failed(self, number: int, error: str) -> Any:
+        import pyarrow as pa
+
+        from toolsift import _bulk
+
+        for key in ("records", "failed"):
+            self.counts[key] = self.counts.get(key, 0) + 1
+        columns = [
+            _int64s([number])
+            if field.name == "record"
+            else _bulk.repeated(error, 1)
+            if field.name == "error"
+            else pa.nulls(1, field.type)
+            for field in self.schema
+        ]
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)
+
+
+def _int64s(values: Sequence[int]) -> Any:
+    """An int64 array built from its buffer: converting Python values would import pandas
+    (see `_bulk.repeated`)."""
+    import pyarrow as pa
+
+    data = struct.pack(f"<{len(values)}q", *values)
+    return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(data)])
+
+
+def _renumbered(batch: Any, first: int) -> Any:
+    """The batch of a chunk whose records start at `first`, `record` counted from there."""
+    if first == 0:
+        return batch
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    at = batch.schema.get_field_index("record")
+    columns = list(batch.columns)
+    columns[at] = pc.add(columns[at], _int64s([first])[0])
+    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
+
+
+def _whole_streams(lines: Iterable[tuple[int, Any]], wrap: bool) -> Iterator[tuple[int, Any]]:
+    """`--stream`: each line one whole stream; a line holding one event object is read
+    as a stream of that one event (a list and an SSE string are streams already). With
+    `--record-path` (`wrap` False), the path is applied to the line as written, and what
+    is there is read: a list of events or an SSE string is a stream."""
+    for number, line in lines:
+        if wrap and isinstance(line, bytes) and line.lstrip().startswith(b"{"):
+            line = b"[" + line + b"]"
+        yield number, line
+
+
+def _stream_lines(lines: Iterable[tuple[int, Any]], format: str) -> Iterator[tuple[int, Any]]:
     """`--stream-lines`: the file's lines grouped into streams, each stream one record
-    (the JSON array of its events); a line that is no event of the format stays a
-    record of its own (in the order of the streams' first lines)."""
-    from toolsift._jsontext import is_json
-    from toolsift._pure import bulk, formats
+    (the JSON array of its events), numbered in the order of their first lines. A line
+    that is no event of the format's streams (a whole response, a line that is not JSON,
+    one too long to keep) is a record of its own, as written. The grouping needs every
+    line: the file is held in memory."""
+    from toolsift._pure import formats
     from toolsift._pure.stream import group_lines
 
-    walked = formats.WALKED if format == formats.AUTO else (formats.by_name(format),)
+    auto = format == formats.AUTO
+    walked = formats.WALKED if auto else (formats.by_name(format),)
 
     def module_of(event: Any) -> Any:
+        spec = formats.detect_or_none(event) if auto else walked[0]
+        if spec is not None and spec.is_response(event):
+            return None  # a whole response: read as one
         for spec in walked:
             if spec.module.stream_detect(event):
                 return spec.module
         return None
 
-    limit = bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
-    lines = [
-        line if isinstance(line, bytes) else b""
-        for _, line in bulk.open_records(path, max_line_bytes=limit)
-    ]
-    records = []
-    for group in group_lines(lines, module_of):
-        if len(group) == 1 and not is_json(group[0]):
-            records.append(group[0])  # kept as it is: its record's error says why
-        else:
-            records.append(b"[" + b",".join(group) + b"]")
-    return records
-
-
-def _whole_streams(path: str, max_line_bytes: int | None) -> list[bytes]:
-    """`--stream`: each line one whole stream; a line holding one event object is read
-    as a stream of that one event (a list and an SSE string are streams already)."""
-    from toolsift._pure import bulk
-
-    limit = bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
-    records = []
-    for _, line in bulk.open_records(path, max_line_bytes=limit):
-        if not isinstance(line, bytes):
-            line = b""  # longer than the limit: not kept
-        records.append(b"[" + line + b"]" if line.lstrip().startswith(b"{") else line)
-    return records
+    groups = group_lines((line for _, line in lines), module_of)
+    for number, group in enumerate(groups):
+        yield number, group if not isinstance(group, list) else b"[" + b",".join(group) + b"]"
 
 
 SAMPLE_RECORDS = 1000
@@ -624,6 +968,7 @@ class _Writer:
         self.columns = tuple(schema.names)
         self._failed: list[BaseException] = []
         self._stopped = False
+        self._abandoned = False  # after an interrupt: the thread ends at its next batch
 
     def put(self, batch: Any) -> None:
         if not hasattr(self, "_queue"):
@@ -636,7 +981,7 @@ class _Writer:
     def _drain(self) -> None:
         while True:
             batch = self._queue.get()
-            if batch is None:
+            if batch is None or self._abandoned:
                 return
             if self._failed or self._stopped:
                 continue  # keep taking batches so that the reader is never stuck
@@ -669,9 +1014,19 @@ class _Writer:
         except OSError as exc:  # the last bytes are written when the output is closed
             self._raise(exc)
 
-    def abort(self) -> None:
-        """After a failure: stop writing, and close the output, whatever it raises."""
+    def abort(self, wait: bool = True) -> None:
+        """After a failure: stop writing, and close the output, whatever it raises. After
+        an interrupt (`wait` False) the writing thread is not waited for: it may be
+        blocked writing to a pipe whose reader is idle."""
         self._stopped = True
+        if not wait:
+            self._abandoned = True
+            if hasattr(self, "_queue"):
+                try:  # wakes the thread if it waits for a batch; if full, it is writing
+                    self._queue.put_nowait(None)
+                except queue.Full:
+                    pass
+            return
         self._join()
         try:
             self.close()

@@ -790,22 +790,24 @@ class JsonValues:
 EventHandler = Callable[[Any, Accumulator], None]
 
 
-def group_lines(lines: Iterable[bytes], module_of: Callable[[Any], Any]) -> list[list[bytes]]:
+def group_lines(lines: Iterable[Any], module_of: Callable[[Any], Any]) -> list[Any]:
     """`--stream-lines`: the lines of a file, each one event, grouped into streams, in
-    the order of each stream's first line. `module_of(event)` is the format module
-    whose `stream_id(event, current, items)` says which stream an event belongs to: an
-    id (events with the same id are one stream, wherever they are in the file), True (a
-    new stream without an id), or None (the stream of the line before). A format whose
-    events carry the id only on the first (Anthropic, Cohere, Bedrock) can only be
-    grouped when each stream's lines are contiguous: an event without an id belongs to
-    the latest stream started. A line that is not a JSON object is a stream of its own
-    (its record is an error). A Bedrock `chunk` line is grouped by the event it wraps."""
-    groups: dict[Any, list[bytes]] = {}
+    the order of each stream's first line: a list of its lines each. `module_of(event)`
+    is the format module whose `stream_id(event, current, items)` says which stream an
+    event belongs to: an id (events with the same id are one stream, wherever they are
+    in the file), True (a new stream without an id), or None (the stream of the line
+    before). A format whose events carry the id only on the first (Anthropic, Cohere,
+    Bedrock) can only be grouped when each stream's lines are contiguous: an event
+    without an id belongs to the latest stream started. A line that is no event
+    (`module_of` gives None: not a JSON object, a whole response) or not bytes (a line
+    too long to keep) stands alone, as itself rather than in a list. A Bedrock `chunk`
+    line is grouped by the event it wraps."""
+    groups: dict[Any, Any] = {}
     items: dict[str, str] = {}
     current: Any = None
     for number, line in enumerate(lines):
         try:
-            event = loads(line)
+            event = loads(line) if isinstance(line, bytes) else None
             payload = chunk_payload(event)
             if payload is not None:
                 event = loads(payload)
@@ -813,7 +815,7 @@ def group_lines(lines: Iterable[bytes], module_of: Callable[[Any], Any]) -> list
             event = None
         module = module_of(event) if isinstance(event, dict) else None
         if module is None:
-            groups[("line", number)] = [line]
+            groups[("line", number)] = line
             continue
         key: Any = module.stream_id(event, current, items)
         if key is True or (key is None and current is None):

@@ -78,6 +78,21 @@ class Format:
         piece = getattr(self.module, "is_stream_piece", None)
         return piece is not None and bool(piece(doc))
 
+    def is_response(self, doc: Any) -> bool:
+        """Whether a decoded document of this format (`detect`) is a whole response, not
+        an event or a piece of its stream (`--stream-lines` reads it as a record of its
+        own): no piece (`is_stream_piece`) and no event of its stream (`stream_detect`),
+        or, where a response has the keys an event has, what the module's
+        `is_response` says (an OpenAI `chat.completion`: a chunk has `choices` too).
+        A Gemini or Ollama response is a chunk of a stream as well: never one here."""
+        if not self.detect(doc) or self.is_stream_piece(doc):
+            return False
+        tells = getattr(self.module, "is_response", None)
+        if tells is not None:
+            return bool(tells(doc))
+        event = getattr(self.module, "stream_detect", None)
+        return event is None or not event(doc)
+
     def walkers(self, **options: Any) -> tuple[Walker, Callable[[Any], list[RawCall] | None]]:
         """(the walker of any response, the one of documents decoded from JSON text, which
         returns None for a chunk of a stream, `is_stream_piece`); `options`

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.calls import RawCall, Verbatim
-from toolsift._pure.nodes import elements, field, member
+from toolsift._pure.nodes import elements, field, is_str, member
 from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_name
 
 NAME = "openai"
@@ -59,6 +59,14 @@ STREAM_WHERE = (
 
 LEGACY = 1 << 31
 """The call index of a legacy `delta.function_call` (after the choice's tool calls)."""
+
+
+def is_response(doc: Any) -> bool:
+    """A whole chat completion, not a chunk of its stream (both have `choices`): its
+    `object` is `chat.completion`, or a choice has a `message` (a chunk's have `delta`)."""
+    if is_str(field(doc, "object"), "chat.completion"):
+        return True
+    return any(field(choice, "message") is not None for choice in elements(field(doc, "choices")))
 
 
 def stream_detect(event: Any) -> bool:
