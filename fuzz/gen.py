@@ -1003,11 +1003,58 @@ def envelope(src: Source, body: Any) -> Any:
         return obj(src, [("key", "k2"), ("error", slot(src, error))])
     if kind == 5:
         return Obj([("a", slot(src, Obj([("b", body)])))])
+    if kind == 6:
+        return format_envelope(src, body, error)
     return body
 
 
+def format_envelope(src: Source, body: Any, error: Any) -> Any:
+    """The envelopes the formats bring along (Anthropic Message Batches, Bedrock batch
+    inference) and Gemini's inline answers (`metadata.key`), their members sometimes of
+    an odd type (`slot`); else the response itself."""
+    kind = src.int(0, 3)
+    if kind == 0:
+        result_type = slot(src, src.pick(["succeeded", "errored", "canceled", "expired", "x"]))
+        result = obj(
+            src,
+            [
+                ("type", result_type),
+                ("message", slot(src, body)),
+                ("error", slot(src, Obj([("type", "error"), ("error", error)]))),
+            ],
+        )
+        return obj(src, [("custom_id", slot(src, "req-3")), ("result", slot(src, result))])
+    if kind == 1:
+        return obj(
+            src,
+            [
+                ("recordId", slot(src, "rec-1")),
+                ("modelInput", slot(src, Obj([]))),
+                ("modelOutput", slot(src, body)),
+                ("error", src.pick([MISSING, None, error, Obj([("errorCode", 400)])])),
+            ],
+        )
+    if kind == 2:
+        metadata = slot(src, Obj([("key", slot(src, "k3"))]))
+        return obj(src, [("metadata", metadata), ("response", slot(src, body))])
+    return body
+
+
+def logged_stream(src: Source, kind: str | None) -> Any:
+    """A whole stream as a log keeps it: the JSON array of its events, or its SSE
+    transcript as a JSON string (events of `kind`'s format where it streams, else any)."""
+    if kind not in STREAMS:
+        kind = src.pick(list(STREAMS))
+    events = stream_events(src, kind)
+    if src.one_in(2):
+        return events
+    end = src.pick(["\n\n", "\r\n\r\n", "\r\r"])
+    return "".join(f"data: {Writer(src, single_line=True).write(event)}{end}" for event in events)
+
+
 def record_line(src: Source, kind: str | None = None) -> bytes:
-    """One line of a JSONL file: a response in an envelope, blank, or broken."""
+    """One line of a JSONL file: a response (or a logged stream) in an envelope, blank,
+    or broken."""
     choice = src.int(0, 15)
     if choice == 0:
         return src.pick([b"", b" ", b"\t", b"\r", b" \t\r"])
@@ -1015,7 +1062,8 @@ def record_line(src: Source, kind: str | None = None) -> bytes:
         return src.bytes(12)
     if choice == 2 and kind == "sdk":
         return gemma_text(src).encode()
-    line = Writer(src, single_line=True).write(envelope(src, response(src, kind)))
+    body = logged_stream(src, kind) if choice == 5 else response(src, kind)
+    line = Writer(src, single_line=True).write(envelope(src, body))
     data = line.encode("utf-8", "surrogatepass")
     if choice == 3:
         data = edit_text(src, data)
