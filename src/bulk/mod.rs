@@ -196,7 +196,11 @@ impl Reader {
         };
         let located = envelope::locate(&tape, self.path.as_deref());
         match located.response {
-            Ok(0) => self.litert_text(text), // the record itself
+            // The record itself: the document decoded above is read as it is.
+            Ok(0) => Outcome::Read {
+                record: crate::formats::litert::document_record(tape),
+                custom_id: None,
+            },
             Ok(root) => {
                 let text = match &tape.tokens[root] {
                     Token::Str(content) => tape.text(content).to_owned(),

@@ -64,6 +64,16 @@ pub fn parse_record(text: &[u8]) -> Record<'_> {
     }
 }
 
+/// [`parse_record`] of a text already decoded as one JSON document (`tape`), so that a
+/// reader that decoded it to look for a batch envelope does not decode it again.
+pub fn document_record(tape: Tape<'_>) -> Record<'_> {
+    Record {
+        tape: Tape::default(),
+        calls: calls_from_segments(&[Segment::Decoded(tape)]),
+        format: Ok("litert"),
+    }
+}
+
 /// The raw Gemma 4 call blocks in one string value of a decoded document (the caller's
 /// dicts, walked by the Python layer); the calls do not point into the tape.
 pub fn raw_record(text: &str) -> Record<'_> {
