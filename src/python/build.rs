@@ -1,6 +1,6 @@
 //! Core results to Python objects: tool calls, their arguments, whole responses.
 
-use super::objects::PyNode;
+use super::objects::{Input, PyNode};
 use crate::bulk::Outcome;
 use crate::calls::{decode_object, Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
@@ -950,14 +950,23 @@ fn response_from_node<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     if format.reads_text() {
-        // Not text: the caller's dicts and lists.
+        // Text inside an envelope (or at a record path) is read as text, as `parse` reads
+        // a text record (the pure `parse_sdk`); the caller's dicts and lists as they are.
+        if !doc.is(raw) {
+            if let Ok(text) = Input::of(doc) {
+                if let Some(text) = text.text() {
+                    let record = crate::formats::litert::parse_record(text);
+                    return response_from_record(b, raw, &record);
+                }
+            }
+        }
         let calls = super::litert::calls_of_object(b, doc)?;
         return b.response(calls, raw);
     }
     if doc.is_instance_of::<PyList>() || doc.is_instance_of::<PyTuple>() {
         if let Some(reader) = Reader::for_records(format) {
             // A list of events: a whole stream.
-            return super::stream::assembled_response(b, reader, doc, raw);
+            return super::stream::assembled_response(b, reader, doc, doc, raw);
         }
     }
     let mut calls = Vec::new();
@@ -967,7 +976,7 @@ fn response_from_node<'py>(
     if let Some(reader) = stream::piece_reader(format, walked, &node, is_text)? {
         // A piece of a stream: read as a stream of one event.
         let events = PyTuple::new(py, [doc])?;
-        return super::stream::assembled_response(b, reader, &events, raw);
+        return super::stream::assembled_response(b, reader, &events, doc, raw);
     }
     let found = match format.walk(&node, |_| walked)? {
         Walk::Calls(_, found) => found,

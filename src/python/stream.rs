@@ -168,12 +168,14 @@ fn build<'py>(
     Ok(out)
 }
 
-/// A list of events given as one response (`raw`): the AgentResponse of the stream they
-/// make; `UnrecognizedShape` (auto) where no event is of any format's stream.
+/// A list of events given as one response (`response`, in the record `raw`: the same
+/// object, or the envelope around it): the AgentResponse of the stream they make;
+/// `UnrecognizedShape` of the response (auto) where no event is of any format's stream.
 pub fn assembled_response<'py>(
     b: &mut Builder<'py>,
     reader: Reader,
     events: &Bound<'py, PyAny>,
+    response: &Bound<'py, PyAny>,
     raw: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
@@ -195,7 +197,7 @@ pub fn assembled_response<'py>(
     // The stream's error first: a Bedrock exception may end a stream no event of which
     // was recognized (auto).
     if error.is_none() && core.format_name().is_none() {
-        return Err(b.unrecognized_object(raw));
+        return Err(b.unrecognized_object(response));
     }
     let calls = build(b, calls)?;
     b.response_with(calls, raw, error)
