@@ -963,6 +963,17 @@ fn response_from_node<'py>(
         let calls = super::litert::calls_of_object(b, doc)?;
         return b.response(calls, raw);
     }
+    if !doc.is(raw) {
+        if let Some(text) = doc.cast::<PyString>().ok().and_then(|s| s.to_str().ok()) {
+            // A string inside an envelope: read as a JSON line holding that string is
+            // (JSON text inside it decoded, SSE text a stream), as the pure `read` does.
+            let line = serde_json::Value::from(text).to_string();
+            return match crate::record::parse_record_with(format, line.as_bytes(), false) {
+                Ok(record) => response_from_record(b, raw, &record),
+                Err(err) => Err(b.parse_error(raw, Some(&err))?),
+            };
+        }
+    }
     if doc.is_instance_of::<PyList>() || doc.is_instance_of::<PyTuple>() {
         if let Some(reader) = Reader::for_records(format) {
             // A list of events: a whole stream.
