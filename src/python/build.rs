@@ -932,12 +932,14 @@ pub fn response_from_object<'py>(
         return response_from_node(b, format, raw, raw);
     }
     let located = b.hooks.locate_object.bind(py).call1((raw, path))?;
-    let (response, _custom_id, error): (Bound<'py, PyAny>, Bound<'py, PyAny>, Option<String>) =
+    // The error stays the str the pure `locate_object` made (it may quote a lone
+    // surrogate of the envelope, which no Rust string can hold).
+    let (response, _custom_id, error): (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>) =
         located.extract()?;
-    match error {
-        Some(error) => b.failed_with(raw, &error),
-        None => response_from_node(b, format, &response, raw),
+    if error.is_none() {
+        return response_from_node(b, format, &response, raw);
     }
+    b.agent_response(PyList::empty(py), raw, error)
 }
 
 /// The AgentResponse of `raw` whose response is `doc` (the caller's own dicts and SDK
