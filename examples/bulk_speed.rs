@@ -43,8 +43,8 @@ fn main() {
         for block in &blocks {
             let mut builder = Rows::new();
             for (n, line) in block.lines().enumerate() {
-                if let Some((text, outcome)) = reading.read_line(line) {
-                    builder.add(n as i64, Some(text), outcome);
+                if let Some((_, outcome)) = reading.read_line(line) {
+                    builder.add(n as i64, outcome);
                 }
             }
             rows += builder.finish().unwrap().batch.num_rows();

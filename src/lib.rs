@@ -8,9 +8,12 @@ pub mod bulk;
 pub mod calls;
 pub mod formats;
 pub mod json;
+pub mod json_errors;
 pub mod node;
+pub mod pipeline;
 pub mod record;
 pub mod stream;
+pub mod sync;
 
 #[cfg(feature = "python")]
 mod python;

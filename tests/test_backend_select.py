@@ -120,6 +120,14 @@ def test_rust() -> None:
 
 
 @needs_native
+def test_the_native_module_has_the_packages_version() -> None:
+    """`_native.__version__` is Cargo.toml's version (`env!("CARGO_PKG_VERSION")`)."""
+    from toolsift import _native
+
+    assert _native.__version__ == toolsift.__version__
+
+
+@needs_native
 @pytest.mark.parametrize("setting", [None, "", "  "])
 def test_unset_or_empty_prefers_rust(setting: str | None) -> None:
     got = report(setting)

@@ -8,6 +8,7 @@ import pickle
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -286,6 +287,51 @@ def test_invalid(text: bytes, msg: str, pos: int) -> None:
     assert isinstance(error, ParseError)
     assert isinstance(error, ValueError)
     assert str(error) == f"{msg} at byte {pos}"
+
+
+# --------------------------------------------------------------------------- shared vectors
+
+ERROR_VECTORS = json.loads(
+    (Path(__file__).parent / "vectors" / "json_errors.json").read_text("utf-8")
+)["cases"]
+
+
+def vector_text(text: Any) -> bytes:
+    """A case's text: a string, or pieces (a string, `$hex` bytes, `$repeat`)."""
+    if isinstance(text, str):
+        return text.encode()
+    out = b""
+    for piece in text:
+        if isinstance(piece, str):
+            out += piece.encode()
+        elif "$hex" in piece:
+            out += bytes.fromhex(piece["$hex"])
+        else:
+            out += piece["$repeat"].encode() * piece["times"]
+    return out
+
+
+@pytest.mark.parametrize("case", ERROR_VECTORS, ids=lambda case: case["name"])
+def test_error_vectors(case: dict[str, Any], make: Any) -> None:
+    """tests/vectors/json_errors.json, which `cargo test` checks the Rust twin on
+    (src/json_errors.rs): `error_for` gives each case's error, and each backend reports
+    it, made by itself: `parse` raises it, `parse_many` and `to_arrow` record its text."""
+    text = vector_text(case["text"])
+    data: str | bytes = text.decode("utf-8", "surrogatepass") if case.get("str") else text
+    expected = None if case["error"] is None else tuple(case["error"])
+    assert described(data) == expected
+    if case.get("str"):
+        assert described(text) == expected
+    if expected is None:
+        return
+    parser = make.OpenAIResponseParser()
+    with pytest.raises(ParseError) as info:
+        parser.parse(data)
+    assert (info.value.msg, info.value.pos) == expected
+    message = "{} at byte {}".format(*expected)
+    assert [r.error for r in parser.parse_many([data, data], threads=2)] == [message] * 2
+    if text.strip(b" \t\r\n"):  # the bulk APIs skip blank records
+        assert parser.to_arrow([data]).column("error").to_pylist() == [message]
 
 
 def test_loads_raises_without_orjson_context() -> None:

@@ -1,8 +1,9 @@
 """How toolsift reads JSON text: the one definition, shared by both backends.
 
 `loads` decodes JSON text for the pure-Python backend. `error_for` describes what is wrong
-with a text; the Rust backend calls it from its error path too, so both backends raise
-the same `ParseError(msg, pos)` for the same input. `dumps_compact` writes a value back
+with a text: it is the specification of the Rust backend's twin (src/json_errors.rs), so
+both backends raise the same `ParseError(msg, pos)` for the same input (checked on
+tests/vectors/json_errors.json by pytest and `cargo test`). `dumps_compact` writes a value back
 as compact JSON text (for `raw_arguments`).
 
 What is accepted

@@ -13,10 +13,13 @@ __all__ = [
     "FileResponses",
     "Parser",
     "Stream",
+    "__version__",
     "clean_raw_for_history",
     "extract_tool_calls",
     "release_memory",
 ]
+
+__version__: Final[str]  # Cargo.toml's version, which is the package's
 
 FORMATS: Final[tuple[str, ...]]
 MAX_DEPTH: Final[int]

@@ -3,6 +3,7 @@
 //! layer (`src/python/bulk.rs`) runs this on worker threads with the GIL released.
 //! `python/toolsift/_pure/bulk.py` is the specification.
 
+pub mod block_source;
 pub mod canonical;
 pub mod compact;
 pub mod envelope;
@@ -12,6 +13,7 @@ pub mod source;
 use crate::calls::Record;
 use crate::formats::{self, Format, Walked};
 use crate::json::{self, JsonError, Keep, Tape, Token};
+use crate::json_errors;
 use crate::node::TapeNode;
 use crate::record::{record_at, record_at_with};
 use crate::stream;
@@ -38,8 +40,8 @@ pub enum Outcome<'a> {
         text: String,
         custom_id: Option<Cow<'a, str>>,
     },
-    /// The record is not JSON. The error's text is `str(ParseError)` from the Python
-    /// side (`toolsift._jsontext.error_for`), asked for once the chunk is done.
+    /// The record is not JSON: the first error, as the pure `error_for` describes it
+    /// (`crate::json_errors`).
     NotJson(JsonError),
 }
 
@@ -181,7 +183,7 @@ impl Reader {
         }
         match json::parse(text) {
             Ok(tape) => self.outcome(tape),
-            Err(err) => Outcome::NotJson(err),
+            Err(err) => Outcome::NotJson(json_errors::explained(text, err)),
         }
     }
 
@@ -191,7 +193,9 @@ impl Reader {
     fn read_litert<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
         let tape = match json::parse(text) {
             Ok(tape) => tape,
-            Err(err) if self.path.is_some() => return Outcome::NotJson(err),
+            Err(err) if self.path.is_some() => {
+                return Outcome::NotJson(json_errors::explained(text, err))
+            }
             Err(_) => return self.litert_text(text),
         };
         let located = envelope::locate(&tape, self.path.as_deref());
@@ -227,14 +231,18 @@ impl Reader {
         }
     }
 
-    /// The outcome of an in-memory `str` that is not valid UTF-8 (lone surrogates).
-    pub fn not_utf8(&self) -> Outcome<'static> {
+    /// The outcome of an in-memory `str` that is not valid UTF-8 (lone surrogates),
+    /// given as Python's `encode("utf-8", "surrogatepass")` writes it.
+    pub fn not_utf8(&self, encoded: &[u8]) -> Outcome<'static> {
         match (&self.format, &self.path) {
             (Format::LiteRt, None) => self.litert_text(b""), // text without calls
-            _ => Outcome::NotJson(JsonError {
-                pos: 0,
-                message: "invalid UTF-8".to_owned(),
-            }),
+            _ => Outcome::NotJson(json_errors::explained(
+                encoded,
+                JsonError {
+                    pos: 0,
+                    message: "invalid UTF-8".to_owned(),
+                },
+            )),
         }
     }
 

@@ -5,11 +5,10 @@ use super::canonical::{self, Stop};
 use super::compact;
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
-use crate::json::JsonError;
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
-use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
+use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use std::borrow::Cow;
 use std::ops::AddAssign;
@@ -60,21 +59,10 @@ impl AddAssign for Counts {
     }
 }
 
-/// A row whose `error` is a JSON error: its text comes from the Python side.
-#[derive(Debug)]
-pub struct Pending {
-    pub row: usize,
-    pub number: i64,
-    /// A copy of the record's text, when the Python side cannot find it on its own.
-    pub text: Option<Vec<u8>>,
-    pub error: JsonError,
-}
-
 /// The rows of one chunk of records.
 #[derive(Debug)]
 pub struct Chunk {
     pub batch: RecordBatch,
-    pub pending: Vec<Pending>,
     pub counts: Counts,
 }
 
@@ -92,9 +80,6 @@ impl Chunk {
         let mut columns = self.batch.columns().to_vec();
         columns[0] = Arc::new(numbers.unary::<_, Int64Type>(|number| number + first));
         self.batch = RecordBatch::try_new(self.batch.schema(), columns)?;
-        for pending in &mut self.pending {
-            pending.number += first;
-        }
         Ok(self)
     }
 }
@@ -112,7 +97,6 @@ pub struct Rows {
     error: StringBuilder,
     rows: usize,
     counts: Counts,
-    pending: Vec<Pending>,
     scratch: String,
     kept: String,
 }
@@ -147,32 +131,22 @@ impl Rows {
             error: StringBuilder::new(),
             rows: 0,
             counts: Counts::default(),
-            pending: Vec::new(),
             scratch: String::new(),
             kept: String::new(),
         }
     }
 
-    /// The rows of one non-blank record. `text` is the record's text, kept for a JSON
-    /// error when the Python side cannot find it by `number`.
-    pub fn add(&mut self, number: i64, text: Option<&[u8]>, outcome: Outcome<'_>) {
+    /// The rows of one non-blank record.
+    pub fn add(&mut self, number: i64, outcome: Outcome<'_>) {
         match outcome {
-            Outcome::NotJson(error) => {
-                let placeholder = format!("{} at byte {}", error.message, error.pos);
-                self.pending.push(Pending {
-                    row: self.rows,
-                    number,
-                    text: text.map(<[u8]>::to_vec),
-                    error,
-                });
-                self.add_failed(number, None, &placeholder);
-            }
+            // `str(ParseError)`, as in the pure backend.
+            Outcome::NotJson(error) => self.add_failed(number, None, &error.to_string()),
             Outcome::Failed { custom_id, error } => {
                 self.add_failed(number, custom_id.as_deref(), &error);
             }
             Outcome::Text { text, custom_id } => {
                 let record = crate::formats::litert::parse_record(text.as_bytes());
-                self.add(number, None, Outcome::Read { record, custom_id });
+                self.add(number, Outcome::Read { record, custom_id });
             }
             Outcome::Read { record, custom_id } => {
                 let format = match record.format {
@@ -274,34 +248,9 @@ impl Rows {
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,
-            pending: self.pending,
             counts: self.counts,
         })
     }
-}
-
-/// The batch with the `error` of some rows replaced.
-pub fn with_errors(
-    batch: &RecordBatch,
-    messages: &[(usize, String)],
-) -> Result<RecordBatch, ArrowError> {
-    let index = batch.schema().index_of("error")?;
-    let old = batch
-        .column(index)
-        .as_any()
-        .downcast_ref::<StringArray>()
-        .ok_or_else(|| ArrowError::SchemaError("error is not a string column".into()))?;
-    let mut values: Vec<Option<&str>> = (0..old.len())
-        .map(|row| (!old.is_null(row)).then(|| old.value(row)))
-        .collect();
-    for (row, message) in messages {
-        if let Some(slot) = values.get_mut(*row) {
-            *slot = Some(message);
-        }
-    }
-    let mut columns = batch.columns().to_vec();
-    columns[index] = Arc::new(StringArray::from(values));
-    RecordBatch::try_new(batch.schema(), columns)
 }
 
 #[cfg(test)]
@@ -309,6 +258,7 @@ mod tests {
     use super::*;
     use crate::bulk::{read_record, Reader};
     use crate::formats::Format;
+    use arrow_array::{Array, StringArray};
 
     #[test]
     fn rows_of_records() {
@@ -321,14 +271,14 @@ mod tests {
         ];
         let mut rows = Rows::new();
         for (n, line) in lines.iter().enumerate() {
-            rows.add(n as i64, Some(line), read_record(&format, line, None));
+            rows.add(n as i64, read_record(&format, line, None));
         }
         let chunk = rows.finish().unwrap();
         // The one-pass writing of argument strings gives the same rows.
         let encoded = Reader::new(&format, None).with_encoded_arguments();
         let mut rows = Rows::new();
         for (n, line) in lines.iter().enumerate() {
-            rows.add(n as i64, Some(line), encoded.read(line));
+            rows.add(n as i64, encoded.read(line));
         }
         assert_eq!(rows.finish().unwrap().batch, chunk.batch);
         assert_eq!(
@@ -361,18 +311,14 @@ mod tests {
         );
         assert_eq!(strings("custom_id")[4], s("r9"));
         assert_eq!(strings("error")[4], s("batch error: gone"));
-        assert_eq!(chunk.pending.len(), 1);
-        assert_eq!(chunk.pending[0].row, 3);
-        let fixed = with_errors(&chunk.batch, &[(3, "bad".to_owned())]).unwrap();
-        let column = fixed.column_by_name("error").unwrap();
-        let column = column.as_any().downcast_ref::<StringArray>().unwrap();
-        assert_eq!(column.value(3), "bad");
+        // The pure twin's `str(ParseError)`, made in Rust.
+        assert_eq!(strings("error")[3], s("expected a string key at byte 1"));
 
         // Numbered from a block's first line, then moved to the block's place in the file.
+        let chunk_names = chunk.batch.column(5).clone();
         let moved = chunk.renumbered(100).unwrap();
         let records = moved.batch.column(0).as_primitive::<Int64Type>();
         assert_eq!(records.values(), &[100, 100, 100, 101, 102]);
-        assert_eq!(moved.pending[0].number, 101);
-        assert_eq!(moved.batch.column(5), fixed.column(5)); // the rest as it was
+        assert_eq!(moved.batch.column(5), &chunk_names); // the rest as it was
     }
 }

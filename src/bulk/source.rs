@@ -463,7 +463,7 @@ static IDLE: Mutex<(u64, Vec<mpsc::Sender<Job>>)> = Mutex::new((0, Vec::new()));
 const IDLE_READERS: usize = 8;
 
 fn idle_readers() -> std::sync::MutexGuard<'static, (u64, Vec<mpsc::Sender<Job>>)> {
-    IDLE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    crate::sync::lock(&IDLE)
 }
 
 fn run_on_reader(generation: u64, job: impl FnOnce() + Send + 'static) -> io::Result<()> {

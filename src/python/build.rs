@@ -1,6 +1,6 @@
 //! Core results to Python objects: tool calls, their arguments, whole responses.
 
-use super::objects::{Input, PyNode};
+use super::objects::{surrogatepass, Input, PyNode};
 use crate::bulk::Outcome;
 use crate::calls::{decode_object, Arguments, Record};
 use crate::formats::{Format, RawCall, Walk, Walked};
@@ -20,7 +20,6 @@ struct Hooks {
     tool_call: SlotClass<4>,
     agent_response: SlotClass<3>,
     parse_error: Py<PyAny>,
-    error_for: Py<PyAny>,
     dumps_compact: Py<PyAny>,
     loads: Py<PyAny>,
     record_error: Py<PyAny>,
@@ -191,7 +190,6 @@ fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
                 ["tool_calls", "raw", "error"],
             )?,
             parse_error: errors.getattr("ParseError")?.unbind(),
-            error_for: jsontext.getattr("error_for")?.unbind(),
             dumps_compact: jsontext.getattr("dumps_compact")?.unbind(),
             loads: jsontext.getattr("loads")?.unbind(),
             record_error: errors.getattr("record_error")?.unbind(),
@@ -592,21 +590,35 @@ impl<'py> Builder<'py> {
         Ok((self.empty_dict(), text))
     }
 
-    /// The ParseError for text that did not parse. Its message comes from
-    /// `toolsift._jsontext.error_for`, so both backends say the same thing.
+    /// The ParseError for text that did not parse (`err`: the parser's error). Its
+    /// message and position are the pure `error_for`'s, made in Rust
+    /// (`crate::json_errors`).
     pub fn parse_error(&self, raw: &Bound<'py, PyAny>, err: Option<&JsonError>) -> PyResult<PyErr> {
-        let described = self.hooks.error_for.bind(self.py).call1((raw,))?;
-        let error = if described.is_none() {
-            // The two parsers disagree about this text: say what serde_json said.
-            let (message, pos) = match err {
-                Some(err) => (err.message.clone(), err.pos),
-                None => ("invalid text".to_owned(), 0),
-            };
-            self.hooks.parse_error.bind(self.py).call1((message, pos))?
-        } else {
-            described
+        let input = Input::of(raw)?;
+        let text = match (&input, input.text()) {
+            (_, Some(text)) => Cow::Borrowed(text),
+            (Input::Str(_), None) => Cow::Owned(surrogatepass(raw)?),
+            (_, None) => {
+                let kind = raw.get_type().name()?;
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "JSON text must be str, bytes, bytearray or memoryview, not {kind}"
+                )));
+            }
         };
-        Ok(PyErr::from_value(error))
+        let parsed = err.cloned().unwrap_or_else(|| JsonError {
+            pos: 0,
+            message: "invalid text".to_owned(),
+        });
+        Ok(self.json_error(&crate::json_errors::explained(&text, parsed)))
+    }
+
+    /// The ParseError of an error already described (`Outcome::NotJson`).
+    pub fn json_error(&self, err: &JsonError) -> PyErr {
+        let parse_error = self.hooks.parse_error.bind(self.py);
+        match parse_error.call1((err.message.as_str(), err.pos)) {
+            Ok(error) => PyErr::from_value(error),
+            Err(err) => err,
+        }
     }
 
     /// A record that could not be read: no calls, `error` set.
@@ -627,15 +639,6 @@ impl<'py> Builder<'py> {
     ) -> PyResult<Bound<'py, PyAny>> {
         let message = PyString::new(self.py, message).into_any();
         self.agent_response(PyList::empty(self.py), raw, message)
-    }
-
-    /// The `error` text of a record that could not be read (`record_error`).
-    pub fn error_text(&self, err: &PyErr) -> PyResult<String> {
-        self.hooks
-            .record_error
-            .bind(self.py)
-            .call1((err.value(self.py),))?
-            .extract()
     }
 
     /// For `auto` on the caller's own objects: the walked format the pure registry's
@@ -706,7 +709,7 @@ pub fn response_from_outcome<'py>(
             response_from_record(b, raw, &record)
         }
         Outcome::Failed { error, .. } => b.failed_with(raw, error),
-        Outcome::NotJson(err) => Err(b.parse_error(raw, Some(err))?),
+        Outcome::NotJson(err) => Err(b.json_error(err)),
     }
 }
 

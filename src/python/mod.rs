@@ -1,22 +1,42 @@
 //! The PyO3 layer: Python input in, core calls, Python objects out.
 
+mod arrow;
 mod batch;
 mod build;
-mod bulk;
+mod files;
 mod litert;
 mod objects;
 mod stream;
 
 use crate::bulk::source::MAX_LINE_BYTES;
-use crate::bulk::Reader as RecordReader;
+use crate::bulk::{Outcome, Reader as RecordReader};
 use crate::formats::Format;
+use crate::pipeline::{Broken, Host};
 use crate::stream::Reader;
 use build::{response_from_object, response_from_outcome, Builder};
-use objects::Input;
-use pyo3::exceptions::PyValueError;
+use objects::{surrogatepass, Input};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::borrow::Cow;
+
+/// The pipeline's host: the GIL detached while the calling thread works or waits,
+/// Ctrl-C checked between chunks.
+impl Host for Python<'_> {
+    type Error = PyErr;
+    fn detach<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
+        Python::detach(*self, f)
+    }
+    fn check(&self) -> PyResult<()> {
+        self.check_signals()
+    }
+}
+
+impl From<Broken> for PyErr {
+    fn from(broken: Broken) -> PyErr {
+        PyRuntimeError::new_err(broken.to_string())
+    }
+}
 
 /// One configured walker (the public parser classes delegate to it).
 #[pyclass(frozen, module = "toolsift._native")]
@@ -70,7 +90,6 @@ impl Parser {
         let py = raw.py();
         let mut builder = Builder::new(py)?;
         let input = Input::of(raw)?;
-        let reads_text = self.format.reads_text();
         let outcome = match (input.text(), &input) {
             (Some(text), _) => self.reader(record_path).read(text),
             (None, Input::Object) => {
@@ -81,16 +100,14 @@ impl Parser {
                     record_path.as_deref(),
                 )
             }
-            // LiteRT-LM never raises: text that is not Unicode has no calls.
-            (None, _) if reads_text => self.reader(record_path).not_utf8(),
-            // A str with lone surrogates cannot be UTF-8, so it is not JSON text.
-            (None, _) => return Err(builder.parse_error(raw, None)?),
+            // A str with lone surrogates cannot be UTF-8, so it is not JSON text
+            // (LiteRT-LM: text without calls).
+            (None, _) => self.reader(record_path).not_utf8(&surrogatepass(raw)?),
         };
         match outcome {
             // LiteRT-LM never raises: text not JSON at a record_path is its error.
-            crate::bulk::Outcome::NotJson(err) if reads_text => {
-                let err = builder.parse_error(raw, Some(&err))?;
-                builder.failed(raw, err)
+            Outcome::NotJson(err) if self.format.reads_text() => {
+                builder.failed_with(raw, &err.to_string())
             }
             outcome => response_from_outcome(&mut builder, raw, &outcome),
         }
@@ -133,13 +150,13 @@ impl Parser {
         threads: Option<&Bound<'_, PyAny>>,
         progress: Option<Bound<'_, PyAny>>,
         max_line_bytes: Option<usize>,
-    ) -> PyResult<bulk::FileResponses> {
+    ) -> PyResult<files::FileResponses> {
         if let Some(threads) = threads {
             Builder::new(threads.py())?.check_threads(Some(threads))?;
         }
-        let file = bulk::FilePath::new(path)?;
+        let file = files::FilePath::new(path)?;
         let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
-        bulk::FileResponses::open(
+        files::FileResponses::open(
             path.py(),
             &self.format,
             file,
@@ -167,7 +184,7 @@ impl Parser {
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
         let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
-        let counts = bulk::arrow_batches(
+        let counts = arrow::arrow_batches(
             &self.format,
             source,
             record_path,
@@ -182,39 +199,49 @@ impl Parser {
 
 // Free-threaded CPython: the module says it needs the GIL, so importing it there turns
 // the GIL back on (with a warning) rather than run code never checked without it: the
-// thread pools and fork hooks (batch.rs, bulk.rs) and the raw writes into new objects
-// (build.rs) were written and tested with the GIL serializing Python-side access. (The
-// abi3 wheel does not load on free-threaded builds anyway: they have no stable ABI.)
+// thread pools and fork hooks (`crate::pipeline`, files.rs, arrow.rs) and the raw writes
+// into new objects (build.rs) were written and tested with the GIL serializing
+// Python-side access. (The abi3 wheel does not load on free-threaded builds anyway: they
+// have no stable ABI.)
 #[pymodule(gil_used = true)]
-fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    crate::keep_freed_memory_longer(); // before any of this module's threads start
-    m.add_class::<Parser>()?;
-    m.add_function(wrap_pyfunction!(litert::extract_tool_calls, m)?)?;
-    m.add_function(wrap_pyfunction!(litert::clean_raw_for_history, m)?)?;
-    m.add_class::<bulk::FileResponses>()?;
-    m.add_function(wrap_pyfunction!(bulk::release_memory, m)?)?;
-    m.add_class::<stream::Stream>()?;
-    // Thread pools and open iterators must know when they are in a child made by fork().
-    let hook = wrap_pyfunction!(batch::after_fork_in_child, m)?;
-    let os = m.py().import("os")?;
-    if os.hasattr("register_at_fork")? {
-        let kwargs = pyo3::types::PyDict::new(m.py());
-        kwargs.set_item("after_in_child", hook)?;
-        os.call_method("register_at_fork", (), Some(&kwargs))?;
-    }
-    m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
-    m.add("MAX_LINE_BYTES", MAX_LINE_BYTES)?;
-    m.add(
-        "FORMATS",
-        pyo3::types::PyTuple::new(m.py(), Format::names())?,
-    )?;
-    m.add(
-        "BUILD_PROFILE",
-        if cfg!(debug_assertions) {
+mod _native {
+    #[pymodule_export]
+    use super::arrow::release_memory;
+    #[pymodule_export]
+    use super::files::FileResponses;
+    #[pymodule_export]
+    use super::litert::{clean_raw_for_history, extract_tool_calls};
+    #[pymodule_export]
+    use super::stream::Stream;
+    #[pymodule_export]
+    use super::Parser;
+
+    use super::{batch, Format, MAX_LINE_BYTES};
+    use pyo3::prelude::*;
+    use pyo3::types::{PyDict, PyTuple};
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        crate::keep_freed_memory_longer(); // before any of this module's threads start
+                                           // Thread pools and open iterators must know when they are in a child made by
+                                           // fork().
+        let hook = wrap_pyfunction!(batch::after_fork_in_child, m)?;
+        let os = m.py().import("os")?;
+        if os.hasattr("register_at_fork")? {
+            let kwargs = PyDict::new(m.py());
+            kwargs.set_item("after_in_child", hook)?;
+            os.call_method("register_at_fork", (), Some(&kwargs))?;
+        }
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add("MAX_DEPTH", crate::json::MAX_DEPTH)?;
+        m.add("MAX_LINE_BYTES", MAX_LINE_BYTES)?;
+        m.add("FORMATS", PyTuple::new(m.py(), Format::names())?)?;
+        let profile = if cfg!(debug_assertions) {
             "debug"
         } else {
             "release"
-        },
-    )?;
-    Ok(())
+        };
+        m.add("BUILD_PROFILE", profile)?;
+        Ok(())
+    }
 }

@@ -284,3 +284,11 @@ impl<'py> Input<'py> {
         }
     }
 }
+
+/// A `str` holding lone surrogates (no UTF-8 text), written as Python's
+/// `encode("utf-8", "surrogatepass")` writes it: its JSON error says where they are.
+pub fn surrogatepass(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let py = text.py();
+    text.call_method1(intern!(py, "encode"), ("utf-8", "surrogatepass"))?
+        .extract()
+}
