@@ -1,6 +1,7 @@
 //! Bulk reading: records (lines of a file, items of a batch) to calls, with batch
 //! envelopes unwrapped, and calls to Arrow columns. Plain Rust, no PyO3: the Python
-//! layer (`src/python/bulk.rs`) runs this on worker threads with the GIL released.
+//! layer (`src/python/files.rs`, `src/python/arrow.rs`) runs this on worker threads with
+//! the GIL released (`crate::pipeline`).
 //! `python/toolsift/_pure/bulk.py` is the specification.
 
 pub mod block_source;

@@ -1,7 +1,8 @@
 """Bulk reading (pure Python): files of JSON lines, provider batch envelopes, Arrow rows.
 
 This is the readable specification of `parse_file` and `to_arrow`; the Rust backend
-(`src/bulk/`, `src/python/bulk.rs`) gives the same results, and the tests say so.
+(`src/bulk/`, `src/python/files.rs`, `src/python/arrow.rs`) gives the same results, and
+the tests say so.
 
 Records
 -------
