@@ -8,7 +8,7 @@ Parquet, CSV or JSONL table, with a progress bar and a summary.
                      [--quiet]
     toolsift --version
 
-FORMAT is a name of the format registry (`toolsift._pure.formats`; `--help` lists them),
+FORMAT is a name of the format registry (`toolsift.formats`; `--help` lists them),
 or `auto` (the default). An INPUT is a file, `-` (standard input, once), a directory (its
 `.jsonl`, `.jsonl.gz` and `.jsonl.zst` files, recursively, sorted) or a glob (its files,
 sorted), as `toolsift.Files` takes them.
@@ -63,17 +63,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, NoReturn
 
+from toolsift import formats
+
 __all__ = ["main"]
 
 
-def _formats() -> dict[str, str]:
-    """`--format` name -> parser class, from the format registry, and `auto`."""
-    from toolsift._pure.formats import AUTO, REGISTRY
-
-    return {**{spec.name: spec.parser_class for spec in REGISTRY}, AUTO: "AutoResponseParser"}
-
-
-FORMATS = _formats()
+FORMATS = formats.parser_classes()
+"""`--format` name -> parser class, from the format registry, and `auto`."""
 OUTPUTS = (".parquet", ".csv", ".jsonl")
 # The options passed to JsonResponseParser: its keyword, and the CLI's name for it.
 JSON_OPTIONS = {
@@ -769,14 +765,14 @@ def _stream_lines(lines: Iterable[tuple[int, Any]], format: str) -> Iterator[tup
     that is no event of the format's streams (a whole response, a line that is not JSON,
     one too long to keep) is a record of its own, as written. The grouping needs every
     line: the file is held in memory."""
-    from toolsift._pure import formats
+    from toolsift._pure import formats as registry
     from toolsift._pure.stream import group_lines
 
     auto = format == formats.AUTO
-    walked = formats.WALKED if auto else (formats.by_name(format),)
+    walked = registry.WALKED if auto else (registry.by_name(format),)
 
     def module_of(event: Any) -> Any:
-        spec = formats.detect_or_none(event) if auto else walked[0]
+        spec = registry.detect_or_none(event) if auto else walked[0]
         if spec is not None and spec.is_response(event):
             return None  # a whole response: read as one
         for spec in walked:
@@ -812,7 +808,8 @@ def _recognized(inputs: Sequence[str]) -> collections.Counter[str]:
     the inputs (batch envelopes unwrapped), as responses or as events of their streams."""
     import orjson
 
-    from toolsift._pure import bulk, formats
+    from toolsift._pure import bulk
+    from toolsift._pure import formats as registry
     from toolsift._pure.walk import json_in_string
 
     seen: collections.Counter[str] = collections.Counter()
@@ -834,10 +831,10 @@ def _recognized(inputs: Sequence[str]) -> collections.Counter[str]:
                 decoded = json_in_string(response)  # JSON text inside a string
                 if decoded is not None:
                     response = decoded
-                spec = formats.detect_or_none(response)
+                spec = registry.detect_or_none(response)
                 if spec is not None:
                     seen[spec.name] += 1
-                elif (event := formats.stream_detect(response)) is not None:
+                elif (event := registry.stream_detect(response)) is not None:
                     seen[event[0]] += 1  # an event of a stream given alone
         except (OSError, ImportError):
             continue  # reported by the run already

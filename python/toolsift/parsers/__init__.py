@@ -19,9 +19,9 @@ from typing import Any as _Any
 from typing import ClassVar as _ClassVar
 
 from toolsift import _backend, _bulk
+from toolsift import formats as _formats
 from toolsift._errors import FormatMismatchWarning as _FormatMismatchWarning
 from toolsift._errors import ParseError as _ParseError
-from toolsift._pure import formats as _formats
 from toolsift._types import AgentResponse as _AgentResponse
 from toolsift._types import Stream as _Stream
 from toolsift._types import ToolCall as _ToolCall
@@ -271,6 +271,7 @@ def _auto_format(raw: _Any, keys: list[str] | None) -> _formats.Format | None:
     batch envelope, or at `keys`), if any."""
     from toolsift._jsontext import loads
     from toolsift._pure import bulk
+    from toolsift._pure.formats import detect_or_none
 
     if isinstance(raw, (str, bytes, bytearray, memoryview)):
         try:
@@ -279,7 +280,8 @@ def _auto_format(raw: _Any, keys: list[str] | None) -> _formats.Format | None:
             return None
     else:
         response, _, error = bulk.locate_object(raw, keys)
-    return None if error is not None else _formats.detect_or_none(response)
+    found = None if error is not None else detect_or_none(response)
+    return None if found is None else _formats.by_name(found.name)
 
 
 def _rebuild(cls: type[_ResponseParser], options: dict[str, _Any]) -> _ResponseParser:
@@ -309,7 +311,7 @@ def _walked_parser(name: str) -> type[_ResponseParser]:
         spec.parser_class,
         (_ResponseParser,),
         {
-            "__doc__": f"`{name}` responses: calls at {spec.module.WHERE}; id: {spec.module.ID}.",
+            "__doc__": f"`{name}` responses: calls at {spec.where}; id: {spec.id}.",
             "__module__": __name__,
             "__qualname__": spec.parser_class,
             "__init__": __init__,

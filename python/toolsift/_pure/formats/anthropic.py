@@ -24,14 +24,10 @@ from toolsift._pure.stream import (
     set_whole,
     typed_event,
 )
+from toolsift.formats import described
 
 NAME = "anthropic"
-PARSER_CLASS = "AnthropicResponseParser"
-WHERE = (
-    '`content[]` blocks of `type: "tool_use"` (`name`, `input`);'
-    " `server_tool_use` and other blocks give none"
-)
-ID = "the block's `id`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:

@@ -24,14 +24,10 @@ from toolsift._pure.stream import (
     index_of,
     set_name,
 )
+from toolsift.formats import described
 
 NAME = "bedrock"
-PARSER_CLASS = "BedrockConverseParser"
-WHERE = (
-    "`output.message.content[].toolUse.{name, input}` (Converse API);"
-    ' a `toolUse` of `type: "server_tool_use"` gives none'
-)
-ID = "`toolUse.toolUseId`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:

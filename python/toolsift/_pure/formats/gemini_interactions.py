@@ -23,14 +23,10 @@ from toolsift._pure.stream import (
     set_name,
     set_whole,
 )
+from toolsift.formats import described
 
 NAME = "gemini-interactions"
-PARSER_CLASS = "GeminiInteractionsParser"
-WHERE = (
-    '`steps[]` of `type: "function_call"` (`name`, `arguments`; `outputs[]` before the May'
-    " 2026 schema); the steps of built-in and remote tools give none"
-)
-ID = "the step's `id`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 # `Interaction.status` (the SDK's `InteractionStatus`).
 STATUSES = frozenset(
