@@ -641,7 +641,7 @@ def test_broken_pipe_in_the_writer_thread_through_main(
     src = tmp_path / "big.jsonl"
     src.write_bytes(OPENAI.read_bytes() * 40)  # many batches: the error comes mid-run
     silenced = []
-    monkeypatch.setattr(cli, "_silence_stdout", lambda: silenced.append(True))
+    monkeypatch.setattr(cli.run, "_silence_stdout", lambda: silenced.append(True))
     monkeypatch.setattr(cli._JsonlWriter, "write", failing_write(BrokenPipeError(32, "x")))
     assert cli.main(["extract", str(src), "--format", "openai", "--threads", threads]) == 0
     assert capsys.readouterr().err == ""
@@ -666,7 +666,7 @@ def test_parquet_row_groups_gather_batches(
         size = largest + 1
     else:
         size = max(batch.nbytes for batch in batches) + 1
-    monkeypatch.setattr(cli, limit, size)
+    monkeypatch.setattr(cli.writers, limit, size)
     out = tmp_path / "o.parquet"
     assert cli.main(["extract", str(src), "--format", "openai", "--quiet", "-o", str(out)]) == 0
     assert pq.read_table(out).equals(parsers.OpenAIResponseParser().to_arrow(src))
