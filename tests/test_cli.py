@@ -812,7 +812,7 @@ except ImportError as exc:
 """
 
 
-def test_pyarrow_is_optional(impl: str) -> None:
+def test_pyarrow_is_optional(impl: str, tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", NO_PYARROW, str(OPENAI)],
         capture_output=True,
@@ -825,7 +825,7 @@ def test_pyarrow_is_optional(impl: str) -> None:
     cli = subprocess.run(
         [sys.executable, "-c", "import sys; sys.modules['pyarrow'] = None; "
          "from toolsift.cli import main; sys.exit(main(sys.argv[1:]))",
-         "extract", str(OPENAI), "--format", "openai"],
+         "extract", str(OPENAI), "--format", "openai", "-o", str(tmp_path / "o.parquet")],
         capture_output=True,
         text=True,
         env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},

@@ -653,13 +653,12 @@ class ArrowColumns:
             c["raw_arguments"].append(call.raw_arguments)
             c["error"].append(None)
 
-    def flush(self, sink: Sink, schema: Any) -> None:
-        """Hand the rows so far to `sink` as one pyarrow RecordBatch."""
-        import pyarrow as pa
-
-        if self.pending:
-            sink(pa.record_batch(self.columns, schema=schema))
+    def take(self) -> Iterator[dict[str, list[Any]]]:
+        """The rows so far (none if there are none), then none kept."""
+        columns, pending = self.columns, self.pending
         self._clear()
+        if pending:
+            yield columns
 
     def summary(self) -> dict[str, int]:
         return {
@@ -689,8 +688,28 @@ def arrow_batches(
     line decompressed, with its terminator; of records: their UTF-8 lengths), blank ones
     included.
     """
-    check_threads(threads)
+    import pyarrow as pa
+
     columns = ArrowColumns()
+    for batch in column_batches(reading, source, record_path, threads, progress, columns,
+                                max_line_bytes):  # fmt: skip
+        sink(pa.record_batch(batch, schema=schema))
+    return columns.summary()
+
+
+def column_batches(
+    reading: Reading,
+    source: str | Iterable[Any],
+    record_path: Sequence[str] | None,
+    threads: int | None,
+    progress: Progress,
+    columns: ArrowColumns,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> Iterator[dict[str, list[Any]]]:
+    """The rows of `arrow_batches`, as Python lists (a dict of `COLUMNS`, one batch at a
+    time; no pyarrow needed); `columns.summary()` has the counts once it is read through.
+    Compressed data cut short: the rows of the lines before the fault, then the OSError."""
+    check_threads(threads)
     records: Iterable[tuple[int, Any]]
     if isinstance(source, str):
         records = open_records(source, progress, max_line_bytes, columns.text_bytes)
@@ -698,24 +717,23 @@ def arrow_batches(
         if hasattr(source, "to_pylist"):  # a pyarrow Array or ChunkedArray
             source = source.to_pylist()
         records = _numbered(source, progress, columns.text_bytes)
-    text = 0  # bytes of the records of the rows not flushed yet (about)
-    with keeping_number_text():  # the arguments column writes `1e400` as it was
-        try:
-            for number, record in records:
-                if record is TOO_LONG:
-                    columns.add(number, [], None, too_long_message(max_line_bytes), None)
-                    continue
+    text = 0  # bytes of the records of the rows not taken yet (about)
+    try:
+        for number, record in records:
+            if record is TOO_LONG:
+                columns.add(number, [], None, too_long_message(max_line_bytes), None)
+                continue
+            with keeping_number_text():  # the arguments column writes `1e400` as it was
                 calls, custom_id, error, format = read_record(reading, record, record_path)
-                columns.add(number, calls, custom_id, error, format)
-                text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
-                if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:
-                    columns.flush(sink, schema)
-                    text = 0
-        except OSError:
-            columns.flush(sink, schema)  # the rows of the lines read before the fault first
-            raise
-        columns.flush(sink, schema)
-    return columns.summary()
+            columns.add(number, calls, custom_id, error, format)
+            text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
+            if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:
+                yield from columns.take()
+                text = 0
+    except OSError:
+        yield from columns.take()  # the rows of the lines read before the fault first
+        raise
+    yield from columns.take()
 
 
 def _numbered(

@@ -11,11 +11,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
+from toolsift import _bulk
 from toolsift.cli.arguments import build_parser, output_kind, parser_class, parser_options
 from toolsift.cli.errors import STDIN, STDOUT_NAME, OutputError, UsageError
 from toolsift.cli.inputs import check_inputs, check_output_is_no_input, input_files, no_calls_note
+from toolsift.cli.rows import PYARROW_MISSING, PlainRows, count_errors, have_pyarrow, pure_reader
 from toolsift.cli.streams import StreamRows
 from toolsift.cli.writers import Output, open_writer
 
@@ -107,7 +109,50 @@ def _silence_stdout() -> None:
         pass
 
 
+class _Run(NamedTuple):
+    """What a run reads and writes, its arguments checked."""
+
+    args: argparse.Namespace
+    inputs: list[str]  # as named (`-` for standard input)
+    opened: list[str]  # as opened (`/dev/stdin`)
+    listed: bool  # an INPUT was a directory or a glob
+    sizes: dict[str, int]
+    kind: str  # the output's kind
+    parser: Any
+
+
 def _extract(args: argparse.Namespace) -> int:
+    run = _checked(args)
+    started = time.perf_counter()
+    bar = progress_bar(sum(run.sizes.values()), args.quiet)
+    try:
+        rows = _rows(run, bar)
+    except BaseException:
+        if bar is not None:
+            bar.close()
+        raise
+    errors: collections.Counter[str] = collections.Counter()
+    failed = _write(run, rows, bar, errors)
+    if failed is not None:
+        return failed
+    counts = {
+        key: rows.counts.get(key, 0)
+        for key in ("records", "records_with_calls", "calls", "undecodable_arguments", "failed")
+    }
+    # The decompressed text read, where the backend counts it; else the files' size.
+    text_bytes = rows.counts.get("text_bytes", sum(run.sizes.values()))
+    seconds = time.perf_counter() - started
+    if not args.quiet:
+        print(summary(counts, sum(run.sizes.values()), text_bytes, seconds), file=sys.stderr)
+    note = no_calls_note(args.format, run.inputs, counts)
+    if note is not None:  # finding nothing is said, even with --quiet
+        print(f"toolsift: warning: {note}", file=sys.stderr)
+    return _error_status(args, counts, errors)
+
+
+def _checked(args: argparse.Namespace) -> _Run:
+    """The run's arguments checked (a UsageError or OutputError for what is wrong), its
+    inputs found and its parser made, before anything is read."""
     options = parser_options(args)
     for flag, given in (("--stream", args.stream), ("--stream-lines", args.stream_lines)):
         if given and args.format in ("json", "litert"):
@@ -120,52 +165,64 @@ def _extract(args: argparse.Namespace) -> int:
     sizes = check_inputs(inputs)
     cls = parser_class(args.format)
     kind = output_kind(args.output)
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise UsageError("toolsift extract needs pyarrow: pip install 'toolsift[cli]'") from None
-    from toolsift import _bulk
-
+    if kind == ".parquet" and not have_pyarrow():
+        raise UsageError(PYARROW_MISSING)
     try:  # checked now, so that an error while reading is always about the input
         _bulk.record_path_keys(args.record_path)
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from None
     parser = cls(**options)
     check_output_is_no_input(args.output, inputs)
+    if (args.stream or args.stream_lines) and len(inputs) > 1:
+        flag = "--stream" if args.stream else "--stream-lines"
+        raise UsageError(f"{flag} reads one input at a time (run it once per file)")
     opened = ["/dev/stdin" if path == STDIN else path for path in inputs]
-    started = time.perf_counter()
-    bar = progress_bar(sum(sizes.values()), args.quiet)
-    rows: Any
-    if args.stream or args.stream_lines:
-        if len(opened) > 1:
-            flag = "--stream" if args.stream else "--stream-lines"
-            raise UsageError(f"{flag} reads one input at a time (run it once per file)")
-        try:
-            rows = StreamRows(parser._core, opened[0], args, progress_into(bar))
-        except OSError as exc:  # opened now: a file gone since it was checked
-            if bar is not None:
-                bar.close()
-            raise UsageError(f"cannot read {inputs[0]}: {exc.strerror or exc}") from None
-    else:
-        # Several inputs are read in parallel (up to --threads files at once), in order.
-        source = _bulk.Files(opened) if len(opened) > 1 or listed else opened[0]
-        try:
-            rows = _bulk.stream(
-                parser._core,
-                source,
+    return _Run(args, inputs, opened, listed, sizes, kind, parser)
+
+
+def _rows(run: _Run, bar: Any) -> Any:
+    """The rows of the inputs (with what the CLI reads of a `_bulk.Stream`): Arrow record
+    batches, or, without pyarrow, `PlainBatch`es. An input gone since it was checked is
+    a UsageError."""
+    args, opened = run.args, run.opened
+    # Without pyarrow, the pure backend reads the rows (`cli.rows`).
+    plain = None if have_pyarrow() else pure_reader(args.format, parser_options(args))
+    try:
+        if args.stream or args.stream_lines:
+            return StreamRows(run.parser._core, opened[0], args, progress_into(bar), plain)
+        several = len(opened) > 1 or run.listed
+        if plain is not None:
+            names = run.inputs if several else None
+            return PlainRows(
+                plain,
+                opened,
+                names,
                 args.record_path,
                 args.threads,
                 progress_into(bar),
-                max_line_bytes=args.max_line_bytes,
-                names=inputs,
+                args.max_line_bytes,
             )
-        except OSError as exc:  # an input gone since it was checked
-            if bar is not None:
-                bar.close()
-            raise UsageError(f"cannot read {exc.filename or exc}: {exc.strerror or exc}") from None
-    output = None if args.output is None else Output(args.output)
+        # Several inputs are read in parallel (up to --threads files at once), in order.
+        return _bulk.stream(
+            run.parser._core,
+            _bulk.Files(opened) if several else opened[0],
+            args.record_path,
+            args.threads,
+            progress_into(bar),
+            max_line_bytes=args.max_line_bytes,
+            names=run.inputs,
+        )
+    except OSError as exc:
+        name = run.inputs[0] if args.stream or args.stream_lines else exc.filename or exc
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+
+
+def _write(run: _Run, rows: Any, bar: Any, errors: collections.Counter[str]) -> int | None:
+    """Write the rows (counting their errors into `errors`); the exit status when an input
+    could not be read to its end (1), else None."""
+    output = None if run.args.output is None else Output(run.args.output)
     try:
-        writer = open_writer(kind, output, rows.schema)
+        writer = open_writer(run.kind, output, rows.schema)
     except BaseException:
         if output is not None:
             output.discard()
@@ -173,21 +230,17 @@ def _extract(args: argparse.Namespace) -> int:
             bar.close()
         raise
     done = interrupted = False
-    errors: collections.Counter[str] = collections.Counter()
     batches = iter(rows)
     try:
         try:
             for batch in batches:
                 writer.put(batch)
-                _count_errors(batch, errors)
+                count_errors(batch, errors)
         except OSError as exc:  # writing raises OutputError, never OSError
-            path = rows.current or opened[0]
-            message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
             if output is None:  # the rows read before the fault go out on stdout
                 writer.finish()
                 done = True
-            shown = inputs[opened.index(path)] if path in opened else path
-            print(f"toolsift: error: cannot read {shown}: {message}", file=sys.stderr)
+            _cannot_read(run, rows.current or run.opened[0], exc)
             return 1
         writer.finish()
         if output is not None:
@@ -204,19 +257,13 @@ def _extract(args: argparse.Namespace) -> int:
             writer.abort(wait=not interrupted)
             if output is not None:
                 output.discard()
-    counts = {
-        key: rows.counts.get(key, 0)
-        for key in ("records", "records_with_calls", "calls", "undecodable_arguments", "failed")
-    }
-    # The decompressed text read, where the backend counts it; else the files' size.
-    text_bytes = rows.counts.get("text_bytes", sum(sizes.values()))
-    seconds = time.perf_counter() - started
-    if not args.quiet:
-        print(summary(counts, sum(sizes.values()), text_bytes, seconds), file=sys.stderr)
-    note = no_calls_note(args.format, inputs, counts)
-    if note is not None:  # finding nothing is said, even with --quiet
-        print(f"toolsift: warning: {note}", file=sys.stderr)
-    return _error_status(args, counts, errors)
+    return None
+
+
+def _cannot_read(run: _Run, path: str, exc: OSError) -> None:
+    message = str(exc).removeprefix(f"{path}: ")  # it may name the file already
+    shown = run.inputs[run.opened.index(path)] if path in run.opened else path
+    print(f"toolsift: error: cannot read {shown}: {message}", file=sys.stderr)
 
 
 def _stop(batches: Any, interrupted: bool) -> None:
@@ -232,17 +279,6 @@ def _stop(batches: Any, interrupted: bool) -> None:
     close = getattr(batches, "close", None)
     if close is not None:
         close()
-
-
-def _count_errors(batch: Any, errors: collections.Counter[str]) -> None:
-    """Add the batch's errors (one row per failed record) to `errors`."""
-    column = batch.column(batch.schema.get_field_index("error"))
-    if column.null_count == len(column):
-        return
-    import pyarrow.compute as pc
-
-    for item in pc.value_counts(column.drop_null()).to_pylist():
-        errors[item["values"]] += item["counts"]
 
 
 def _error_status(

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from toolsift import formats
+from toolsift.cli.rows import PlainBatch, plain_batches
 
 STREAM_CHUNK_RECORDS = 4096
 """`--stream` / `--stream-lines`: records handed to the bulk path at once (memory holds
@@ -23,15 +24,23 @@ class StreamRows:
     read through the bulk path a chunk of records at a time, each numbered as given
     (`--stream`: its line's number; `--stream-lines`: its stream's, in the order of
     first lines). A line longer than `--max-line-bytes` is a failed record saying so.
-    Has what the CLI reads of a `_bulk.Stream`: `schema`, `counts`, `current`."""
+    Has what the CLI reads of a `_bulk.Stream`: `schema`, `counts`, `current`. With
+    `plain` (the pure backend's parser: pyarrow is missing), the rows are `PlainBatch`es
+    read by it."""
 
     def __init__(
-        self, core: Any, path: str, args: argparse.Namespace, progress: Callable[..., None] | bool
+        self,
+        core: Any,
+        path: str,
+        args: argparse.Namespace,
+        progress: Callable[..., None] | bool,
+        plain: Any = None,
     ) -> None:
         from toolsift import _bulk
         from toolsift._pure import bulk
 
-        self.schema = _bulk.schema()
+        self._plain = plain
+        self.schema = _bulk.COLUMNS if plain is not None else _bulk.schema()
         self.counts: dict[str, int] = {}
         self.current = path
         self._core = core
@@ -79,6 +88,14 @@ class StreamRows:
         from toolsift import _bulk
 
         args = self._args
+        if self._plain is not None:
+            keys = _bulk.record_path_keys(args.record_path)
+            for batch in plain_batches(
+                self._plain, chunk, keys, args.threads, None, None, self.counts
+            ):
+                batch.columns["record"] = [number + first for number in batch.columns["record"]]
+                yield batch
+            return
         rows = _bulk.stream(self._core, chunk, args.record_path, args.threads, False)
         for batch in rows:
             yield _renumbered(batch, first)
@@ -86,12 +103,16 @@ class StreamRows:
             self.counts[key] = self.counts.get(key, 0) + value
 
     def _failed(self, number: int, error: str) -> Any:
-        import pyarrow as pa
-
         from toolsift import _bulk
 
         for key in ("records", "failed"):
             self.counts[key] = self.counts.get(key, 0) + 1
+        if self._plain is not None:
+            values = {name: [None] for name in _bulk.COLUMNS}
+            values["record"], values["error"] = [number], [error]
+            return PlainBatch(_bulk.COLUMNS, values)
+        import pyarrow as pa
+
         columns = [
             _int64s([number])
             if field.name == "record"

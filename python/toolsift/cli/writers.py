@@ -13,6 +13,7 @@ import threading
 from typing import IO, Any, NoReturn
 
 from toolsift.cli.errors import STDOUT_NAME, OutputError, UsageError
+from toolsift.cli.rows import column_values, csv_field, csv_lines
 
 
 class Output:
@@ -94,7 +95,8 @@ class Writer:
     def __init__(self, name: str, schema: Any) -> None:
         self.name = name
         self.schema = schema
-        self.columns = tuple(schema.names)
+        # A pyarrow schema, or (rows without pyarrow) the column names.
+        self.columns = tuple(schema if isinstance(schema, tuple) else schema.names)
         self._failed: list[BaseException] = []
         self._stopped = False
         self._abandoned = False  # after an interrupt: the thread ends at its next batch
@@ -224,6 +226,21 @@ class CsvWriter(Writer):
         self._writer.close()
 
 
+class PlainCsvWriter(Writer):
+    """CSV without pyarrow: the bytes pyarrow's CSV writer writes for the same rows."""
+
+    def __init__(self, name: str, out: IO[bytes], schema: Any) -> None:
+        super().__init__(name, schema)
+        self._out = out
+        self._out.write((",".join(map(csv_field, self.columns)) + "\n").encode("utf-8"))
+
+    def write(self, batch: Any) -> None:
+        self._out.writelines(csv_lines(self.columns, batch))
+
+    def close(self) -> None:
+        self._out.close()
+
+
 class JsonlWriter(Writer):
     """One JSON object per row; `arguments` is spliced in as the object it encodes."""
 
@@ -236,7 +253,7 @@ class JsonlWriter(Writer):
         import orjson
 
         names = self.columns
-        columns = [batch.column(name).to_pylist() for name in names]
+        columns = [column_values(batch, name) for name in names]
         at = names.index("arguments")
         fragment = orjson.Fragment
         # The arguments are compact JSON already: spliced in as they are.
@@ -262,6 +279,8 @@ def open_writer(kind: str, output: Output | None, schema: Any) -> Writer:
     try:
         if kind == ".jsonl":
             return JsonlWriter(output.name, open(output.path, "wb"), True, schema)
+        if kind == ".csv" and isinstance(schema, tuple):  # rows without pyarrow
+            return PlainCsvWriter(output.name, open(output.path, "wb"), schema)
         if kind == ".csv":
             return CsvWriter(output.name, output.path, schema)
         return ParquetWriter(output.name, output.path, schema)
