@@ -17,7 +17,7 @@ from typing import Any
 
 from toolsift._errors import OPENED_BEFORE_FORK
 from toolsift._paths import expand_local
-from toolsift._types import AgentResponse
+from toolsift._types import COLUMNS, AgentResponse
 
 __all__ = [
     "BATCH_ROWS",
@@ -36,18 +36,6 @@ __all__ = [
 
 ProgressArg = bool | Callable[[int, int | None], object]
 """`progress`: False (none), True (a tqdm bar on stderr), or `callback(done, total)`."""
-
-COLUMNS = (
-    "record",
-    "custom_id",
-    "format",
-    "call_index",
-    "id",
-    "name",
-    "arguments",
-    "raw_arguments",
-    "error",
-)
 
 
 def require_pyarrow() -> Any:

@@ -60,7 +60,6 @@ from typing import IO, Any, Protocol
 
 import orjson
 
-from toolsift._bulk import COLUMNS
 from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
 from toolsift._jsontext import (
     TooLongInt,
@@ -71,7 +70,7 @@ from toolsift._jsontext import (
 )
 from toolsift._pure.formats import anthropic, bedrock
 from toolsift._pure.nodes import PLAIN
-from toolsift._types import AgentResponse, ToolCall
+from toolsift._types import COLUMNS, AgentResponse, ToolCall
 
 __all__ = [
     "BATCH_ROWS",

@@ -80,6 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _what_to_read(extract)
+    _how_to_run(extract)
+    return parser
+
+
+def _what_to_read(extract: argparse.ArgumentParser) -> None:
+    """`extract`'s inputs and where the calls are in them."""
     extract.add_argument(
         "inputs",
         nargs="+",
@@ -118,6 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="the path holds one call object, not a list of calls",
     )
+
+
+def _how_to_run(extract: argparse.ArgumentParser) -> None:
+    """`extract`'s output, threads, limits, stream modes and exit conditions."""
     extract.add_argument(
         "-o",
         "--output",
@@ -154,7 +165,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="exit 1 if more than this share of the records failed (0..1)",
     )
     extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
-    return parser
 
 
 def _rate(text: str) -> float:
