@@ -115,6 +115,8 @@ from toolsift._values import HugeFloat, TooLongInt
 
 __all__ = [
     "MAX_DEPTH",
+    "HugeFloat",
+    "TooLongInt",
     "dumps_arguments",
     "dumps_compact",
     "dumps_strict",

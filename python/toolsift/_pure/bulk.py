@@ -56,7 +56,7 @@ import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, cast
 
 import orjson
 
@@ -177,7 +177,8 @@ def _open(path: str) -> tuple[IO[bytes], _Prefixed, IO[bytes], str | None]:
             magic += more
         counted = _Prefixed(magic, raw)
         if magic.startswith(_GZIP_MAGIC):
-            return raw, counted, gzip.GzipFile(fileobj=counted, mode="rb"), "gzip"
+            unzipped = cast(IO[bytes], gzip.GzipFile(fileobj=counted, mode="rb"))
+            return raw, counted, unzipped, "gzip"
         if _is_zstd(magic):
             try:
                 import zstandard
@@ -198,7 +199,7 @@ class _ZstdFrames(io.RawIOBase):
     """The decompressed bytes of one or more zstd frames (skippable ones give none); data
     cut off inside a frame is an error (zstandard's stream_reader would end quietly)."""
 
-    def __init__(self, raw: IO[bytes], zstandard: Any) -> None:
+    def __init__(self, raw: io.RawIOBase, zstandard: Any) -> None:
         self._raw = raw
         self._zstd = zstandard
         self._context = zstandard.ZstdDecompressor()
@@ -418,8 +419,8 @@ def locate(doc: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str |
     # An inline batch's answer (`InlinedResponse`, as the REST API and google-genai give it).
     if "metadata" in doc and answered and doc.keys() <= _INLINED_RESPONSE:
         metadata = doc.get("metadata")
-        key = metadata.get("key") if isinstance(metadata, dict) else None
-        return _gemini_batch(doc, _string(key))
+        inline_key = metadata.get("key") if isinstance(metadata, dict) else None
+        return _gemini_batch(doc, _string(inline_key))
     # The envelopes a format brings along (its module's `unwrap_batch`).
     for unwrap in (anthropic.unwrap_batch, bedrock.unwrap_batch):
         located = unwrap(doc)

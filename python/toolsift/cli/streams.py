@@ -40,7 +40,7 @@ class StreamRows:
         from toolsift._pure import bulk
 
         self._plain = plain
-        self.schema = _bulk.COLUMNS if plain is not None else _bulk.schema()
+        self.schema: Any = _bulk.COLUMNS if plain is not None else _bulk.schema()
         self.counts: dict[str, int] = {}
         self.current = path
         self._core = core
@@ -108,7 +108,7 @@ class StreamRows:
         for key in ("records", "failed"):
             self.counts[key] = self.counts.get(key, 0) + 1
         if self._plain is not None:
-            values = {name: [None] for name in _bulk.COLUMNS}
+            values: dict[str, list[Any]] = {name: [None] for name in _bulk.COLUMNS}
             values["record"], values["error"] = [number], [error]
             return PlainBatch(_bulk.COLUMNS, values)
         import pyarrow as pa

@@ -18,6 +18,7 @@ from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     ERROR_TYPE,
     Accumulator,
+    Slot,
     append,
     index_of,
     set_name,
@@ -135,6 +136,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     `message_start` begins a message whose block indices start again at 0: its blocks are
     a new group, so the calls of the messages before it stay as they are. An `error`
     event (`overloaded_error`, ...) is the stream's error."""
+    slot: Slot | None  # started here, or looked up (None: not started)
     kind = field(event, "type")
     index = index_of(field(event, "index"))
     if is_str(kind, "message_start"):

@@ -19,6 +19,7 @@ from typing import Any
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     Accumulator,
+    Slot,
     append,
     bedrock_exception,
     index_of,
@@ -117,6 +118,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     its deltas find no block at its index. A `messageStart` begins a message whose block
     indices start again at 0: its blocks are a new group, so the calls before it stay as
     they are."""
+    slot: Slot | None  # started here, or looked up (None: not started)
     if field(event, "messageStart") is not None:
         acc.message += 1
     start = field(event, "contentBlockStart")

@@ -18,6 +18,7 @@ from typing import Any
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     Accumulator,
+    Slot,
     append,
     index_of,
     set_name,
@@ -109,6 +110,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     `step.stop`. `interaction.completed` completes every call, and a `function_call` step
     of its interaction that the stream did not start is a call of its own. An `error`
     event (`{code, message}`) is the stream's error."""
+    slot: Slot | None  # started here, or looked up (None: not started)
     kind = _event_type(event)
     index = index_of(field(event, "index"))
     if is_str(kind, "step.start"):
