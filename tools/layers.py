@@ -33,13 +33,24 @@ MAX_FILE_LINES = 700
 MAX_FUNCTION_LINES = 80
 
 RUST_LAYERS: tuple[tuple[str, ...], ...] = (
-    ("json",),
+    # JSON text, and the leaves every layer may use (the mutex policy, the compact writer).
+    ("json", "json_errors", "compact", "sync"),
     ("node",),
     ("calls",),
-    # The toolkit the formats build their stream readers on, below them.
-    ("stream::accumulator", "stream::framing", "stream::partial", "stream::events"),
+    # The toolkit the formats build their stream readers on, below them (in `stream/`
+    # or beside it).
+    (
+        "accumulator",
+        "framing",
+        "partial",
+        "stream::accumulator",
+        "stream::framing",
+        "stream::partial",
+    ),
     ("formats",),
-    ("route", "record"),  # the one response route (record.rs until it is route.rs)
+    # The one response route (record.rs until it is route.rs), and the events of a whole
+    # stream read through the registry for it.
+    ("route", "record", "events", "stream::events"),
     ("stream", "bulk"),  # the drivers above the formats: stream, files, envelopes, rows
     ("pipeline",),
     ("python",),  # the PyO3 binding
