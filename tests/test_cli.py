@@ -684,14 +684,14 @@ def test_interrupted_run_keeps_the_previous_output(
     """Ctrl-C after some rows were written: exit 130, the output from before kept."""
     from toolsift import _bulk, cli
 
-    batches = _bulk.Stream._batches
+    batches = _bulk.BatchStream._batches
 
     def interrupted(self: Any) -> Any:
         for batch in batches(self):
             yield batch
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(_bulk.Stream, "_batches", interrupted)
+    monkeypatch.setattr(_bulk.BatchStream, "_batches", interrupted)
     for out in (in_process.name, "new.parquet"):
         assert cli.main(["extract", str(OPENAI), "--format", "openai", "-o", out]) == 130
         assert capsys.readouterr().err == "toolsift: interrupted\n"

@@ -89,7 +89,7 @@ def plain_batches(
 
 class PlainRows:
     """The rows of the inputs, one file after another, as `PlainBatch`es, with what the
-    CLI reads of a `_bulk.Stream`: `schema` (here the column names), `counts`, `current`.
+    CLI reads of a `_bulk.BatchStream`: `schema` (here the column names), `counts`, `current`.
     With `names` (several inputs, a directory or a glob), a `file` column comes first."""
 
     def __init__(

@@ -181,7 +181,7 @@ def _checked(args: argparse.Namespace) -> _Run:
 
 
 def _rows(run: _Run, bar: Any) -> Any:
-    """The rows of the inputs (with what the CLI reads of a `_bulk.Stream`): Arrow record
+    """The rows of the inputs (with what the CLI reads of a `_bulk.BatchStream`): Arrow record
     batches, or, without pyarrow, `PlainBatch`es. An input gone since it was checked is
     a UsageError."""
     args, opened = run.args, run.opened
@@ -269,7 +269,7 @@ def _cannot_read(run: _Run, path: str, exc: OSError) -> None:
 def _stop(batches: Any, interrupted: bool) -> None:
     """Stop the reading threads (after a failure, or an interrupt). Interrupted, they
     are not waited for: one may be blocked in a read of a pipe whose writer is idle
-    (the KeyboardInterrupt thrown in tells `Stream` so)."""
+    (the KeyboardInterrupt thrown in tells `BatchStream` so)."""
     if interrupted and hasattr(batches, "throw"):
         try:
             batches.throw(KeyboardInterrupt())

@@ -24,7 +24,7 @@ class StreamRows:
     read through the bulk path a chunk of records at a time, each numbered as given
     (`--stream`: its line's number; `--stream-lines`: its stream's, in the order of
     first lines). A line longer than `--max-line-bytes` is a failed record saying so.
-    Has what the CLI reads of a `_bulk.Stream`: `schema`, `counts`, `current`. With
+    Has what the CLI reads of a `_bulk.BatchStream`: `schema`, `counts`, `current`. With
     `plain` (the pure backend's parser: pyarrow is missing), the rows are `PlainBatch`es
     read by it."""
 
