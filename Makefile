@@ -145,6 +145,8 @@ lint: $(PY)
 	$(VENV)/bin/ruff check python tests benches fuzz
 	$(VENV)/bin/ruff format --check python tests benches fuzz
 	$(PY) -m mypy.stubtest toolsift._native
+	$(PY) -m mypy
+	$(PY) tools/layers.py
 
 # The docs site (mkdocs-material, API reference by mkdocstrings) into site/; warnings fail.
 docs: $(PY)

@@ -212,3 +212,29 @@ def test_this_process_matches_its_setting() -> None:
     assert _backend.core is _backend.load(toolsift.IMPLEMENTATION)
     module = NATIVE_MODULE if toolsift.IMPLEMENTATION == "rust" else PURE_MODULE
     assert type(parsers.OpenAIResponseParser()._core).__module__ == module
+
+
+def _parameters(function: object) -> list[tuple[str, object]]:
+    """Parameter names and defaults (annotations and the positional-only marker of a
+    compiled method's `self` apart)."""
+    import inspect
+
+    return [
+        (p.name, p.default)
+        for p in inspect.signature(function).parameters.values()  # type: ignore[arg-type]
+    ]
+
+
+def test_both_backends_have_the_backend_surface() -> None:
+    """The `Backend` protocol (`toolsift._backend`): both backends have its functions and
+    their parser its methods, with the same parameters (names, order, defaults), each
+    with a docstring. (mypy checks the types: `_backend.py` assigns both to it.)"""
+    from toolsift import _backend
+
+    native, pure = _backend.load("rust"), _backend.load("python")
+    assert _parameters(native.Parser) == _parameters(pure.Parser)
+    pairs = [(getattr(native, n), getattr(pure, n)) for n in _backend.BACKEND_FUNCTIONS]
+    pairs += [(getattr(native.Parser, n), getattr(pure.Parser, n)) for n in _backend.PARSER_METHODS]
+    for compiled, twin in pairs:
+        assert _parameters(compiled) == _parameters(twin), twin.__qualname__
+        assert compiled.__doc__ and twin.__doc__, twin.__qualname__

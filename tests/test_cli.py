@@ -641,7 +641,7 @@ def test_broken_pipe_in_the_writer_thread_through_main(
     src = tmp_path / "big.jsonl"
     src.write_bytes(OPENAI.read_bytes() * 40)  # many batches: the error comes mid-run
     silenced = []
-    monkeypatch.setattr(cli, "_silence_stdout", lambda: silenced.append(True))
+    monkeypatch.setattr(cli.run, "_silence_stdout", lambda: silenced.append(True))
     monkeypatch.setattr(cli._JsonlWriter, "write", failing_write(BrokenPipeError(32, "x")))
     assert cli.main(["extract", str(src), "--format", "openai", "--threads", threads]) == 0
     assert capsys.readouterr().err == ""
@@ -666,7 +666,7 @@ def test_parquet_row_groups_gather_batches(
         size = largest + 1
     else:
         size = max(batch.nbytes for batch in batches) + 1
-    monkeypatch.setattr(cli, limit, size)
+    monkeypatch.setattr(cli.writers, limit, size)
     out = tmp_path / "o.parquet"
     assert cli.main(["extract", str(src), "--format", "openai", "--quiet", "-o", str(out)]) == 0
     assert pq.read_table(out).equals(parsers.OpenAIResponseParser().to_arrow(src))
@@ -684,14 +684,14 @@ def test_interrupted_run_keeps_the_previous_output(
     """Ctrl-C after some rows were written: exit 130, the output from before kept."""
     from toolsift import _bulk, cli
 
-    batches = _bulk.Stream._batches
+    batches = _bulk.BatchStream._batches
 
     def interrupted(self: Any) -> Any:
         for batch in batches(self):
             yield batch
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(_bulk.Stream, "_batches", interrupted)
+    monkeypatch.setattr(_bulk.BatchStream, "_batches", interrupted)
     for out in (in_process.name, "new.parquet"):
         assert cli.main(["extract", str(OPENAI), "--format", "openai", "-o", out]) == 130
         assert capsys.readouterr().err == "toolsift: interrupted\n"
@@ -812,7 +812,7 @@ except ImportError as exc:
 """
 
 
-def test_pyarrow_is_optional(impl: str) -> None:
+def test_pyarrow_is_optional(impl: str, tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", NO_PYARROW, str(OPENAI)],
         capture_output=True,
@@ -825,7 +825,7 @@ def test_pyarrow_is_optional(impl: str) -> None:
     cli = subprocess.run(
         [sys.executable, "-c", "import sys; sys.modules['pyarrow'] = None; "
          "from toolsift.cli import main; sys.exit(main(sys.argv[1:]))",
-         "extract", str(OPENAI), "--format", "openai"],
+         "extract", str(OPENAI), "--format", "openai", "-o", str(tmp_path / "o.parquet")],
         capture_output=True,
         text=True,
         env={**os.environ, "TOOLSIFT_IMPLEMENTATION": impl},

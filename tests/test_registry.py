@@ -45,3 +45,38 @@ def test_unknown_format_lists_every_name(backend: object, name: str) -> None:
     for listed in formats.NAMES:
         assert listed in str(raised.value)
     backend.Parser(name)  # type: ignore[attr-defined]
+
+
+def test_the_public_table_lists_the_backends_formats() -> None:
+    """`toolsift.formats` (the public layer's table) and the pure registry agree on the
+    names, their order, the auto-detection order and each format's metadata."""
+    from toolsift import formats as public
+
+    assert public.NAMES == formats.NAMES
+    assert public.WALKED == tuple(spec.name for spec in formats.WALKED)
+    for spec in formats.REGISTRY:
+        row = public.by_name(spec.name)
+        assert (row.parser_class, row.where, row.id) == (
+            spec.module.PARSER_CLASS,
+            spec.module.WHERE,
+            spec.module.ID,
+        )
+    assert public.markdown_table() == formats.markdown_table()
+    assert public.parser_classes() == cli.FORMATS
+
+
+def test_the_public_layer_loads_no_pure_backend_to_learn_the_names() -> None:
+    """With the Rust backend, importing the parser classes and the CLI loads nothing of
+    `toolsift._pure` (the names come from `toolsift.formats`)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, toolsift.parsers, toolsift.cli, toolsift._engines\n"
+        "print(sorted(m for m in sys.modules if m.startswith('toolsift._pure')))"
+    )
+    env = {**__import__("os").environ, "TOOLSIFT_IMPLEMENTATION": "rust"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"

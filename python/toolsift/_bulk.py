@@ -17,14 +17,14 @@ from typing import Any
 
 from toolsift._errors import OPENED_BEFORE_FORK
 from toolsift._paths import expand_local
-from toolsift._types import AgentResponse
+from toolsift._types import COLUMNS, AgentResponse
 
 __all__ = [
     "BATCH_ROWS",
     "COLUMNS",
+    "BatchStream",
     "Files",
     "ProgressArg",
-    "Stream",
     "arrow_batches",
     "file_schema",
     "parse_file",
@@ -36,18 +36,6 @@ __all__ = [
 
 ProgressArg = bool | Callable[[int, int | None], object]
 """`progress`: False (none), True (a tqdm bar on stderr), or `callback(done, total)`."""
-
-COLUMNS = (
-    "record",
-    "custom_id",
-    "format",
-    "call_index",
-    "id",
-    "name",
-    "arguments",
-    "raw_arguments",
-    "error",
-)
 
 
 def require_pyarrow() -> Any:
@@ -485,7 +473,7 @@ class _Part:
             self._thread.join()
 
 
-class Stream:
+class BatchStream:
     """Record batches of one or more sources, in order; `counts` sums what the backend
     counted in the sources read to their end. The sources are read on threads of their
     own, up to `in_flight` at once (memory: see `_Part`).
@@ -606,8 +594,8 @@ def stream(
     max_line_bytes: int | None = None,
     batch_rows: int | None = None,
     names: Sequence[str] | None = None,
-) -> Stream:
-    """The rows of `source` (a path, in-memory records, or `Files`) as a `Stream` of
+) -> BatchStream:
+    """The rows of `source` (a path, in-memory records, or `Files`) as a `BatchStream` of
     record batches (`batch_rows` each; None: as the backend cuts them). Arguments are
     checked, and every file is looked up, now. `names`: the `file` column's values for
     `Files` (default: the paths, directories and globs expanded)."""
@@ -639,7 +627,7 @@ def stream(
         bar = _Progress(progress, total, unit, label)
         size = total if isinstance(records, str) else None
         part = (None, reading(records, threads, bar.callback, size))
-        return Stream([part], 1, rows_schema, batch_rows, bar, idle)
+        return BatchStream([part], 1, rows_schema, batch_rows, bar, idle)
     paths = [checked_path(path) for path in expand_local(source)]
     if names is None:
         names = paths
@@ -653,7 +641,7 @@ def stream(
         (name, reading(path, each, callback, size))
         for name, path, callback, size in zip(names, paths, callbacks, sizes, strict=True)
     ]
-    return Stream(parts, in_flight, file_schema(), batch_rows, bar, idle)
+    return BatchStream(parts, in_flight, file_schema(), batch_rows, bar, idle)
 
 
 def _releasing(native: Callable[[], object] | None) -> Callable[[], None]:
@@ -730,6 +718,6 @@ def to_arrow(
     return pa.Table.from_batches(batches, rows.schema)
 
 
-def _reader(rows: Stream) -> Any:
+def _reader(rows: BatchStream) -> Any:
     pa = require_pyarrow()
     return pa.RecordBatchReader.from_batches(rows.schema, iter(rows))

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from typing import IO, Any, NamedTuple
 
-from toolsift import _bulk
+from toolsift import _bulk, formats
 
 __all__ = [
     "CALL_COLUMNS",
@@ -94,9 +94,7 @@ def parser_for(format: Any, **options: Any) -> Any:
         raise TypeError(
             f"format must be a format name or a toolsift parser, got {type(format).__name__}"
         )
-    from toolsift._pure.formats import AUTO, REGISTRY
-
-    classes = {**{spec.name: spec.parser_class for spec in REGISTRY}, AUTO: "AutoResponseParser"}
+    classes = formats.parser_classes()
     if format not in classes:
         raise ValueError(f"unknown format {format!r}; expected one of: {', '.join(classes)}")
     return getattr(parsers, classes[format])(**options)

@@ -6,7 +6,21 @@ from typing import Any, Protocol
 
 from toolsift._jsontext import _generous_limits, _safe_repr
 
-__all__ = ["AgentResponse", "Stream", "ToolCall"]
+__all__ = ["COLUMNS", "AgentResponse", "Stream", "ToolCall"]
+
+COLUMNS = (
+    "record",
+    "custom_id",
+    "format",
+    "call_index",
+    "id",
+    "name",
+    "arguments",
+    "raw_arguments",
+    "error",
+)
+"""The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
+per call, or one per record that could not be read."""
 
 
 _NESTED = (dict, list, tuple)

@@ -68,28 +68,26 @@ class RussoStream:
 
 
 class _RussoResults:
-    def parse(  # type: ignore[override]
-        self, raw: Any, *, record_path: str | None = None
-    ) -> RussoAgentResponse:
+    def parse(self, raw: Any, *, record_path: str | None = None) -> RussoAgentResponse:
         return to_russo(super().parse(raw, record_path=record_path))  # type: ignore[misc]
 
-    def parse_many(  # type: ignore[override]
+    def parse_many(
         self, raws: Iterable[Any], *, threads: int | None = None, record_path: str | None = None
     ) -> list[RussoAgentResponse]:
         found = super().parse_many(raws, threads=threads, record_path=record_path)  # type: ignore[misc]
         return [to_russo(r) for r in found]
 
-    def stream(self) -> RussoStream:  # type: ignore[override]
+    def stream(self) -> RussoStream:
         return RussoStream(super().stream())  # type: ignore[misc]
 
 
-class OpenAIResponseParser(_RussoResults, parsers.OpenAIResponseParser):
+class OpenAIResponseParser(_RussoResults, parsers.OpenAIResponseParser):  # type: ignore[misc]
     """`toolsift.parsers.OpenAIResponseParser`, returning russo's models."""
 
 
-class GeminiResponseParser(_RussoResults, parsers.GeminiResponseParser):
+class GeminiResponseParser(_RussoResults, parsers.GeminiResponseParser):  # type: ignore[misc]
     """`toolsift.parsers.GeminiResponseParser`, returning russo's models."""
 
 
-class JsonResponseParser(_RussoResults, parsers.JsonResponseParser):
+class JsonResponseParser(_RussoResults, parsers.JsonResponseParser):  # type: ignore[misc]
     """`toolsift.parsers.JsonResponseParser`, returning russo's models."""

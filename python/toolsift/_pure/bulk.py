@@ -57,11 +57,10 @@ import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, cast
 
 import orjson
 
-from toolsift._bulk import COLUMNS
 from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
 from toolsift._jsontext import (
     TooLongInt,
@@ -72,7 +71,7 @@ from toolsift._jsontext import (
 )
 from toolsift._pure.formats import anthropic, bedrock
 from toolsift._pure.nodes import PLAIN
-from toolsift._types import AgentResponse, ToolCall
+from toolsift._types import COLUMNS, AgentResponse, ToolCall
 
 __all__ = [
     "BATCH_ROWS",
@@ -179,7 +178,8 @@ def _open(path: str) -> tuple[IO[bytes], _Prefixed, IO[bytes], str | None]:
             magic += more
         counted = _Prefixed(magic, raw)
         if magic.startswith(_GZIP_MAGIC):
-            return raw, counted, gzip.GzipFile(fileobj=counted, mode="rb"), "gzip"
+            unzipped = cast(IO[bytes], gzip.GzipFile(fileobj=counted, mode="rb"))
+            return raw, counted, unzipped, "gzip"
         if _is_zstd(magic):
             try:
                 import zstandard
@@ -200,7 +200,7 @@ class _ZstdFrames(io.RawIOBase):
     """The decompressed bytes of one or more zstd frames (skippable ones give none); data
     cut off inside a frame is an error (zstandard's stream_reader would end quietly)."""
 
-    def __init__(self, raw: IO[bytes], zstandard: Any) -> None:
+    def __init__(self, raw: io.RawIOBase, zstandard: Any) -> None:
         self._raw = raw
         self._zstd = zstandard
         self._context = zstandard.ZstdDecompressor()
@@ -420,8 +420,8 @@ def locate(doc: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str |
     # An inline batch's answer (`InlinedResponse`, as the REST API and google-genai give it).
     if "metadata" in doc and answered and doc.keys() <= _INLINED_RESPONSE:
         metadata = doc.get("metadata")
-        key = metadata.get("key") if isinstance(metadata, dict) else None
-        return _gemini_batch(doc, _string(key))
+        inline_key = metadata.get("key") if isinstance(metadata, dict) else None
+        return _gemini_batch(doc, _string(inline_key))
     # The envelopes a format brings along (its module's `unwrap_batch`).
     for unwrap in (anthropic.unwrap_batch, bedrock.unwrap_batch):
         located = unwrap(doc)
@@ -654,13 +654,12 @@ class ArrowColumns:
             c["raw_arguments"].append(call.raw_arguments)
             c["error"].append(None)
 
-    def flush(self, sink: Sink, schema: Any) -> None:
-        """Hand the rows so far to `sink` as one pyarrow RecordBatch."""
-        import pyarrow as pa
-
-        if self.pending:
-            sink(pa.record_batch(self.columns, schema=schema))
+    def take(self) -> Iterator[dict[str, list[Any]]]:
+        """The rows so far (none if there are none), then none kept."""
+        columns, pending = self.columns, self.pending
         self._clear()
+        if pending:
+            yield columns
 
     def summary(self) -> dict[str, int]:
         return {
@@ -690,8 +689,28 @@ def arrow_batches(
     line decompressed, with its terminator; of records: their UTF-8 lengths), blank ones
     included.
     """
-    check_threads(threads)
+    import pyarrow as pa
+
     columns = ArrowColumns()
+    for batch in column_batches(reading, source, record_path, threads, progress, columns,
+                                max_line_bytes):  # fmt: skip
+        sink(pa.record_batch(batch, schema=schema))
+    return columns.summary()
+
+
+def column_batches(
+    reading: Reading,
+    source: str | Iterable[Any],
+    record_path: Sequence[str] | None,
+    threads: int | None,
+    progress: Progress,
+    columns: ArrowColumns,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> Iterator[dict[str, list[Any]]]:
+    """The rows of `arrow_batches`, as Python lists (a dict of `COLUMNS`, one batch at a
+    time; no pyarrow needed); `columns.summary()` has the counts once it is read through.
+    Compressed data cut short: the rows of the lines before the fault, then the OSError."""
+    check_threads(threads)
     records: Iterable[tuple[int, Any]]
     if isinstance(source, str):
         records = open_records(source, progress, max_line_bytes, columns.text_bytes)
@@ -699,24 +718,23 @@ def arrow_batches(
         if hasattr(source, "to_pylist"):  # a pyarrow Array or ChunkedArray
             source = source.to_pylist()
         records = _numbered(source, progress, columns.text_bytes)
-    text = 0  # bytes of the records of the rows not flushed yet (about)
-    with keeping_number_text():  # the arguments column writes `1e400` as it was
-        try:
-            for number, record in records:
-                if record is TOO_LONG:
-                    columns.add(number, [], None, too_long_message(max_line_bytes), None)
-                    continue
+    text = 0  # bytes of the records of the rows not taken yet (about)
+    try:
+        for number, record in records:
+            if record is TOO_LONG:
+                columns.add(number, [], None, too_long_message(max_line_bytes), None)
+                continue
+            with keeping_number_text():  # the arguments column writes `1e400` as it was
                 calls, custom_id, error, format = read_record(reading, record, record_path)
-                columns.add(number, calls, custom_id, error, format)
-                text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
-                if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:
-                    columns.flush(sink, schema)
-                    text = 0
-        except OSError:
-            columns.flush(sink, schema)  # the rows of the lines read before the fault first
-            raise
-        columns.flush(sink, schema)
-    return columns.summary()
+            columns.add(number, calls, custom_id, error, format)
+            text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
+            if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:
+                yield from columns.take()
+                text = 0
+    except OSError:
+        yield from columns.take()  # the rows of the lines read before the fault first
+        raise
+    yield from columns.take()
 
 
 def _numbered(

@@ -61,7 +61,7 @@ class Parser:
         tool_calls_key: str = "tool_calls",
         name_key: str = "name",
         arguments_key: str = "arguments",
-        single: bool = False,
+        single: object = None,
     ) -> None:
         self._format = format
         self._options = {
@@ -169,6 +169,8 @@ class Parser:
         threads: int | None = None,
         record_path: Sequence[str] | None = None,
     ) -> list[AgentResponse]:
+        """`parse` over many responses, in order; a record that cannot be read gives an
+        AgentResponse with `error` set (`threads` checked, one thread here)."""
         check_threads(threads)
         release = collector.hold()  # the results are fresh and acyclic: see `_collector`
         try:
@@ -243,6 +245,7 @@ class Parser:
         progress: Callable[[int], None] | None = None,
         max_line_bytes: int | None = None,
     ) -> Iterator[AgentResponse]:
+        """The AgentResponses of a JSONL file, streamed (`toolsift._bulk.parse_file`)."""
         return bulk.parse_file(
             self,
             path,
@@ -259,9 +262,11 @@ class Parser:
         threads: int | None,
         progress: Callable[[int], None] | None,
         sink: Callable[[Any], None],
-        schema: Any,
+        schema: Any = None,
         max_line_bytes: int | None = None,
     ) -> dict[str, int]:
+        """Rows of the calls in `source` (a path, or records) handed to `sink` as pyarrow
+        record batches of `schema`; the counts (`toolsift._pure.bulk.arrow_batches`)."""
         return bulk.arrow_batches(
             self,
             source,

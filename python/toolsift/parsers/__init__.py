@@ -13,21 +13,21 @@ import warnings as _warnings
 from collections.abc import Iterable as _Iterable
 from collections.abc import Iterator as _Iterator
 from itertools import islice as _islice
-from types import ModuleType as _ModuleType
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 from typing import ClassVar as _ClassVar
 
 from toolsift import _backend, _bulk
+from toolsift import formats as _formats
+from toolsift._backend import Backend as _Backend
 from toolsift._errors import FormatMismatchWarning as _FormatMismatchWarning
 from toolsift._errors import ParseError as _ParseError
-from toolsift._pure import formats as _formats
 from toolsift._types import AgentResponse as _AgentResponse
 from toolsift._types import Stream as _Stream
 from toolsift._types import ToolCall as _ToolCall
 
 if _TYPE_CHECKING:  # pyarrow stays optional at run time
-    import pyarrow  # type: ignore[import-untyped]
+    import pyarrow
 
 __all__ = [
     "AnthropicResponseParser",
@@ -46,7 +46,7 @@ __all__ = [
 
 class _ResponseParser:
     # The backend module is read when an instance is made; tests bind subclasses to each.
-    _backend: _ClassVar[_ModuleType] = _backend.core
+    _backend: _ClassVar[_Backend] = _backend.core
     _format: _ClassVar[str]
 
     def __init__(self, **options: _Any) -> None:
@@ -214,6 +214,7 @@ class _ResponseParser:
 
     def _check_first_records(self, source: _Any, record_path: str | None) -> None:
         """`_check_format` on the first records of a path, a list or a pyarrow array."""
+        responses: _Iterator[_AgentResponse]
         if isinstance(source, (str, _os.PathLike)):
             responses = _islice(self.parse_file(source, record_path=record_path), _FORMAT_CHECKS)
         elif isinstance(source, (list, tuple)):
@@ -271,6 +272,7 @@ def _auto_format(raw: _Any, keys: list[str] | None) -> _formats.Format | None:
     batch envelope, or at `keys`), if any."""
     from toolsift._jsontext import loads
     from toolsift._pure import bulk
+    from toolsift._pure.formats import detect_or_none
 
     if isinstance(raw, (str, bytes, bytearray, memoryview)):
         try:
@@ -279,7 +281,8 @@ def _auto_format(raw: _Any, keys: list[str] | None) -> _formats.Format | None:
             return None
     else:
         response, _, error = bulk.locate_object(raw, keys)
-    return None if error is not None else _formats.detect_or_none(response)
+    found = None if error is not None else detect_or_none(response)
+    return None if found is None else _formats.by_name(found.name)
 
 
 def _rebuild(cls: type[_ResponseParser], options: dict[str, _Any]) -> _ResponseParser:
@@ -290,7 +293,7 @@ def _named_class(cls: type) -> type:
     """`cls`, or its nearest base pickle can find by name (a class made at run time, as
     the tests' backend-bound subclasses, is pickled as the public class it extends)."""
     for klass in cls.__mro__:
-        found: _Any = _sys.modules.get(klass.__module__)
+        found: object = _sys.modules.get(klass.__module__)
         for part in klass.__qualname__.split("."):
             found = getattr(found, part, None)
         if found is klass:
@@ -298,35 +301,51 @@ def _named_class(cls: type) -> type:
     return cls
 
 
-def _walked_parser(name: str) -> type[_ResponseParser]:
-    """The parser class of a format of the registry that takes no options."""
-    spec = _formats.by_name(name)
+class _WalkedParser(_ResponseParser):
+    """A format of the registry that takes no options: a subclass names its format, and
+    its docstring comes from the registry (`toolsift.formats`)."""
 
-    def __init__(self: _ResponseParser) -> None:
-        _ResponseParser.__init__(self)
+    def __init__(self) -> None:
+        super().__init__()
 
-    return type(
-        spec.parser_class,
-        (_ResponseParser,),
-        {
-            "__doc__": f"`{name}` responses: calls at {spec.module.WHERE}; id: {spec.module.ID}.",
-            "__module__": __name__,
-            "__qualname__": spec.parser_class,
-            "__init__": __init__,
-            "_format": name,
-        },
-    )
+    def __init_subclass__(cls, **kwargs: _Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("__doc__") is None:
+            spec = _formats.by_name(cls._format)
+            cls.__doc__ = f"`{spec.name}` responses: calls at {spec.where}; id: {spec.id}."
 
 
-# One line per format of the registry (tests/test_registry.py checks they agree).
-OpenAIResponseParser = _walked_parser("openai")
-OpenAIResponsesParser = _walked_parser("openai-responses")
-AnthropicResponseParser = _walked_parser("anthropic")
-GeminiResponseParser = _walked_parser("gemini")
-GeminiInteractionsParser = _walked_parser("gemini-interactions")
-BedrockConverseParser = _walked_parser("bedrock")
-OllamaResponseParser = _walked_parser("ollama")
-CohereResponseParser = _walked_parser("cohere")
+# One class per format of the registry (tests/test_registry.py checks they agree).
+class OpenAIResponseParser(_WalkedParser):
+    _format = "openai"
+
+
+class OpenAIResponsesParser(_WalkedParser):
+    _format = "openai-responses"
+
+
+class AnthropicResponseParser(_WalkedParser):
+    _format = "anthropic"
+
+
+class GeminiResponseParser(_WalkedParser):
+    _format = "gemini"
+
+
+class GeminiInteractionsParser(_WalkedParser):
+    _format = "gemini-interactions"
+
+
+class BedrockConverseParser(_WalkedParser):
+    _format = "bedrock"
+
+
+class OllamaResponseParser(_WalkedParser):
+    _format = "ollama"
+
+
+class CohereResponseParser(_WalkedParser):
+    _format = "cohere"
 
 
 class AutoResponseParser(_ResponseParser):
@@ -410,7 +429,8 @@ class SdkResponseParser(_ResponseParser):
     def clean_raw_for_history(cls, text: str | bytes | bytearray | memoryview) -> str:
         """The response text to keep in the chat history: one JSON document re-written
         compact with `<|"|>` stripped from string values; any other text unchanged."""
-        return cls._backend.clean_raw_for_history(text)
+        cleaned: str = cls._backend.clean_raw_for_history(text)
+        return cleaned
 
     @staticmethod
     def serialize_tools_for_sdk(tools: _Iterable[_Any]) -> str:

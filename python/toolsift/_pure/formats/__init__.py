@@ -1,10 +1,10 @@
-"""The formats toolsift reads, listed once: one module each, with its name, its parser
-class, where its calls are, how to recognize one of its responses, and its walker. The
-parser classes, the CLI's `--format` choices, auto-detection, the format tables (README,
-docs/formats.md) and the parametrized tests all read this registry. The Rust registry (`formats!` in
-`src/formats/mod.rs`) lists the same formats in the same order, and a test says so.
+"""The pure backend's format registry: one module per format, with how to find its
+calls, how to recognize one of its responses, and its walker, in the order of the public
+table `toolsift.formats` (names, parser classes, the format table), which the parser
+classes, the CLI and the tests read. The Rust registry (`formats!` in `src/formats/mod.rs`)
+lists the same formats in the same order, and a test says so.
 
-A format module has `NAME`, `PARSER_CLASS`, `WHERE` and `ID` (Markdown for the format table),
+A format module has `NAME`, with `PARSER_CLASS`, `WHERE` and `ID` from the public table,
 and either `calls(doc)` (the spec walker: `(name, id, arguments)` of every call, read
 with `toolsift._pure.nodes`) with `detect(doc)` (whether a decoded document has the
 format's distinctive structure), or `walker(**options)` (`json`), or `READS_TEXT`
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from toolsift import formats as public
 from toolsift._errors import UnrecognizedShape
 from toolsift._pure.calls import RawCall
 from toolsift._pure.formats import (
@@ -152,7 +153,7 @@ REGISTRY: tuple[Format, ...] = (*WALKED, Format(json_path), Format(litert))
 NAMES: tuple[str, ...] = tuple(f.name for f in REGISTRY)
 
 
-AUTO = "auto"
+AUTO = public.AUTO
 """`--format auto` (`AutoResponseParser`): each response read as the first of `WALKED`
 whose `detect` recognizes it."""
 
@@ -212,9 +213,5 @@ def stream_detect(event: Any) -> tuple[str, Callable[[Any, Any], None]] | None:
 
 
 def markdown_table() -> str:
-    """The format table of the README and docs/formats.md (tests/test_registry.py checks both)."""
-    rows = ["| `--format` | parser | where the calls are | `ToolCall.id` |", "|---|---|---|---|"]
-    for spec in REGISTRY:
-        module = spec.module
-        rows.append(f"| `{spec.name}` | `{spec.parser_class}` | {module.WHERE} | {module.ID} |")
-    return "\n".join(rows)
+    """The format table of the README and docs/formats.md (`toolsift.formats` makes it)."""
+    return public.markdown_table()

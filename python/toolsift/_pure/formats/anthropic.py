@@ -18,20 +18,17 @@ from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     ERROR_TYPE,
     Accumulator,
+    Slot,
     append,
     index_of,
     set_name,
     set_whole,
     typed_event,
 )
+from toolsift.formats import described
 
 NAME = "anthropic"
-PARSER_CLASS = "AnthropicResponseParser"
-WHERE = (
-    '`content[]` blocks of `type: "tool_use"` (`name`, `input`);'
-    " `server_tool_use` and other blocks give none"
-)
-ID = "the block's `id`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
@@ -139,6 +136,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     `message_start` begins a message whose block indices start again at 0: its blocks are
     a new group, so the calls of the messages before it stay as they are. An `error`
     event (`overloaded_error`, ...) is the stream's error."""
+    slot: Slot | None  # started here, or looked up (None: not started)
     kind = field(event, "type")
     index = index_of(field(event, "index"))
     if is_str(kind, "message_start"):

@@ -19,19 +19,16 @@ from typing import Any
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     Accumulator,
+    Slot,
     append,
     bedrock_exception,
     index_of,
     set_name,
 )
+from toolsift.formats import described
 
 NAME = "bedrock"
-PARSER_CLASS = "BedrockConverseParser"
-WHERE = (
-    "`output.message.content[].toolUse.{name, input}` (Converse API);"
-    ' a `toolUse` of `type: "server_tool_use"` gives none'
-)
-ID = "`toolUse.toolUseId`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
@@ -121,6 +118,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     its deltas find no block at its index. A `messageStart` begins a message whose block
     indices start again at 0: its blocks are a new group, so the calls before it stay as
     they are."""
+    slot: Slot | None  # started here, or looked up (None: not started)
     if field(event, "messageStart") is not None:
         acc.message += 1
     start = field(event, "contentBlockStart")

@@ -19,14 +19,10 @@ from toolsift._pure.calls import RawCall
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import Accumulator, append, index_of, set_name, typed_event
+from toolsift.formats import described
 
 NAME = "cohere"
-PARSER_CLASS = "CohereResponseParser"
-WHERE = (
-    "`message.tool_calls[].function.{name, arguments}` (Chat API v2); v1: the response's "
-    "`tool_calls[].{name, parameters}`"
-)
-ID = "`tool_calls[].id` (v2; v1 calls have none)"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 # `ChatFinishReason` of the v2 API.
 FINISH_REASONS = frozenset(

@@ -16,14 +16,10 @@ from toolsift._pure.stream import (
     set_name,
     set_whole,
 )
+from toolsift.formats import described
 
 NAME = "gemini"
-PARSER_CLASS = "GeminiResponseParser"
-WHERE = (
-    "`candidates[].content.parts[].function_call.{name, args}`, or REST `functionCall`; "
-    "a Live API message's `tool_call.function_calls[]` (REST `toolCall.functionCalls`)"
-)
-ID = "`function_call.id`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 _BLOCKED = (

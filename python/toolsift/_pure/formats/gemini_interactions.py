@@ -18,19 +18,16 @@ from typing import Any
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift._pure.stream import (
     Accumulator,
+    Slot,
     append,
     index_of,
     set_name,
     set_whole,
 )
+from toolsift.formats import described
 
 NAME = "gemini-interactions"
-PARSER_CLASS = "GeminiInteractionsParser"
-WHERE = (
-    '`steps[]` of `type: "function_call"` (`name`, `arguments`; `outputs[]` before the May'
-    " 2026 schema); the steps of built-in and remote tools give none"
-)
-ID = "the step's `id`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 # `Interaction.status` (the SDK's `InteractionStatus`).
 STATUSES = frozenset(
@@ -113,6 +110,7 @@ def stream_event(event: Any, acc: Accumulator) -> None:
     `step.stop`. `interaction.completed` completes every call, and a `function_call` step
     of its interaction that the stream did not start is a call of its own. An `error`
     event (`{code, message}`) is the stream's error."""
+    slot: Slot | None  # started here, or looked up (None: not started)
     kind = _event_type(event)
     index = index_of(field(event, "index"))
     if is_str(kind, "step.start"):

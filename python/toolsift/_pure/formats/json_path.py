@@ -8,16 +8,10 @@ from typing import Any
 
 from toolsift._pure.calls import RawCall
 from toolsift._pure.nodes import elements, member
+from toolsift.formats import described
 
 NAME = "json"
-PARSER_CLASS = "JsonResponseParser"
-WHERE = (
-    'the dot path `tool_calls_key` (keywords: `tool_calls_key="tool_calls"`, `name_key="name"`, '
-    '`arguments_key="arguments"`, `single=False`); `single` for one object; a list input is '
-    "searched item by item, first hit wins; entries without a (non-empty string) name are "
-    "skipped; a key that is not a `str` is a `TypeError`"
-)
-ID = "the entry's `id`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def json_calls(

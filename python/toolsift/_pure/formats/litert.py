@@ -135,14 +135,10 @@ from toolsift._jsontext import (
     too_long_ints_made,
 )
 from toolsift._types import ToolCall
+from toolsift.formats import described
 
 NAME = "litert"
-PARSER_CLASS = "SdkResponseParser"
-WHERE = (
-    "LiteRT-LM / Gemma 4: top-level `tool_calls`, `content[]` items of type `tool_call`, "
-    "glued JSON documents, raw Gemma 4 tool-call tokens (see below)"
-)
-ID = "the item's `id`"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 READS_TEXT = True
 """Responses are read as text (`parse_sdk`), not walked as one JSON document."""
 

@@ -14,14 +14,10 @@ from typing import Any
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import field, member
 from toolsift._pure.stream import Accumulator
+from toolsift.formats import described
 
 NAME = "ollama"
-PARSER_CLASS = "OllamaResponseParser"
-WHERE = (
-    "`message.tool_calls[].function.{name, arguments}` (`/api/chat`;"
-    " `arguments` an object, or a JSON string)"
-)
-ID = "`tool_calls[].id` where present"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:

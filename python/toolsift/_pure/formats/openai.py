@@ -9,15 +9,10 @@ from typing import Any
 from toolsift._pure.calls import RawCall, Verbatim
 from toolsift._pure.nodes import elements, field, is_str, member
 from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_name
+from toolsift.formats import described
 
 NAME = "openai"
-PARSER_CLASS = "OpenAIResponseParser"
-WHERE = (
-    "`choices[].message.tool_calls[].function.{name, arguments}`; custom tools "
-    "`tool_calls[].custom.{name, input}` (the `input` text in `raw_arguments`, arguments "
-    "`{}`); legacy `message.function_call.{name, arguments}`"
-)
-ID = "`tool_calls[].id` (none for `function_call`)"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def detect(doc: Any) -> bool:

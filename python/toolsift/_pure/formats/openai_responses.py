@@ -31,17 +31,10 @@ from toolsift._pure.stream import (
     set_whole,
     typed_event,
 )
+from toolsift.formats import described
 
 NAME = "openai-responses"
-PARSER_CLASS = "OpenAIResponsesParser"
-WHERE = (
-    '`output[]` items of `type: "function_call"` (`name`, `arguments`) and'
-    ' `"custom_tool_call"` (`name`, `input` text: in `raw_arguments`, arguments `{}`);'
-    " the items of built-in tools (server-run, and `computer_call`, `local_shell_call`,"
-    " `shell_call`, `apply_patch_call`) give none; an item's `namespace` (of a namespace"
-    " tool) is not kept"
-)
-ID = "the item's `call_id` (not its `id`)"
+PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
 def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:

@@ -1,0 +1,219 @@
+"""`toolsift extract`'s command line: its options, their checks, and `--help`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any, NoReturn
+
+from toolsift import formats
+from toolsift.cli.errors import UsageError
+
+FORMATS = formats.parser_classes()
+"""`--format` name -> parser class, from the format registry, and `auto`."""
+OUTPUTS = (".parquet", ".csv", ".jsonl")
+# The options passed to JsonResponseParser: its keyword, and the CLI's name for it.
+JSON_OPTIONS = {
+    "tool_calls_key": "--tool-calls-key",
+    "name_key": "--name-key",
+    "arguments_key": "--arguments-key",
+    "single": "--single",
+}
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One clear line rather than argparse's usage block. `prog` is "toolsift" or
+        # "toolsift extract".
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+COLUMN_HELP = {
+    "file": "the input file (with several inputs, a directory or a glob)",
+    "record": "the line's number in its file, from 0 (blank lines counted)",
+    "custom_id": "the batch envelope's custom_id (OpenAI Batch, Vertex, Gemini)",
+    "format": "the format the response was read as",
+    "call_index": "the call's position in its response",
+    "id": "the call's id, where the provider gives one",
+    "name": "the tool's name",
+    "arguments": "the arguments, as JSON text (in JSONL, the object itself)",
+    "raw_arguments": "the argument text, where it was not a JSON object",
+    "error": "why the record could not be read (then its one row has no call)",
+}
+"""`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
+
+EXAMPLES = """\
+examples:
+  toolsift extract batch_output.jsonl -o calls.parquet
+  toolsift extract logs/ --format openai --record-path response.body -o calls.csv
+  zcat day.jsonl.gz | toolsift extract - --fail-on-error | head
+"""
+
+
+def _epilog() -> str:
+    width = max(map(len, COLUMN_HELP))
+    columns = "".join(f"  {name:<{width}}  {text}\n" for name, text in COLUMN_HELP.items())
+    return (
+        "exit status: 0 done; 1 an input not readable to its end, or more failed records\n"
+        "than --fail-on-error or --max-error-rate allow; 2 a usage or output problem;\n"
+        f"128+N ended by signal N (130: Ctrl-C)\n\n{EXAMPLES}\noutput columns (one row "
+        f"per call; a record with no call and no error has none):\n{columns}"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from toolsift import IMPLEMENTATION, __version__
+
+    parser = ArgumentParser(prog="toolsift", description="Normalize LLM tool calls, in bulk.")
+    parser.add_argument(
+        "--version", action="version", version=f"toolsift {__version__} ({IMPLEMENTATION})"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+    extract = commands.add_parser(
+        "extract",
+        help="the tool calls of JSONL files as a table",
+        description=(  # lines as written (RawDescriptionHelpFormatter: the epilog's table)
+            "Write one row per tool call found in each line of the INPUT files (JSONL,\n"
+            "plain, .gz or .zst; OpenAI Batch API, Vertex AI and Gemini API batch output\n"
+            "are unwrapped on their own)."
+        ),
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _what_to_read(extract)
+    _how_to_run(extract)
+    return parser
+
+
+def _what_to_read(extract: argparse.ArgumentParser) -> None:
+    """`extract`'s inputs and where the calls are in them."""
+    extract.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="JSONL files, directories (their .jsonl, .jsonl.gz and .jsonl.zst files) or "
+        "globs; - for standard input",
+    )
+    extract.add_argument(
+        "--format",
+        default="auto",
+        choices=tuple(FORMATS),
+        help="the responses' provider format (default: auto, each line recognized on its own)",
+    )
+    extract.add_argument(
+        "--record-path",
+        metavar="P",
+        help='dot path to the response inside each line (e.g. "response.body"); '
+        "default: unwrap known batch envelopes",
+    )
+    json_keys = extract.add_argument_group(
+        "--format json", "where the calls are in each response (JsonResponseParser's keywords)"
+    )
+    # Left unset (None) unless given, so that the class's own defaults apply.
+    json_keys.add_argument(
+        "--tool-calls-key",
+        metavar="KEY",
+        help='dot path to the calls (e.g. "result.calls"); default: tool_calls',
+    )
+    json_keys.add_argument("--name-key", metavar="KEY", help="key of a call's name; default: name")
+    json_keys.add_argument(
+        "--arguments-key", metavar="KEY", help="key of a call's arguments; default: arguments"
+    )
+    json_keys.add_argument(
+        "--single",
+        action="store_true",
+        default=None,
+        help="the path holds one call object, not a list of calls",
+    )
+
+
+def _how_to_run(extract: argparse.ArgumentParser) -> None:
+    """`extract`'s output, threads, limits, stream modes and exit conditions."""
+    extract.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="output file: .parquet, .csv or .jsonl (default: JSONL on stdout)",
+    )
+    extract.add_argument(
+        "--threads", type=_positive_int, metavar="N", help="parsing threads (default: all cores)"
+    )
+    extract.add_argument(
+        "--max-line-bytes",
+        type=_positive_int,
+        metavar="N",
+        help="a longer line is one failed record (default: 1 GiB)",
+    )
+    extract.add_argument(
+        "--stream",
+        action="store_true",
+        help="each line holds one whole stream: a JSON array of its events, its SSE "
+        "transcript as a JSON string, or one event object (a stream of one event)",
+    )
+    extract.add_argument(
+        "--stream-lines",
+        action="store_true",
+        help="each line is one event of a stream: lines are grouped by their stream's id "
+        "(docs: Streaming) and each stream is one record (numbered in the order of its "
+        "first line)",
+    )
+    extract.add_argument("--fail-on-error", action="store_true", help="exit 1 if any record failed")
+    extract.add_argument(
+        "--max-error-rate",
+        type=_rate,
+        metavar="R",
+        help="exit 1 if more than this share of the records failed (0..1)",
+    )
+    extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def parser_class(name: str) -> Any:
+    from toolsift import parsers
+
+    cls = getattr(parsers, FORMATS[name], None)
+    if cls is None:
+        raise UsageError(f"format {name!r} is not available in this build of toolsift")
+    return cls
+
+
+def parser_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The JsonResponseParser keywords given on the command line (only those)."""
+    given = {key: getattr(args, key) for key in JSON_OPTIONS if getattr(args, key) is not None}
+    if given and args.format != "json":
+        flags = ", ".join(JSON_OPTIONS[key] for key in given)
+        raise UsageError(
+            f"{flags} can only be used with --format json (got --format {args.format})"
+        )
+    return given
+
+
+def output_kind(output: str | None) -> str:
+    if output is None:
+        return ".jsonl"
+    kind = os.path.splitext(output)[1].lower()
+    if kind not in OUTPUTS:
+        raise UsageError(
+            f"cannot tell the output's kind from {output!r}; "
+            f"its name must end in one of: {', '.join(OUTPUTS)}"
+        )
+    return kind
