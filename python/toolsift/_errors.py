@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from toolsift._values import TooLongInt
+
 __all__ = [
     "OPENED_BEFORE_FORK",
     "FormatMismatchWarning",
@@ -72,8 +74,6 @@ def describe_shape(doc: object) -> str:
     for kind, text in kinds.items():
         if isinstance(doc, kind):
             return text
-    from toolsift._jsontext import TooLongInt  # here: that module imports this one
-
     if isinstance(doc, (int, float, TooLongInt)):
         return "a number"
     return f"a {type(doc).__name__} object"

@@ -111,6 +111,7 @@ from typing import Any, cast
 import orjson
 
 from toolsift._errors import ParseError
+from toolsift._values import HugeFloat, TooLongInt
 
 __all__ = [
     "MAX_DEPTH",
@@ -233,17 +234,6 @@ def _stdlib_loads(data: str | bytes | bytearray | memoryview) -> Any:
             return json.loads(text, parse_float=_float, parse_int=to_int)
 
 
-class TooLongInt:
-    """An integer with more digits than Python converts (`sys.get_int_max_str_digits()`:
-    `json.loads` refuses it, and converting it takes quadratic time): its text, never
-    converted. Arguments holding one are not decoded (`holds_too_long_int`)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
 _TOO_LONG_INTS_MADE = [0]  # none made: nothing to look for
 _MADE_HERE = threading.local()  # those made by this thread
 
@@ -277,23 +267,6 @@ def holds_too_long_int(value: Any) -> bool:
             seen.add(id(item))
             stack.extend(item.values() if isinstance(item, dict) else item)
     return False
-
-
-class HugeFloat(float):
-    """A number beyond the float range (``1e400``): ``inf`` that keeps its text, made only
-    inside `keeping_number_text` (for the `arguments` column: `Infinity` is not JSON).
-    `text` is spelled as serde_json hands it over (``e``, a ``+`` on a positive exponent),
-    so both backends write the same."""
-
-    text: str
-
-    def __new__(cls, value: float, text: str) -> HugeFloat:
-        self = super().__new__(cls, value)
-        mantissa, e, exponent = text.lower().partition("e")
-        if e and exponent[:1] not in ("+", "-"):
-            exponent = "+" + exponent
-        self.text = mantissa + e + exponent
-        return self
 
 
 _KEEP_NUMBER_TEXT = contextvars.ContextVar("toolsift_keep_number_text", default=False)
