@@ -15,10 +15,10 @@
 //! error. Deep input never overflows the stack: every container recursion runs under
 //! `stacker::maybe_grow`.
 //!
-//! The parts, each below the ones that use it: [`tape`] (tokens, texts, lookups),
-//! [`prune`] ([`Keep`]), [`strings`] (string runs, escapes, the JSON string writer),
-//! [`numbers`] (number tokens, Python's integer digit limit), [`scan`] (the hand-written
-//! pass and its [`Sink`]), [`serde_fallback`] (serde_json onto the tape).
+//! The parts, each below the ones that use it: `tape` (tokens, texts, lookups),
+//! `prune` ([`Keep`]), `strings` (string runs, escapes, the JSON string writer),
+//! `numbers` (number tokens, Python's integer digit limit), `scan` (the hand-written
+//! pass and its [`Sink`]), `serde_fallback` (serde_json onto the tape).
 
 mod numbers;
 mod prune;
@@ -108,6 +108,7 @@ pub fn parse_plain(input: &[u8]) -> Option<Tape<'_>> {
         tokens,
     })
 }
+
 /// Parse text; strings without escapes point into it.
 pub fn parse_str(text: &str) -> Result<Tape<'_>, JsonError> {
     let (tokens, owned) = tokens_of(text)?;
