@@ -296,14 +296,14 @@ impl Writer<'_, '_> {
             self.i += 2;
             return Ok(false);
         }
-        let (c, next) = crate::json::escaped_char(self.bytes, self.i + 1).ok_or(INVALID)?;
+        let (c, next) = json::escaped_char(self.bytes, self.i + 1).ok_or(INVALID)?;
         self.copy_to(self.i);
         self.i = next;
         self.written = next;
         let mut buf = [0u8; 4];
         let encoded: &str = c.encode_utf8(&mut buf);
         // The character as Python writes it (escaped where it must be).
-        super::compact::write_str_body(encoded, self.out);
+        json::write_str_body(encoded, self.out);
         Ok(true)
     }
 }

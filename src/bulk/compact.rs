@@ -14,7 +14,7 @@
 //! * strings with `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f` and `\u00XX` (lowercase hex)
 //!   for the other control characters below U+0020; everything else as raw UTF-8.
 
-use crate::json::{run_end, Tape, Token};
+use crate::json::{write_str, Tape, Token};
 use std::fmt::Write;
 
 /// The compact JSON text of the value at `idx`.
@@ -216,45 +216,6 @@ pub fn write_float(f: f64, out: &mut String) {
     }
 }
 
-/// A JSON string as `json.dumps(..., ensure_ascii=False)` writes it.
-pub fn write_str(s: &str, out: &mut String) {
-    out.reserve(s.len() + 2);
-    out.push('"');
-    write_str_body(s, out);
-    out.push('"');
-}
-
-/// The inside of [`write_str`]'s output: `s` escaped, without the quotes.
-pub fn write_str_body(s: &str, out: &mut String) {
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        i = run_end(bytes, i);
-        if i >= bytes.len() {
-            break;
-        }
-        let b = bytes[i];
-        // Only ASCII bytes are escaped, so `i` is on a character boundary.
-        out.push_str(&s[start..i]);
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                let _ = write!(out, "\\u{:04x}", b);
-            }
-        }
-        i += 1;
-        start = i;
-    }
-    out.push_str(&s[start..]);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,34 +312,6 @@ mod tests {
                     digits_checked_always(f),
                     "{f:e}"
                 );
-            }
-        }
-    }
-
-    #[test]
-    fn escapes_at_every_offset() {
-        for len in 0..24 {
-            for at in 0..len {
-                for special in ['"', '\\', '\n', '\u{1}', '\u{1f}', 'é', '\u{7f}'] {
-                    let mut text: String = "a".repeat(len);
-                    text.replace_range(at..at + 1, &special.to_string());
-                    let mut slow = String::from('"');
-                    for c in text.chars() {
-                        match c {
-                            '"' => slow.push_str("\\\""),
-                            '\\' => slow.push_str("\\\\"),
-                            '\n' => slow.push_str("\\n"),
-                            c if (c as u32) < 0x20 => {
-                                slow.push_str(&format!("\\u{:04x}", c as u32))
-                            }
-                            c => slow.push(c),
-                        }
-                    }
-                    slow.push('"');
-                    let mut fast = String::new();
-                    write_str(&text, &mut fast);
-                    assert_eq!(fast, slow);
-                }
             }
         }
     }

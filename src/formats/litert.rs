@@ -796,60 +796,15 @@ fn parse_string(text: &str, i: usize, tokens: &mut Vec<Token>) -> Result<usize, 
 
 /// A JSON number at `i`, decoded as JSON decodes it.
 fn parse_number(text: &str, i: usize, tokens: &mut Vec<Token>) -> Result<usize, Malformed> {
-    let b = text.as_bytes();
-    let mut end = i;
-    if b.get(end) == Some(&b'-') {
-        end += 1;
-    }
-    match b.get(end) {
-        Some(b'0') => end += 1,
-        Some(b'1'..=b'9') => end = digits_end(b, end, false)?,
-        _ => return Err(Malformed),
-    }
-    if b.get(end) == Some(&b'.') {
-        end = digits_end(b, end + 1, true)?;
-    }
-    if matches!(b.get(end), Some(b'e' | b'E')) {
-        end += 1;
-        if matches!(b.get(end), Some(b'+' | b'-')) {
-            end += 1;
-        }
-        end = digits_end(b, end, true)?;
-    }
+    let end = json::number_end(text.as_bytes(), i).ok_or(Malformed)?;
     let number = text.get(i..end).ok_or(Malformed)?;
     let place = source_text(i..end)?;
-    let token = number_token(number, place);
+    let token = json::number_token(number, || place);
     if matches!(token, Token::BigInt(_)) && json::is_too_long_int(number) {
         return Err(Malformed); // Python would refuse to convert it: the block is kept as text
     }
     tokens.push(token);
     Ok(end)
-}
-
-fn digits_end(b: &[u8], start: usize, required: bool) -> Result<usize, Malformed> {
-    let mut i = start;
-    while b.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-    }
-    if required && i == start {
-        return Err(Malformed);
-    }
-    Ok(i)
-}
-
-/// The token of valid JSON number text (`place`: where it is), as `crate::json` makes
-/// it: integers exact at any size, floats correctly rounded (out of range: infinite, as
-/// in Python).
-fn number_token(text: &str, place: Text) -> Token {
-    if text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E')) {
-        json::float_token(text, || place)
-    } else if let Ok(small) = text.parse::<i64>() {
-        Token::Int(small)
-    } else if let Ok(unsigned) = text.parse::<u64>() {
-        Token::UInt(unsigned)
-    } else {
-        Token::BigInt(place)
-    }
 }
 
 fn parse_literal(b: &[u8], i: usize, tokens: &mut Vec<Token>) -> Result<usize, Malformed> {
@@ -899,9 +854,9 @@ fn compact_json(text: &str, tape: &Tape<'_>) -> Option<String> {
                     let value = tape.text(string);
                     let is_key = b.get(skip_whitespace(b, end)) == Some(&b':');
                     if is_key || FINDERS[4].find(value.as_bytes()).is_none() {
-                        write_json_string(&mut out, value);
+                        json::write_str(value, &mut out);
                     } else {
-                        write_json_string(&mut out, &value.replace(ESCAPE_TOKEN, ""));
+                        json::write_str(&value.replace(ESCAPE_TOKEN, ""), &mut out);
                     }
                 }
             }
@@ -930,39 +885,6 @@ fn string_end(b: &[u8], i: usize) -> usize {
         i += 2;
     }
     b.len()
-}
-
-/// A string as `json.dumps(ensure_ascii=False)` writes it: only `"`, `\` and control
-/// characters escaped (short forms where JSON has them, else `\u00xx`).
-pub fn write_json_string(out: &mut String, value: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    let b = value.as_bytes();
-    let mut copied = 0;
-    for (i, &c) in b.iter().enumerate() {
-        let short = match c {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(value.get(copied..i).unwrap_or_default());
-        if short.is_empty() {
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(c >> 4)] as char);
-            out.push(HEX[usize::from(c & 0xf)] as char);
-        } else {
-            out.push_str(short);
-        }
-        copied = i + 1;
-    }
-    out.push_str(value.get(copied..).unwrap_or_default());
-    out.push('"');
 }
 
 #[cfg(test)]
@@ -1011,7 +933,7 @@ mod tests {
         );
         assert_eq!(clean_raw_for_history("{} {}"), None);
         let mut out = String::new();
-        write_json_string(&mut out, "\u{1}é\u{7f}");
+        json::write_str("\u{1}é\u{7f}", &mut out);
         assert_eq!(out, "\"\\u0001é\u{7f}\"");
     }
 }

@@ -63,7 +63,6 @@ import orjson
 
 from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
 from toolsift._jsontext import (
-    TooLongInt,
     dumps_arguments,
     dumps_compact,
     keeping_number_text,
@@ -72,6 +71,7 @@ from toolsift._jsontext import (
 from toolsift._pure.formats import anthropic, bedrock
 from toolsift._pure.nodes import PLAIN
 from toolsift._types import COLUMNS, AgentResponse, ToolCall
+from toolsift._values import TooLongInt
 
 __all__ = [
     "BATCH_ROWS",

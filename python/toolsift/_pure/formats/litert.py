@@ -126,7 +126,6 @@ from typing import Any, Literal
 import orjson
 
 from toolsift._jsontext import (
-    TooLongInt,
     dumps_compact,
     dumps_strict,
     holds_too_long_int,
@@ -135,6 +134,7 @@ from toolsift._jsontext import (
     too_long_ints_made,
 )
 from toolsift._types import ToolCall
+from toolsift._values import TooLongInt
 from toolsift.formats import described
 
 NAME = "litert"

@@ -1,6 +1,7 @@
-//! The second-wave provider formats on the Rust core: tests/vectors/<format>.json (the
-//! walkers, on a full and on a pruned parse; `detect`) and <format>.batch.json (the
-//! batch envelopes). pytest runs the same files on the pure-Python modules.
+//! The provider formats beyond openai and gemini, on the Rust core:
+//! tests/vectors/<format>.json (the walkers, on a full and on a pruned parse; `detect`)
+//! and <format>.batch.json (the batch envelopes). pytest runs the same files on the
+//! pure-Python modules.
 
 mod common;
 

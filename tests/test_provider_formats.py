@@ -1,6 +1,7 @@
-"""The second-wave provider formats (tests/vectors/<format>.json and <format>.batch.json)
-on their pure-Python modules: the walkers, `detect`, the batch envelopes, and the real
-SDK response objects (anthropic, openai, google-genai, cohere, ollama) read by attribute."""
+"""The provider formats beyond openai and gemini (tests/vectors/<format>.json and
+<format>.batch.json) on their pure-Python modules: the walkers, `detect`, the batch
+envelopes, and the real SDK response objects (anthropic, openai, google-genai, cohere,
+ollama) read by attribute."""
 
 from __future__ import annotations
 

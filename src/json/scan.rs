@@ -1,0 +1,229 @@
+//! The hand-written pass ([`scan_plain`]) that reads most documents, as serde_json reads
+//! them, handing what it reads to a [`Sink`]: the tape's tokens ([`TapeSink`]), or, in
+//! the Python layer, Python objects built as the text is read. It leaves to serde_json
+//! (`serde_fallback`) what it does not read: text that is not JSON, a lone surrogate
+//! escape, nesting deeper than 64, a number beyond the float range.
+
+use super::numbers::{number_end, number_token};
+use super::strings::{escaped_string, run_end};
+use super::tape::{container, Text, Token};
+
+/// Containers nest at most this deep in what [`scan_plain`] reads.
+const PLAIN_DEPTH: usize = 64;
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// The tokens of `text`, and the text they own (no larger than `text`: unescaping
+/// never lengthens a string).
+pub(super) fn plain_tokens(text: &str) -> Option<(Vec<Token>, String)> {
+    let mut tokens = TapeSink {
+        tokens: Vec::with_capacity(text.len() / 8 + 4),
+        owned: String::new(),
+    };
+    scan_plain(text, &mut tokens)?;
+    Some((tokens.tokens, tokens.owned))
+}
+
+/// What [`scan_plain`] hands the values it reads to, in the order of the text: the
+/// tape's tokens ([`TapeSink`]), or, in the Python layer, Python objects built as the
+/// text is read. Each method returns None to stop the scan (the sink says why).
+pub trait Sink {
+    /// What the sink keeps of a container while it is open.
+    type Open;
+    /// Where strings with escapes are unescaped to: the `Text::Owned` ranges handed
+    /// to `key` and `value` are ranges of it.
+    fn owned(&mut self) -> &mut String;
+    /// An array or object starts.
+    fn open(&mut self, object: bool) -> Option<Self::Open>;
+    /// A key of the object `open`; its value follows.
+    fn key(&mut self, open: &mut Self::Open, key: Text) -> Option<()>;
+    /// A scalar or string value, in the container `parent` (None: the root).
+    fn value(&mut self, parent: Option<&mut Self::Open>, value: Token) -> Option<()>;
+    /// The container `open` ends with `len` items (or members), in `parent`.
+    fn close(&mut self, open: Self::Open, len: u32, parent: Option<&mut Self::Open>) -> Option<()>;
+}
+
+/// The tape's tokens, as [`scan_plain`] reads them, and the text they own. An open
+/// container is the index of its token, written when it closes.
+struct TapeSink {
+    tokens: Vec<Token>,
+    owned: String,
+}
+
+impl Sink for TapeSink {
+    type Open = (usize, bool);
+
+    #[inline(always)]
+    fn owned(&mut self) -> &mut String {
+        &mut self.owned
+    }
+
+    #[inline(always)]
+    fn open(&mut self, object: bool) -> Option<(usize, bool)> {
+        self.tokens.push(Token::Null);
+        Some((self.tokens.len() - 1, object))
+    }
+
+    #[inline(always)]
+    fn key(&mut self, _: &mut (usize, bool), key: Text) -> Option<()> {
+        self.tokens.push(Token::Str(key));
+        Some(())
+    }
+
+    #[inline(always)]
+    fn value(&mut self, _: Option<&mut (usize, bool)>, value: Token) -> Option<()> {
+        self.tokens.push(value);
+        Some(())
+    }
+
+    #[inline(always)]
+    fn close(
+        &mut self,
+        (at, object): (usize, bool),
+        len: u32,
+        _: Option<&mut (usize, bool)>,
+    ) -> Option<()> {
+        self.tokens[at] = container(object, len, self.tokens.len());
+        Some(())
+    }
+}
+
+/// Reads `text` (of at most 4 GiB: strings are `u32` ranges of it) in one hand-written
+/// pass, handing its values to `sink`. None for what it does not read: text that is not
+/// JSON, a lone surrogate escape, nesting deeper than 64, a number beyond the float range
+/// (serde_json reads those, and reports the errors); or where the sink stopped it.
+pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
+    let b = text.as_bytes();
+    // The open containers: (what the sink keeps of them, items so far, is an object).
+    // Room for the depth of most documents (a response's calls are ~8 deep), so that it
+    // is allocated once, not grown twice.
+    let mut open: Vec<(S::Open, u32, bool)> = Vec::with_capacity(16);
+    let mut i = skip_ws(b, 0);
+    loop {
+        // A value at `i`.
+        let value = match *b.get(i)? {
+            c @ (b'{' | b'[') => {
+                if open.len() >= PLAIN_DEPTH {
+                    return None;
+                }
+                let object = c == b'{';
+                let mut started = sink.open(object)?;
+                i = skip_ws(b, i + 1);
+                if b.get(i) != Some(if object { &b'}' } else { &b']' }) {
+                    if object {
+                        let (key, next) = plain_key(text, i, sink.owned())?;
+                        sink.key(&mut started, key)?;
+                        i = next;
+                    }
+                    open.push((started, 0, object));
+                    continue;
+                }
+                i += 1;
+                let parent = open.last_mut().map(|top| &mut top.0);
+                sink.close(started, 0, parent)?;
+                None
+            }
+            b'"' => {
+                let (string, end) = plain_string(text, i, sink.owned())?;
+                i = end;
+                Some(Token::Str(string))
+            }
+            b't' if b[i..].starts_with(b"true") => {
+                i += 4;
+                Some(Token::Bool(true))
+            }
+            b'f' if b[i..].starts_with(b"false") => {
+                i += 5;
+                Some(Token::Bool(false))
+            }
+            b'n' if b[i..].starts_with(b"null") => {
+                i += 4;
+                Some(Token::Null)
+            }
+            b'-' | b'0'..=b'9' => {
+                let end = number_end(b, i)?;
+                let number = &text[i..end];
+                let place = Text::Source {
+                    start: i as u32,
+                    len: (end - i) as u32,
+                };
+                i = end;
+                Some(match number_token(number, || place) {
+                    // serde_json writes the exponent of its text its own way: `parse` reads it.
+                    Token::HugeFloat(_) => return None,
+                    token => token,
+                })
+            }
+            _ => return None,
+        };
+        if let Some(value) = value {
+            sink.value(open.last_mut().map(|top| &mut top.0), value)?;
+        }
+        // After a value: the next one in its container, or the container's end.
+        loop {
+            i = skip_ws(b, i);
+            let Some(top) = open.last_mut() else {
+                return (i == b.len()).then_some(());
+            };
+            top.1 += 1;
+            let object = top.2;
+            match *b.get(i)? {
+                b',' => {
+                    i = skip_ws(b, i + 1);
+                    if object {
+                        let (key, next) = plain_key(text, i, sink.owned())?;
+                        sink.key(&mut top.0, key)?;
+                        i = next;
+                    }
+                    break;
+                }
+                b'}' if object => {}
+                b']' if !object => {}
+                _ => return None,
+            }
+            i += 1;
+            let (closed, len, _) = open.pop()?;
+            sink.close(closed, len, open.last_mut().map(|top| &mut top.0))?;
+        }
+    }
+}
+
+/// An object's key at `i`, then its colon: the key, and the index of the value after
+/// them. Inlined (in the two places that read keys): a call cost a sixth of reading a
+/// short key.
+#[inline(always)]
+fn plain_key(text: &str, i: usize, owned: &mut String) -> Option<(Text, usize)> {
+    if text.as_bytes().get(i) != Some(&b'"') {
+        return None;
+    }
+    let (key, end) = plain_string(text, i, owned)?;
+    let colon = skip_ws(text.as_bytes(), end);
+    (text.as_bytes().get(colon) == Some(&b':')).then(|| (key, skip_ws(text.as_bytes(), colon + 1)))
+}
+
+/// The string whose opening quote is at `i`, and the index past its closing quote
+/// (unescaped onto `owned` if it has escapes). Inlined, the escapes apart: most strings
+/// (nearly every key) have none, and the entry and exit of a call that can handle them
+/// cost a third of reading a short key.
+#[inline(always)]
+fn plain_string(text: &str, i: usize, owned: &mut String) -> Option<(Text, usize)> {
+    let b = text.as_bytes();
+    let start = i + 1;
+    let j = run_end(b, start);
+    match b.get(j)? {
+        b'"' => Some((
+            Text::Source {
+                start: start as u32,
+                len: (j - start) as u32,
+            },
+            j + 1,
+        )),
+        b'\\' => escaped_string(text, start, j, owned),
+        _ => None, // a control character
+    }
+}

@@ -1,0 +1,370 @@
+//! JSON strings: the end of a run of string characters (sixteen bytes at a time),
+//! escapes decoded ([`escaped_char`]) and strings unescaped onto the text a reader owns,
+//! and the one writer of JSON strings ([`write_str`]), as Python's `json.dumps` writes
+//! them.
+
+use super::tape::Text;
+use std::fmt::Write;
+
+/// The most room [`escaped_string`] makes at once for unescaped text: a document of up
+/// to this much text has its strings unescaped into one allocation.
+const ESCAPED_ROOM: usize = 1 << 20;
+
+/// [`plain_string`] from its first escape, at `j` (the string starts at `start`),
+/// unescaped onto the end of `owned`. None where the string is not JSON (`owned` then
+/// ends with part of it).
+#[inline(never)]
+pub(super) fn escaped_string(
+    text: &str,
+    start: usize,
+    j: usize,
+    owned: &mut String,
+) -> Option<(Text, usize)> {
+    let at = owned.len();
+    // Worked on as a local vector, whose length and capacity stay in registers.
+    let mut out = std::mem::take(owned).into_bytes();
+    // Room for the rest of the text (up to a bound): this string ends within it, and so
+    // does every later one, which unescaped take no more room than the text they come
+    // from; so below the bound the buffer is allocated once and never grown.
+    out.reserve((text.len() - start).min(ESCAPED_ROOM));
+    let end = unescape(text.as_bytes(), start, j, &mut out);
+    // SAFETY: `out` is UTF-8: it was `owned`, then `unescape` appended the UTF-8 of
+    // escaped characters, and slices of `text` (a `str`) in order, each from a character
+    // boundary (just past a quote or an escape, both ASCII) to one (just before a quote,
+    // backslash or control character, all ASCII; `copy_run` cuts its pieces back to there
+    // before it returns). The tests compare every string with serde_json's, on every
+    // vector text, cut and changed (`parse_plain_agrees_with_serde_json...`).
+    *owned = unsafe { String::from_utf8_unchecked(out) };
+    let text = Text::Owned {
+        start: at as u32, // no more than the text read: see `plain_tokens`
+        len: (owned.len() - at) as u32,
+    };
+    Some((text, end?))
+}
+
+/// Appends the unescaped string from `start` (its first escape at `j`) to `out`: the
+/// index past its closing quote; None where it is not JSON.
+#[inline(always)]
+fn unescape(b: &[u8], start: usize, mut j: usize, out: &mut Vec<u8>) -> Option<usize> {
+    out.extend_from_slice(&b[start..j]);
+    loop {
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => {
+                // A one-letter escape (nearly every one) is the byte it stands for.
+                let one = ONE_LETTER_ESCAPES[usize::from(*b.get(j + 1)?)];
+                if one != 0 {
+                    out.push(one);
+                    j += 2;
+                } else {
+                    let (c, next) = escaped_char(b, j + 1)?;
+                    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                    j = next;
+                }
+            }
+            c if c < 0x20 => return None,
+            _ => j = copy_run(b, j, out),
+        }
+    }
+}
+
+/// Appends the run of string characters from `i` to `out` (see [`run_end`]), sixteen
+/// bytes at a time, then eight: each piece is copied whole, then cut back where the run
+/// ends. The index of the byte that ends it.
+fn copy_run(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> usize {
+    while let Some(chunk) = b.get(i..i + 16) {
+        let chunk: &[u8; 16] = chunk.try_into().expect("sixteen bytes");
+        out.extend_from_slice(chunk);
+        let found = string_ends16(chunk);
+        if found != 0 {
+            let kept = found.trailing_zeros() as usize;
+            out.truncate(out.len() - 16 + kept);
+            return i + kept;
+        }
+        i += 16;
+    }
+    while let Some(chunk) = b.get(i..i + 8) {
+        let chunk: [u8; 8] = chunk.try_into().expect("eight bytes");
+        out.extend_from_slice(&chunk);
+        let found = string_ends(u64::from_le_bytes(chunk));
+        if found != 0 {
+            let kept = (found.trailing_zeros() / 8) as usize;
+            out.truncate(out.len() - 8 + kept);
+            return i + kept;
+        }
+        i += 8;
+    }
+    let end = run_end(b, i);
+    out.extend_from_slice(&b[i..end]);
+    end
+}
+
+/// The end of the run of string characters from `i`: the index of the next quote,
+/// backslash or control character (the bytes a JSON string escapes), or the length.
+/// Sixteen bytes at a time, then eight.
+pub fn run_end(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = bytes.get(i..i + 16) {
+        let found = string_ends16(chunk.try_into().expect("sixteen bytes"));
+        if found != 0 {
+            return i + found.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let found = string_ends(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0x00..=0x1f) {
+        i += 1;
+    }
+    i
+}
+
+/// The bytes of sixteen that end a run of string characters (quote, backslash,
+/// control character), a bit each (bit `k` for byte `k`); the lowest is the one that
+/// ends it. With SSE2 (always there on x86-64): about a third of the instructions of two
+/// words.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn string_ends16(chunk: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of x86-64 itself (every x86-64 processor has it, and the
+    // target enables it), so its intrinsics may be called. `chunk` is sixteen readable
+    // bytes, and `_mm_loadu_si128` reads sixteen bytes with no alignment required.
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast());
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        // A control character is its own minimum with 0x1f (unsigned).
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use string_ends16_by_words as string_ends16;
+
+/// [`string_ends16`] from two words (for processors other than x86-64): only its lowest
+/// bit, the byte that ends the run, which is all its callers read.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))] // there: compared in the tests
+#[inline(always)]
+fn string_ends16_by_words(chunk: &[u8; 16]) -> u32 {
+    let (low, high) = chunk.split_at(8);
+    let word = |half: &[u8]| string_ends(u64::from_le_bytes(half.try_into().expect("eight")));
+    match (word(low), word(high)) {
+        (0, 0) => 0,
+        (0, found) => 1 << (8 + found.trailing_zeros() / 8),
+        (found, _) => 1 << (found.trailing_zeros() / 8),
+    }
+}
+
+/// The bytes of eight (read little-endian into `word`) that end a run of string
+/// characters (quote, backslash, control character), each flagged by its high bit. The
+/// lowest flag is always a real match (borrows only run upwards); higher ones may not be.
+#[inline(always)]
+fn string_ends(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte is zero in `x` where it matched; standard "has a zero byte" trick.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let quote = zero(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero(word ^ (ONES * u64::from(b'\\')));
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    quote | backslash | control
+}
+
+/// The character of the JSON escape whose letter is at `b[i]` (just past the
+/// backslash), and where the text goes on; None for an escape JSON does not allow, a
+/// lone surrogate, or one cut off by the end of the text. Always inlined: the
+/// one-letter escapes (most of them: the quotes of JSON text inside a string) cost a
+/// table lookup; `\u` escapes go to a function of their own.
+#[inline(always)]
+pub fn escaped_char(b: &[u8], i: usize) -> Option<(char, usize)> {
+    let letter = *b.get(i)?;
+    match ONE_LETTER_ESCAPES[usize::from(letter)] {
+        0 if letter == b'u' => unicode_escape(b, i + 1),
+        0 => None,
+        byte => Some((char::from(byte), i + 1)),
+    }
+}
+
+/// The byte each one-letter escape stands for, by its letter (`n`: a line feed); 0 for
+/// the other bytes (`u` among them).
+static ONE_LETTER_ESCAPES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table[b'/' as usize] = b'/';
+    table[b'b' as usize] = 0x08;
+    table[b'f' as usize] = 0x0c;
+    table[b'n' as usize] = b'\n';
+    table[b'r' as usize] = b'\r';
+    table[b't' as usize] = b'\t';
+    table
+};
+
+/// The character of a `\uXXXX` escape whose digits start at `b[i]` (a high surrogate
+/// joined with the escaped low one that must follow), and where the text goes on.
+#[inline(never)]
+fn unicode_escape(b: &[u8], i: usize) -> Option<(char, usize)> {
+    let high = hex4(b, i)?;
+    let end = i + 4;
+    match high {
+        // A high surrogate must be followed by an escaped low one.
+        0xD800..=0xDBFF => {
+            if b.get(end..end + 2)? != b"\\u" {
+                return None;
+            }
+            let low = hex4(b, end + 2)?;
+            if !(0xDC00..=0xDFFF).contains(&low) {
+                return None;
+            }
+            let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+            Some((char::from_u32(code)?, end + 6))
+        }
+        0xDC00..=0xDFFF => None,
+        code => Some((char::from_u32(code)?, end)),
+    }
+}
+
+#[inline]
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let digits = b.get(i..i + 4)?;
+    digits.iter().try_fold(0u32, |code, &d| {
+        let digit = HEX_DIGITS[usize::from(d)];
+        (digit < 16).then_some(code * 16 + u32::from(digit))
+    })
+}
+
+/// The value of each hexadecimal digit byte; 16 for the other bytes.
+static HEX_DIGITS: [u8; 256] = {
+    let mut table = [16u8; 256];
+    let mut d = 0;
+    while d < 10 {
+        table[b'0' as usize + d] = d as u8;
+        d += 1;
+    }
+    let mut d = 0;
+    while d < 6 {
+        table[b'a' as usize + d] = 10 + d as u8;
+        table[b'A' as usize + d] = 10 + d as u8;
+        d += 1;
+    }
+    table
+};
+
+/// A JSON string as `json.dumps(..., ensure_ascii=False)` writes it: `\"`, `\\`, `\n`,
+/// `\r`, `\t`, `\b`, `\f`, and `\u00XX` (lowercase hex) for the other control characters
+/// below U+0020; everything else as it is.
+pub fn write_str(s: &str, out: &mut String) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    write_str_body(s, out);
+    out.push('"');
+}
+
+/// The inside of [`write_str`]'s output: `s` escaped, without the quotes.
+pub fn write_str_body(s: &str, out: &mut String) {
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        i = run_end(bytes, i);
+        if i >= bytes.len() {
+            break;
+        }
+        let b = bytes[i];
+        // Only ASCII bytes are escaped, so `i` is on a character boundary.
+        out.push_str(&s[start..i]);
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                let _ = write!(out, "\\u{:04x}", b);
+            }
+        }
+        i += 1;
+        start = i;
+    }
+    out.push_str(&s[start..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `run_end` and `copy_run` (sixteen bytes at a time, then eight, then one) against a
+    /// byte at a time: every end byte at every place of texts up to 48 bytes, among
+    /// string bytes that look close (DEL, space, bytes with the high bit set), from
+    /// every start up to 17.
+    #[test]
+    fn runs_end_at_the_first_quote_backslash_or_control_byte() {
+        let is_end = |b: u8| matches!(b, b'"' | b'\\' | 0x00..=0x1f);
+        for filler in [b'a', b' ', 0x7f, 0x80, 0xbf, 0xff] {
+            for len in 0..48 {
+                for end in [None, Some(b'"'), Some(b'\\'), Some(0x00), Some(0x1f)] {
+                    for at in 0..len.max(1) {
+                        let mut bytes = vec![filler; len];
+                        if let (Some(end), true) = (end, at < len) {
+                            bytes[at] = end;
+                        }
+                        for start in 0..=len.min(17) {
+                            let expected = (start..len).find(|&k| is_end(bytes[k])).unwrap_or(len);
+                            assert_eq!(super::run_end(&bytes, start), expected);
+                            let mut out = b"kept".to_vec();
+                            assert_eq!(super::copy_run(&bytes, start, &mut out), expected);
+                            assert_eq!(out[4..], bytes[start..expected]);
+                            if let Some(chunk) = bytes.get(start..start + 16) {
+                                let chunk = chunk.try_into().expect("sixteen bytes");
+                                let lowest = |found: u32| found & found.wrapping_neg();
+                                assert_eq!(
+                                    lowest(super::string_ends16(chunk)),
+                                    super::string_ends16_by_words(chunk)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_at_every_offset() {
+        for len in 0..24 {
+            for at in 0..len {
+                for special in ['"', '\\', '\n', '\u{1}', '\u{1f}', 'é', '\u{7f}'] {
+                    let mut text: String = "a".repeat(len);
+                    text.replace_range(at..at + 1, &special.to_string());
+                    let mut slow = String::from('"');
+                    for c in text.chars() {
+                        match c {
+                            '"' => slow.push_str("\\\""),
+                            '\\' => slow.push_str("\\\\"),
+                            '\n' => slow.push_str("\\n"),
+                            c if (c as u32) < 0x20 => {
+                                slow.push_str(&format!("\\u{:04x}", c as u32))
+                            }
+                            c => slow.push(c),
+                        }
+                    }
+                    slow.push('"');
+                    let mut fast = String::new();
+                    write_str(&text, &mut fast);
+                    assert_eq!(fast, slow);
+                }
+            }
+        }
+    }
+}
