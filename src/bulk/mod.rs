@@ -4,10 +4,12 @@
 //! `python/toolsift/_pure/bulk.py` is the specification.
 
 pub mod canonical;
-pub mod compact;
 pub mod envelope;
 pub mod rows;
 pub mod source;
+
+/// The compact JSON writer, a leaf below the formats (kept here under its old path).
+pub use crate::compact;
 
 use crate::calls::Record;
 use crate::formats::{self, Format, Walked};
@@ -70,11 +72,6 @@ impl Reader {
                 let mut response =
                     formats::members(&[("status_code", Keep::all()), ("body", walked.clone())]);
                 response.merge(&walked);
-                let result = formats::members(&[
-                    ("type", Keep::all()),
-                    ("error", Keep::all()),
-                    ("message", walked.clone()),
-                ]);
                 let mut root = formats::members(&[
                     ("custom_id", Keep::all()),
                     ("error", Keep::all()),
@@ -82,12 +79,10 @@ impl Reader {
                     ("key", Keep::all()),
                     ("metadata", Keep::all()),
                     ("response", response),
-                    // Anthropic Message Batches, Bedrock batch inference.
-                    ("result", result),
-                    ("recordId", Keep::all()),
-                    ("modelInput", Keep::default()),
-                    ("modelOutput", walked.clone()),
                 ]);
+                // The envelopes formats bring along (Anthropic Message Batches, Bedrock
+                // batch inference).
+                root.merge(&Walked::batch_keep(&walked));
                 root.merge(&walked);
                 root
             }
