@@ -1228,6 +1228,15 @@ impl<'de> Visitor<'de> for NumberText {
 }
 
 impl Tape<'_> {
+    /// The same tape, holding its source (borrowing nothing).
+    pub fn into_owned(self) -> Tape<'static> {
+        Tape {
+            source: Cow::Owned(self.source.into_owned()),
+            owned: self.owned,
+            tokens: self.tokens,
+        }
+    }
+
     /// `(key index, value index)` of the members of the object at `idx` (its `len` and
     /// `end`) as `json.loads` keeps them: duplicate keys collapse into the first one's
     /// position, with the last one's value.

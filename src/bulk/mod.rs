@@ -33,13 +33,6 @@ pub enum Outcome<'a> {
         custom_id: Option<Cow<'a, str>>,
         error: String,
     },
-    /// The response as text, for a format that reads text (LiteRT-LM): the content of a
-    /// string response, or the compact JSON of an object or array one. Its calls are
-    /// `litert::parse_record(text)`.
-    Text {
-        text: String,
-        custom_id: Option<Cow<'a, str>>,
-    },
     /// The record is not JSON. The error's text is `str(ParseError)` from the Python
     /// side (`toolsift._jsontext.error_for`), asked for once the chunk is done.
     NotJson(JsonError),
@@ -203,8 +196,9 @@ impl Reader {
                     Token::Object { .. } | Token::Array { .. } => compact::to_json(&tape, root),
                     _ => String::new(), // a number, a bool: no calls
                 };
-                Outcome::Text {
-                    text,
+                // Read here, on the reader's thread, as every other response is.
+                Outcome::Read {
+                    record: crate::formats::litert::parse_record(text.as_bytes()).into_owned(),
                     custom_id: located.custom_id,
                 }
             }
