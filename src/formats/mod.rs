@@ -373,3 +373,52 @@ pub fn field_of<N: Node>(node: &Option<N>, key: &str) -> Result<Option<N>, N::Er
         None => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse, parse_pruned};
+
+    /// The envelopes formats bring along are found through the registry, and the parts
+    /// of a record they read are kept by the registry's `batch_keep`.
+    #[test]
+    fn batch_envelopes_come_from_the_registry() {
+        let response = Walked::Anthropic.keep();
+        let keep = Walked::batch_keep(&response);
+        let lines: [(&str, Result<&str, &str>, Option<&str>); 3] = [
+            (
+                r#"{"custom_id":"a1","result":{"type":"succeeded","message":{"content":[]}}}"#,
+                Ok("message"),
+                Some("a1"),
+            ),
+            (
+                r#"{"recordId":"b1","modelInput":{"x":1},"error":{"errorCode":400,"errorMessage":"no"}}"#,
+                Err("batch error: 400: no"),
+                Some("b1"),
+            ),
+            (r#"{"custom_id":"c1","other":1}"#, Ok("none"), None),
+        ];
+        for (line, response, custom_id) in lines {
+            for tape in [parse(line.as_bytes()), parse_pruned(line.as_bytes(), &keep)] {
+                let tape = tape.unwrap();
+                let found = Walked::unwrap_batch(&tape, 0);
+                match (found, response) {
+                    (None, Ok("none")) => {}
+                    (Some(located), Ok(_)) => {
+                        let root = located.response.unwrap();
+                        assert!(matches!(
+                            tape.tokens[root],
+                            crate::json::Token::Object { .. }
+                        ));
+                        assert_eq!(located.custom_id.as_deref(), custom_id);
+                    }
+                    (Some(located), Err(error)) => {
+                        assert_eq!(located.response.unwrap_err(), error);
+                        assert_eq!(located.custom_id.as_deref(), custom_id);
+                    }
+                    (found, _) => panic!("{line}: {found:?}"),
+                }
+            }
+        }
+    }
+}
