@@ -6,7 +6,7 @@ mod common;
 
 use common::{load, same, value};
 use serde_json::{Map, Value};
-use toolsift::bulk::compact;
+use toolsift::compact;
 use toolsift::calls::{decode_object, string_at, Arguments};
 use toolsift::formats::{anthropic, bedrock, gemini, RawCall, Walked};
 use toolsift::json::{self, Keep, Tape, Token};
