@@ -6,8 +6,8 @@ mod common;
 
 use common::{load, same, value};
 use serde_json::{Map, Value};
-use toolsift::compact;
 use toolsift::calls::{decode_object, string_at, Arguments};
+use toolsift::compact;
 use toolsift::formats::{anthropic, bedrock, gemini, RawCall, Walked};
 use toolsift::json::{self, Keep, Tape, Token};
 use toolsift::node::Located;
