@@ -15,12 +15,43 @@ pub struct Record<'a> {
     pub format: Result<&'static str, String>,
 }
 
+impl Record<'_> {
+    /// The same record, borrowing nothing (a response read from text the reader made,
+    /// such as a LiteRT-LM response inside a batch envelope).
+    pub fn into_owned(self) -> Record<'static> {
+        Record {
+            tape: self.tape.into_owned(),
+            calls: self.calls.into_iter().map(Call::into_owned).collect(),
+            format: self.format,
+        }
+    }
+}
+
 /// One call: its name and id where they were strings, and its arguments.
 #[derive(Debug)]
 pub struct Call<'a> {
     pub name: Option<Cow<'a, str>>,
     pub id: Option<Cow<'a, str>>,
     pub arguments: Arguments<'a>,
+}
+
+impl Call<'_> {
+    fn into_owned(self) -> Call<'static> {
+        let owned = |text: Cow<'_, str>| Cow::Owned(text.into_owned());
+        Call {
+            name: self.name.map(owned),
+            id: self.id.map(owned),
+            arguments: match self.arguments {
+                Arguments::Missing => Arguments::Missing,
+                Arguments::Object(idx) => Arguments::Object(idx),
+                Arguments::Decoded(tape) => Arguments::Decoded(tape.into_owned()),
+                Arguments::Undecodable(text) => Arguments::Undecodable(owned(text)),
+                Arguments::Other(idx) => Arguments::Other(idx),
+                Arguments::Value(tape) => Arguments::Value(tape.into_owned()),
+                Arguments::Encoded(idx) => Arguments::Encoded(idx),
+            },
+        }
+    }
 }
 
 /// What the arguments value turned out to be.

@@ -2,6 +2,7 @@
 //! (in the PyO3 layer) the caller's own Python dicts, lists and SDK objects.
 
 use crate::json::{Tape, Token};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::convert::Infallible;
 
@@ -103,6 +104,65 @@ impl<'t, 'a> TapeNode<'t, 'a> {
         keys
     }
 
+    /// The value of the last `key` member of an object, null included (duplicate keys:
+    /// the last one wins, as in Python's `json.loads`); None for anything else. The one
+    /// member lookup on a tape: [`Node::member`] is this with null as missing.
+    pub fn get(&self, key: &str) -> Option<Self> {
+        let Token::Object { end, .. } = *self.token() else {
+            return None;
+        };
+        let mut found = None;
+        let mut idx = self.idx + 1;
+        while idx < end as usize {
+            let value = idx + 1;
+            if self.tape.str_is(idx, key) {
+                found = Some(value);
+            }
+            idx = self.tape.skip(value);
+        }
+        found.map(|idx| self.at(idx))
+    }
+
+    /// Whether the object has the member `key` (null values included).
+    pub fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// `obj.get(key)` with null as missing, as an index on the tape.
+    pub fn value(&self, key: &str) -> Option<usize> {
+        let Ok(found) = self.member(key);
+        found.map(|node| node.idx)
+    }
+
+    /// A provider's error value as one line of text (`describe` in the pure backend):
+    /// a string as it is, an object's `message` (after its `code`, where it has one),
+    /// else the compact JSON of the value.
+    pub fn describe(&self) -> String {
+        self.describe_with(("message", "code"))
+    }
+
+    /// [`describe`](Self::describe) of an error whose message and code are under other
+    /// keys.
+    pub fn describe_with(&self, (message_key, code_key): (&str, &str)) -> String {
+        let tape = self.tape;
+        if let Some(text) = self.as_str() {
+            return text.to_owned();
+        }
+        if self.is_object() {
+            if let Some(message) = self.value(message_key).and_then(|m| tape.str_at(m)) {
+                let code = self.value(code_key).map(|c| &tape.tokens[c]);
+                return match code {
+                    Some(Token::Str(text)) => format!("{}: {message}", tape.text(text)),
+                    Some(Token::Int(i)) => format!("{i}: {message}"),
+                    Some(Token::UInt(u)) => format!("{u}: {message}"),
+                    Some(Token::BigInt(digits)) => format!("{}: {message}", tape.text(digits)),
+                    _ => message.to_owned(),
+                };
+            }
+        }
+        crate::compact::to_string(tape, self.idx)
+    }
+
     fn at(&self, idx: usize) -> Self {
         TapeNode {
             tape: self.tape,
@@ -119,21 +179,8 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
     }
 
     fn member(&self, key: &str) -> Result<Option<Self>, Infallible> {
-        let Token::Object { end, .. } = *self.token() else {
-            return Ok(None);
-        };
-        // Duplicate keys: the last one wins, as in Python's json.loads.
-        let mut found = None;
-        let mut idx = self.idx + 1;
-        while idx < end as usize {
-            let value = idx + 1;
-            if self.tape.str_is(idx, key) {
-                found = Some(value);
-            }
-            idx = self.tape.skip(value);
-        }
-        Ok(found
-            .map(|idx| self.at(idx))
+        Ok(self
+            .get(key)
             .filter(|node| !matches!(node.token(), Token::Null)))
     }
 
@@ -199,8 +246,26 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
     }
 
     fn to_json(&self) -> Result<String, Infallible> {
-        Ok(crate::bulk::compact::to_json(self.tape, self.idx))
+        Ok(crate::compact::to_json(self.tape, self.idx))
     }
+}
+
+/// [`TapeNode::value`] of the object at `obj`: its `key` member, null as missing.
+pub fn value(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
+    TapeNode { tape, idx: obj }.value(key)
+}
+
+/// [`TapeNode::has`] of the object at `obj`: whether it has the member `key`.
+pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
+    TapeNode { tape, idx: obj }.has(key)
+}
+
+/// Where the response of a record is on its tape (found inside a batch envelope, at a
+/// `record_path`, or the record itself), or why there is none; and the custom id.
+#[derive(Debug)]
+pub struct Located<'a> {
+    pub response: Result<usize, String>,
+    pub custom_id: Option<Cow<'a, str>>,
 }
 
 /// An integer index of any size, ordered by value: Python's ints are unbounded, and the

@@ -7,11 +7,11 @@ mod common;
 
 use common::{load, same, value};
 use serde_json::{Map, Value};
-use toolsift::bulk::compact;
-use toolsift::bulk::envelope::Located;
 use toolsift::calls::{decode_object, string_at, Arguments};
+use toolsift::compact;
 use toolsift::formats::{anthropic, bedrock, gemini, RawCall, Walked};
 use toolsift::json::{self, Keep, Tape, Token};
+use toolsift::node::Located;
 use toolsift::node::TapeNode;
 
 /// The walked formats of the registry but the first two (`openai`, `gemini`), whose

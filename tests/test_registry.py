@@ -19,6 +19,22 @@ def test_both_registries_list_the_same_formats_in_the_same_order() -> None:
     assert tuple(native.FORMATS) == formats.NAMES
 
 
+def test_both_registries_list_the_same_batch_envelopes() -> None:
+    """The formats marked `+ batch` in Rust's `formats!` are those whose pure module
+    brings a batch envelope along (`unwrap_batch`), in the same order."""
+    source = (ROOT / "src" / "formats" / "mod.rs").read_text()
+    listed = source[source.index("formats! {") :].split("}", 1)[0]
+    marked = [
+        line.split('"')[1] for line in listed.splitlines() if line.rstrip(",").endswith("+ batch")
+    ]
+    pure = [
+        spec.name
+        for spec in formats.WALKED
+        if getattr(spec.module, "unwrap_batch", None) in formats.BATCH_ENVELOPES
+    ]
+    assert marked == pure == ["anthropic", "bedrock"]
+
+
 def test_every_format_has_its_parser_class() -> None:
     classes = {spec.parser_class: spec.name for spec in formats.REGISTRY}
     assert set(classes) <= set(parsers.__all__)

@@ -311,7 +311,7 @@ impl Writer<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bulk::compact;
+    use crate::compact;
     use crate::json;
 
     /// The slow path: decode into a tape, write the object back.

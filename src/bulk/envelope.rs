@@ -5,43 +5,10 @@
 
 use super::compact;
 use crate::calls::string_at;
-use crate::formats::{anthropic, bedrock};
+use crate::formats::Walked;
 use crate::json::{Tape, Token};
-use crate::node::TapeNode;
+use crate::node::{has, value, Located, TapeNode};
 use std::borrow::Cow;
-
-/// The response's index on the tape, or why there is none; and the custom id.
-#[derive(Debug)]
-pub struct Located<'a> {
-    pub response: Result<usize, String>,
-    pub custom_id: Option<Cow<'a, str>>,
-}
-
-/// The index of the last `key` member of the object at `obj` (null values included).
-fn get(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
-    let Token::Object { end, .. } = tape.tokens[obj] else {
-        return None;
-    };
-    let mut found = None;
-    let mut idx = obj + 1;
-    while idx < end as usize {
-        if tape.str_at(idx) == Some(key) {
-            found = Some(idx + 1);
-        }
-        idx = tape.skip(idx + 1);
-    }
-    found
-}
-
-/// `obj.get(key)`, with null as missing.
-pub fn value(tape: &Tape<'_>, obj: usize, key: &str) -> Option<usize> {
-    get(tape, obj, key).filter(|&idx| !matches!(tape.tokens[idx], Token::Null))
-}
-
-/// Whether the object at `obj` has the member `key` (null values included).
-pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
-    get(tape, obj, key).is_some()
-}
 
 fn is_object(tape: &Tape<'_>, idx: usize) -> bool {
     matches!(tape.tokens[idx], Token::Object { .. })
@@ -51,29 +18,9 @@ fn string<'a>(tape: &Tape<'a>, idx: Option<usize>) -> Option<Cow<'a, str>> {
     idx.and_then(|idx| string_at(tape, idx))
 }
 
-/// A provider's error value as one line of text (`describe` in the pure backend).
-pub fn describe(tape: &Tape<'_>, idx: usize) -> String {
-    describe_with(tape, idx, ("message", "code"))
-}
-
-/// [`describe`] of an error whose message and code are under other keys.
-pub fn describe_with(tape: &Tape<'_>, idx: usize, (message_key, code_key): (&str, &str)) -> String {
-    if let Some(text) = tape.str_at(idx) {
-        return text.to_owned();
-    }
-    if is_object(tape, idx) {
-        if let Some(message) = value(tape, idx, message_key).and_then(|m| tape.str_at(m)) {
-            let code = value(tape, idx, code_key).map(|c| &tape.tokens[c]);
-            return match code {
-                Some(Token::Str(text)) => format!("{}: {message}", tape.text(text)),
-                Some(Token::Int(i)) => format!("{i}: {message}"),
-                Some(Token::UInt(u)) => format!("{u}: {message}"),
-                Some(Token::BigInt(digits)) => format!("{}: {message}", tape.text(digits)),
-                _ => message.to_owned(),
-            };
-        }
-    }
-    compact::to_string(tape, idx)
+/// A provider's error value as one line of text ([`TapeNode::describe`]).
+fn describe(tape: &Tape<'_>, idx: usize) -> String {
+    TapeNode { tape, idx }.describe()
 }
 
 /// Where the response of the record on `tape` is.
@@ -128,12 +75,7 @@ pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
         return gemini_batch(tape, custom_id);
     }
     // The envelopes a format brings along (its module's `unwrap_batch`).
-    for unwrap in [anthropic::unwrap_batch, bedrock::unwrap_batch] {
-        if let Some(located) = unwrap(tape, 0) {
-            return located;
-        }
-    }
-    plain
+    Walked::unwrap_batch(tape, 0).unwrap_or(plain)
 }
 
 /// Members one of which every envelope below has (the pure `ENVELOPE_MARKS`): a record

@@ -6,10 +6,12 @@
 
 pub mod block_source;
 pub mod canonical;
-pub mod compact;
 pub mod envelope;
 pub mod rows;
 pub mod source;
+
+/// The compact JSON writer, a leaf below the formats (kept here under its old path).
+pub use crate::compact;
 
 use crate::calls::Record;
 use crate::formats::{self, Format, Walked};
@@ -33,13 +35,6 @@ pub enum Outcome<'a> {
     Failed {
         custom_id: Option<Cow<'a, str>>,
         error: String,
-    },
-    /// The response as text, for a format that reads text (LiteRT-LM): the content of a
-    /// string response, or the compact JSON of an object or array one. Its calls are
-    /// `litert::parse_record(text)`.
-    Text {
-        text: String,
-        custom_id: Option<Cow<'a, str>>,
     },
     /// The record is not JSON: the first error, as the pure `error_for` describes it
     /// (`crate::json_errors`).
@@ -73,11 +68,6 @@ impl Reader {
                 let mut response =
                     formats::members(&[("status_code", Keep::all()), ("body", walked.clone())]);
                 response.merge(&walked);
-                let result = formats::members(&[
-                    ("type", Keep::all()),
-                    ("error", Keep::all()),
-                    ("message", walked.clone()),
-                ]);
                 let mut root = formats::members(&[
                     ("custom_id", Keep::all()),
                     ("error", Keep::all()),
@@ -85,12 +75,10 @@ impl Reader {
                     ("key", Keep::all()),
                     ("metadata", Keep::all()),
                     ("response", response),
-                    // Anthropic Message Batches, Bedrock batch inference.
-                    ("result", result),
-                    ("recordId", Keep::all()),
-                    ("modelInput", Keep::default()),
-                    ("modelOutput", walked.clone()),
                 ]);
+                // The envelopes formats bring along (Anthropic Message Batches, Bedrock
+                // batch inference).
+                root.merge(&Walked::batch_keep(&walked));
                 root.merge(&walked);
                 root
             }
@@ -213,8 +201,9 @@ impl Reader {
                     Token::Object { .. } | Token::Array { .. } => compact::to_json(&tape, root),
                     _ => String::new(), // a number, a bool: no calls
                 };
-                Outcome::Text {
-                    text,
+                // Read here, on the reader's thread, as every other response is.
+                Outcome::Read {
+                    record: crate::formats::litert::parse_record(text.as_bytes()).into_owned(),
                     custom_id: located.custom_id,
                 }
             }

@@ -144,10 +144,6 @@ impl Rows {
             Outcome::Failed { custom_id, error } => {
                 self.add_failed(number, custom_id.as_deref(), &error);
             }
-            Outcome::Text { text, custom_id } => {
-                let record = crate::formats::litert::parse_record(text.as_bytes());
-                self.add(number, Outcome::Read { record, custom_id });
-            }
             Outcome::Read { record, custom_id } => {
                 let format = match record.format {
                     Ok(format) => format,

@@ -5,11 +5,10 @@
 //! line by line.
 
 use super::{field_of, items, members, path, RawCall};
-use crate::bulk::compact;
-use crate::bulk::envelope::{has, value, Located};
 use crate::calls::string_at;
+use crate::compact;
 use crate::json::{Keep, Tape, Token};
-use crate::node::{Node, TapeNode};
+use crate::node::{has, value, Located, Node, TapeNode};
 use crate::stream::{event_type, index_of, typed_event, Accumulator, Index, ERROR_TYPE};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
@@ -55,6 +54,22 @@ pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     kind.is_some_and(|k| k.is_str("message"))
         && role.is_some_and(|r| r.is_str("assistant"))
         && content.is_some_and(|c| c.is_array())
+}
+
+/// The parts of a Message Batches result line [`unwrap_batch`] reads, with `response`
+/// (what the format reads of a response) kept of its Message.
+pub fn batch_keep(response: &Keep) -> Keep {
+    members(&[
+        ("custom_id", Keep::all()),
+        (
+            "result",
+            members(&[
+                ("type", Keep::all()),
+                ("error", Keep::all()),
+                ("message", response.clone()),
+            ]),
+        ),
+    ])
 }
 
 /// A Message Batches result line (an object with `custom_id` and `result`): where its

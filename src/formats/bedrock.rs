@@ -5,10 +5,9 @@
 //! line by line.
 
 use super::{field_of, items, members, path, RawCall};
-use crate::bulk::envelope::{describe_with, has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape};
-use crate::node::{Node, TapeNode};
+use crate::node::{has, value, Located, Node, TapeNode};
 use crate::stream::{bedrock_exception, index_of, Accumulator, Index, BEDROCK_EXCEPTIONS};
 
 /// `output.message.content[].toolUse.{toolUseId, name, input}`.
@@ -82,6 +81,17 @@ pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
     content.is_some_and(|c| c.is_array())
 }
 
+/// The parts of a batch inference output line [`unwrap_batch`] reads, with `response`
+/// (what the format reads of a response) kept of its model output.
+pub fn batch_keep(response: &Keep) -> Keep {
+    members(&[
+        ("recordId", Keep::all()),
+        ("modelInput", Keep::default()),
+        ("modelOutput", response.clone()),
+        ("error", Keep::all()),
+    ])
+}
+
 /// A batch inference output line (an object with `recordId` or `modelInput`, and
 /// `modelOutput` or `error`): where its model output is, or why there is none; None for
 /// any other record. See `unwrap_batch` in the Python module for the rules.
@@ -95,7 +105,7 @@ pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
     let response = match value(tape, root, "error") {
         Some(error) => Err(format!(
             "batch error: {}",
-            describe_with(tape, error, ("errorMessage", "errorCode"))
+            TapeNode { tape, idx: error }.describe_with(("errorMessage", "errorCode"))
         )),
         None => value(tape, root, "modelOutput")
             .ok_or_else(|| "batch record has no response".to_owned()),

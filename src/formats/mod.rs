@@ -6,8 +6,8 @@
 //! mirror `python/toolsift/_pure/formats/` line by line; its registry lists the same
 //! formats in the same order (a test says so).
 
-use crate::json::Keep;
-use crate::node::{Node, TapeNode};
+use crate::json::{Keep, Tape};
+use crate::node::{Located, Node, TapeNode};
 use crate::stream::Accumulator;
 
 pub mod anthropic;
@@ -50,8 +50,19 @@ impl<N> RawCall<N> {
 /// `stream_event`, `is_stream_piece`) and its `--format` name. The two formats with
 /// more to them, `json` (options) and `litert` (text), follow in [`Format`]. Adding a
 /// provider is a module and one line here.
+///
+/// A format that brings a batch envelope of its own along is marked `+ batch`: its
+/// module has `unwrap_batch` (where the response of such a record is) and `batch_keep`
+/// (the parts of the record that reads), and the bulk reader tries it after the
+/// envelopes every format shares.
 macro_rules! formats {
-    ($($variant:ident: $module:ident = $name:literal,)*) => {
+    (@batch $module:ident batch) => {
+        BatchEnvelope {
+            unwrap: $module::unwrap_batch,
+            keep: $module::batch_keep,
+        }
+    };
+    ($($variant:ident: $module:ident = $name:literal $(+ $hook:ident)?,)*) => {
         /// A format read by walking one response document.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Walked {
@@ -61,6 +72,10 @@ macro_rules! formats {
         impl Walked {
             /// Every one, in registry order (auto-detection tries them in this order).
             pub const ALL: &'static [Walked] = &[$(Walked::$variant,)*];
+
+            /// The batch envelopes the formats bring along, in registry order.
+            const BATCH_ENVELOPES: &'static [BatchEnvelope] =
+                &[$($(formats!(@batch $module $hook),)?)*];
 
             pub fn name(self) -> &'static str {
                 match self {
@@ -145,12 +160,39 @@ macro_rules! formats {
 formats! {
     OpenAI: openai = "openai",
     OpenAIResponses: openai_responses = "openai-responses",
-    Anthropic: anthropic = "anthropic",
+    Anthropic: anthropic = "anthropic" + batch,
     Gemini: gemini = "gemini",
     GeminiInteractions: gemini_interactions = "gemini-interactions",
-    Bedrock: bedrock = "bedrock",
+    Bedrock: bedrock = "bedrock" + batch,
     Ollama: ollama = "ollama",
     Cohere: cohere = "cohere",
+}
+
+/// A batch envelope a format brings along (its module's `unwrap_batch` and
+/// `batch_keep`; see [`formats!`]).
+struct BatchEnvelope {
+    unwrap: for<'t, 'a> fn(&'t Tape<'a>, usize) -> Option<Located<'a>>,
+    keep: fn(&Keep) -> Keep,
+}
+
+impl Walked {
+    /// The first batch envelope a format brings along that the record at `root` is:
+    /// where its response is, or why there is none; None for any other record.
+    pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
+        Walked::BATCH_ENVELOPES
+            .iter()
+            .find_map(|envelope| (envelope.unwrap)(tape, root))
+    }
+
+    /// The parts of a record every format's batch envelope reads, with `response` kept
+    /// of the response inside.
+    pub fn batch_keep(response: &Keep) -> Keep {
+        let mut keep = Keep::default();
+        for envelope in Walked::BATCH_ENVELOPES {
+            keep.merge(&(envelope.keep)(response));
+        }
+        keep
+    }
 }
 
 /// Which walker, with its options.
@@ -329,5 +371,54 @@ pub fn field_of<N: Node>(node: &Option<N>, key: &str) -> Result<Option<N>, N::Er
     match node {
         Some(n) => n.field(key),
         None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse, parse_pruned};
+
+    /// The envelopes formats bring along are found through the registry, and the parts
+    /// of a record they read are kept by the registry's `batch_keep`.
+    #[test]
+    fn batch_envelopes_come_from_the_registry() {
+        let response = Walked::Anthropic.keep();
+        let keep = Walked::batch_keep(&response);
+        let lines: [(&str, Result<&str, &str>, Option<&str>); 3] = [
+            (
+                r#"{"custom_id":"a1","result":{"type":"succeeded","message":{"content":[]}}}"#,
+                Ok("message"),
+                Some("a1"),
+            ),
+            (
+                r#"{"recordId":"b1","modelInput":{"x":1},"error":{"errorCode":400,"errorMessage":"no"}}"#,
+                Err("batch error: 400: no"),
+                Some("b1"),
+            ),
+            (r#"{"custom_id":"c1","other":1}"#, Ok("none"), None),
+        ];
+        for (line, response, custom_id) in lines {
+            for tape in [parse(line.as_bytes()), parse_pruned(line.as_bytes(), &keep)] {
+                let tape = tape.unwrap();
+                let found = Walked::unwrap_batch(&tape, 0);
+                match (found, response) {
+                    (None, Ok("none")) => {}
+                    (Some(located), Ok(_)) => {
+                        let root = located.response.unwrap();
+                        assert!(matches!(
+                            tape.tokens[root],
+                            crate::json::Token::Object { .. }
+                        ));
+                        assert_eq!(located.custom_id.as_deref(), custom_id);
+                    }
+                    (Some(located), Err(error)) => {
+                        assert_eq!(located.response.unwrap_err(), error);
+                        assert_eq!(located.custom_id.as_deref(), custom_id);
+                    }
+                    (found, _) => panic!("{line}: {found:?}"),
+                }
+            }
+        }
     }
 }

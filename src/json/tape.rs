@@ -114,6 +114,15 @@ pub(super) fn container(object: bool, len: u32, end: usize) -> Token {
 }
 
 impl Tape<'_> {
+    /// The same tape, holding its source (borrowing nothing).
+    pub fn into_owned(self) -> Tape<'static> {
+        Tape {
+            source: Cow::Owned(self.source.into_owned()),
+            owned: self.owned,
+            tokens: self.tokens,
+        }
+    }
+
     /// `(key index, value index)` of the members of the object at `idx` (its `len` and
     /// `end`) as `json.loads` keeps them: duplicate keys collapse into the first one's
     /// position, with the last one's value.

@@ -200,7 +200,7 @@ impl Parser {
 // Free-threaded CPython: the module says it needs the GIL, so importing it there turns
 // the GIL back on (with a warning) rather than run code never checked without it: the
 // thread pools and fork hooks (`crate::pipeline`, files.rs, arrow.rs) and the raw writes
-// into new objects (build.rs) were written and tested with the GIL serializing
+// into new objects (build/) were written and tested with the GIL serializing
 // Python-side access. (The abi3 wheel does not load on free-threaded builds anyway: they
 // have no stable ABI.)
 #[pymodule(gil_used = true)]

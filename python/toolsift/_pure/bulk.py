@@ -68,10 +68,9 @@ from toolsift._jsontext import (
     keeping_number_text,
     loads,
 )
-from toolsift._pure.formats import anthropic, bedrock
-from toolsift._pure.nodes import PLAIN
+from toolsift._pure.formats import BATCH_ENVELOPES
+from toolsift._pure.nodes import PLAIN, describe
 from toolsift._types import COLUMNS, AgentResponse, ToolCall
-from toolsift._values import TooLongInt
 
 __all__ = [
     "BATCH_ROWS",
@@ -374,23 +373,6 @@ def _byte_length(record: str | bytes | bytearray | memoryview) -> int:
 # ------------------------------------------------------------------ envelopes
 
 
-def describe(value: Any, message_key: str = "message", code_key: str = "code") -> str:
-    """A provider's error value as one line of text (`message_key`, `code_key`: where an
-    error object holds them)."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        message = value.get(message_key)
-        if isinstance(message, str):
-            code = value.get(code_key)
-            if isinstance(code, TooLongInt):  # as written (never converted)
-                code = code.text
-            if isinstance(code, str) or type(code) is int:
-                return f"{code}: {message}"
-            return message
-    return dumps_compact(value)
-
-
 _INLINED_RESPONSE = {"metadata", "response", "error"}
 
 
@@ -423,7 +405,7 @@ def locate(doc: Any, path: Sequence[str] | None) -> tuple[Any, str | None, str |
         inline_key = metadata.get("key") if isinstance(metadata, dict) else None
         return _gemini_batch(doc, _string(inline_key))
     # The envelopes a format brings along (its module's `unwrap_batch`).
-    for unwrap in (anthropic.unwrap_batch, bedrock.unwrap_batch):
+    for unwrap in BATCH_ENVELOPES:
         located = unwrap(doc)
         if located is not None:
             return located

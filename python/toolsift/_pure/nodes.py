@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["PLAIN", "TEXT_TYPES", "elements", "field", "is_str", "member"]
+from toolsift._jsontext import TooLongInt, dumps_compact
+
+__all__ = ["PLAIN", "TEXT_TYPES", "describe", "elements", "field", "is_str", "member"]
 
 TEXT_TYPES = (str, bytes, bytearray, memoryview)
 # Values that are never read by attribute: only dicts are looked into, and other
@@ -36,3 +38,20 @@ def elements(obj: Any) -> Sequence[Any]:
 def is_str(value: Any, text: str) -> bool:
     """A string equal to `text` (a block's `type`, say)."""
     return isinstance(value, str) and value == text
+
+
+def describe(value: Any, message_key: str = "message", code_key: str = "code") -> str:
+    """A provider's error value as one line of text (`message_key`, `code_key`: where an
+    error object holds them)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        message = value.get(message_key)
+        if isinstance(message, str):
+            code = value.get(code_key)
+            if isinstance(code, TooLongInt):  # as written (never converted)
+                code = code.text
+            if isinstance(code, str) or type(code) is int:
+                return f"{code}: {message}"
+            return message
+    return dumps_compact(value)

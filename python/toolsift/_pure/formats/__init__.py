@@ -36,6 +36,7 @@ from toolsift._pure.formats import (
 
 __all__ = [
     "AUTO",
+    "BATCH_ENVELOPES",
     "NAMES",
     "REGISTRY",
     "WALKED",
@@ -146,6 +147,14 @@ WALKED: tuple[Format, ...] = tuple(
     )
 )
 """The formats read by walking one document, in auto-detection order."""
+
+Located = tuple[Any, str | None, str | None]  # (response, custom_id, error)
+BATCH_ENVELOPES: tuple[Callable[[dict[str, Any]], Located | None], ...] = tuple(
+    f.module.unwrap_batch for f in WALKED if getattr(f.module, "unwrap_batch", None) is not None
+)
+"""The batch envelopes formats bring along (a module's `unwrap_batch`: `(response,
+custom_id, error)` of such a record, None for any other), in registry order: `bulk.locate`
+tries them after the envelopes every format shares (`formats!`'s `+ batch` in Rust)."""
 
 REGISTRY: tuple[Format, ...] = (*WALKED, Format(json_path), Format(litert))
 """Every format, in registry order: the walked ones, then `json` and `litert`."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._pure.nodes import elements, field, is_str
+from toolsift._pure.nodes import describe, elements, field, is_str
 from toolsift._pure.stream import (
     Accumulator,
     Slot,
@@ -76,8 +76,6 @@ def unwrap_batch(doc: dict[str, Any]) -> tuple[Any, str | None, str | None] | No
 
 def describe_error(error: Any) -> str:
     """`{"errorCode", "errorMessage"}` as `CODE: MESSAGE` (the envelopes' `describe`)."""
-    from toolsift._pure.bulk import describe  # bulk reads this module's envelope
-
     return describe(error, message_key="errorMessage", code_key="errorCode")
 
 

@@ -1,0 +1,277 @@
+//! Core results to Python objects: tool calls, their arguments, whole responses. The
+//! [`Builder`] (here) holds what every conversion needs; `hooks` the Python objects it
+//! looks up once, `strings` Python strings from Rust text, `convert` arguments values,
+//! `respond` the AgentResponse of a record or of the caller's own objects.
+
+mod convert;
+mod hooks;
+mod respond;
+mod strings;
+
+use super::objects::{surrogatepass, Input};
+use crate::formats::Walked;
+use crate::json::{JsonError, Tape, Token};
+pub use convert::arguments_pair;
+pub(super) use hooks::sync_int_limit;
+use hooks::{hooks, Hooks};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::IntoPyObjectExt;
+pub use respond::{calls_from_record, response_from_object, response_from_outcome};
+use std::borrow::Cow;
+pub use strings::{field_key, new_str};
+use strings::{KeyCache, KEYS};
+
+/// Builds Python results; holds the key cache while it lives.
+pub struct Builder<'py> {
+    pub(super) py: Python<'py>,
+    hooks: &'static Hooks,
+    keys: Option<std::sync::MutexGuard<'static, Option<KeyCache>>>,
+}
+
+impl<'py> Builder<'py> {
+    pub fn new(py: Python<'py>) -> PyResult<Self> {
+        sync_int_limit(py)?;
+        // try_lock: a re-entrant call (an SDK attribute that parses) just goes without.
+        let keys = KEYS.try_lock().ok().map(|mut guard| {
+            guard.get_or_insert_with(KeyCache::new);
+            guard
+        });
+        Ok(Builder {
+            py,
+            hooks: hooks(py)?,
+            keys,
+        })
+    }
+
+    pub(super) fn key(&mut self, key: &str) -> Bound<'py, PyString> {
+        match self.keys.as_mut().and_then(|guard| guard.as_mut()) {
+            Some(cache) => cache.get(self.py, key),
+            None => new_str(self.py, key),
+        }
+    }
+
+    /// The Python value of the tape value at `idx`, and the index just past it.
+    fn value(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let py = self.py;
+        match &tape.tokens[idx] {
+            Token::Str(s) => Ok((new_str(py, tape.text(s)).into_any(), idx + 1)),
+            Token::Array { len, end } => {
+                let mut items = Vec::with_capacity(*len as usize);
+                let mut at = idx + 1;
+                while at < *end as usize {
+                    let (item, next) = self.nested(tape, at)?;
+                    items.push(item);
+                    at = next;
+                }
+                Ok((PyList::new(py, items)?.into_any(), *end as usize))
+            }
+            Token::Object { .. } => self.object(tape, idx),
+            scalar => Ok((self.scalar(scalar, &tape.source, &tape.owned)?, idx + 1)),
+        }
+    }
+
+    /// The Python value of a token that is neither a container nor a string (the texts
+    /// of numbers kept as text are in `source` or `owned`: see `Text`).
+    pub(super) fn scalar(
+        &self,
+        token: &Token,
+        source: &str,
+        owned: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match token {
+            Token::Null => py.None().into_bound(py),
+            Token::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+            Token::Int(i) => i.into_bound_py_any(py)?,
+            Token::UInt(u) => u.into_bound_py_any(py)?,
+            Token::BigInt(digits) => {
+                let digits = digits.resolve(source, owned);
+                match py.get_type::<PyInt>().call1((digits,)) {
+                    Ok(int) => int,
+                    // More digits than int() takes (4300 by default): JSON decodes it anyway.
+                    Err(_) => self.hooks.loads.bind(py).call1((digits,))?,
+                }
+            }
+            Token::Float(f) => PyFloat::new(py, *f).into_any(),
+            Token::HugeFloat(text) => {
+                let inf = if text.resolve(source, owned).starts_with('-') {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
+                PyFloat::new(py, inf).into_any()
+            }
+            Token::Str(_) | Token::Array { .. } | Token::Object { .. } => {
+                unreachable!("scalar() is only called on scalar tokens")
+            }
+        })
+    }
+
+    fn nested(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        // The tape is at most MAX_DEPTH deep; grow the stack rather than overflow it.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.value(tape, idx))
+    }
+
+    /// The dict of the object at `idx` (duplicate keys: the last value wins).
+    fn object(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let Token::Object { end, .. } = tape.tokens[idx] else {
+            unreachable!("object() is only called on an object token")
+        };
+        let dict = PyDict::new(self.py);
+        let mut at = idx + 1;
+        while at < end as usize {
+            let key = self.key(tape.str_at(at).unwrap_or_default());
+            let (value, next) = self.nested(tape, at + 1)?;
+            dict.set_item(key, value)?;
+            at = next;
+        }
+        Ok((dict.into_any(), end as usize))
+    }
+
+    pub(super) fn empty_dict(&self) -> Bound<'py, PyAny> {
+        PyDict::new(self.py).into_any()
+    }
+
+    /// `ToolCall(name, arguments, id, raw_arguments)`.
+    pub(super) fn tool_call(
+        &self,
+        name: Bound<'py, PyAny>,
+        arguments: Bound<'py, PyAny>,
+        id: Bound<'py, PyAny>,
+        raw_arguments: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.hooks
+            .tool_call
+            .instance(self.py, [name, arguments, id, raw_arguments])
+    }
+
+    pub fn response(
+        &self,
+        calls: Vec<Bound<'py, PyAny>>,
+        raw: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.response_with(calls, raw, None)
+    }
+
+    /// `AgentResponse(calls, raw, error)`, `error` None where there is none.
+    pub fn response_with(
+        &self,
+        calls: Vec<Bound<'py, PyAny>>,
+        raw: &Bound<'py, PyAny>,
+        error: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let calls = PyList::new(self.py, calls)?;
+        let error = match error {
+            Some(error) => PyString::new(self.py, error).into_any(),
+            None => self.py.None().into_bound(self.py),
+        };
+        self.agent_response(calls, raw, error)
+    }
+
+    /// `AgentResponse(tool_calls, raw, error)`.
+    fn agent_response(
+        &self,
+        tool_calls: Bound<'py, PyList>,
+        raw: &Bound<'py, PyAny>,
+        error: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.hooks
+            .agent_response
+            .instance(self.py, [tool_calls.into_any(), raw.clone(), error])
+    }
+
+    /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.
+    pub(super) fn kept_as_text(
+        &self,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let text = self.hooks.dumps_compact.bind(self.py).call1((value,))?;
+        Ok((self.empty_dict(), text))
+    }
+
+    /// The ParseError for text that did not parse (`err`: the parser's error). Its
+    /// message and position are the pure `error_for`'s, made in Rust
+    /// (`crate::json_errors`).
+    pub fn parse_error(&self, raw: &Bound<'py, PyAny>, err: Option<&JsonError>) -> PyResult<PyErr> {
+        let input = Input::of(raw)?;
+        let text = match (&input, input.text()) {
+            (_, Some(text)) => Cow::Borrowed(text),
+            (Input::Str(_), None) => Cow::Owned(surrogatepass(raw)?),
+            (_, None) => {
+                let kind = raw.get_type().name()?;
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "JSON text must be str, bytes, bytearray or memoryview, not {kind}"
+                )));
+            }
+        };
+        let parsed = err.cloned().unwrap_or_else(|| JsonError {
+            pos: 0,
+            message: "invalid text".to_owned(),
+        });
+        Ok(self.json_error(&crate::json_errors::explained(&text, parsed)))
+    }
+
+    /// The ParseError of an error already described (`Outcome::NotJson`).
+    pub fn json_error(&self, err: &JsonError) -> PyErr {
+        let parse_error = self.hooks.parse_error.bind(self.py);
+        match parse_error.call1((err.message.as_str(), err.pos)) {
+            Ok(error) => PyErr::from_value(error),
+            Err(err) => err,
+        }
+    }
+
+    /// A record that could not be read: no calls, `error` set.
+    pub fn failed(&self, raw: &Bound<'py, PyAny>, err: PyErr) -> PyResult<Bound<'py, PyAny>> {
+        let message = self
+            .hooks
+            .record_error
+            .bind(self.py)
+            .call1((err.value(self.py),))?;
+        self.agent_response(PyList::empty(self.py), raw, message)
+    }
+
+    /// A record that could not be read, with the reason given as text.
+    pub fn failed_with(
+        &self,
+        raw: &Bound<'py, PyAny>,
+        message: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let message = PyString::new(self.py, message).into_any();
+        self.agent_response(PyList::empty(self.py), raw, message)
+    }
+
+    /// For `auto` on the caller's own objects: the walked format the pure registry's
+    /// `detect` recognizes (the specification; not the hot path), if any.
+    pub(super) fn detected(&self, raw: &Bound<'py, PyAny>) -> Option<Walked> {
+        let found = self.hooks.detect_or_none.bind(self.py).call1((raw,)).ok()?;
+        let name: String = found.getattr("name").ok()?.extract().ok()?;
+        Walked::named(&name)
+    }
+
+    /// `UnrecognizedShape` with the message Rust made from a tape.
+    pub(super) fn unrecognized(&self, message: &str) -> PyErr {
+        match self
+            .hooks
+            .unrecognized_message
+            .bind(self.py)
+            .call1((message,))
+        {
+            Ok(error) => PyErr::from_value(error),
+            Err(err) => err,
+        }
+    }
+
+    /// `UnrecognizedShape` of the caller's own object (its keys, or its type).
+    pub(super) fn unrecognized_object(&self, raw: &Bound<'py, PyAny>) -> PyErr {
+        match self.hooks.unrecognized_shape.bind(self.py).call1((raw,)) {
+            Ok(error) => PyErr::from_value(error),
+            Err(err) => err,
+        }
+    }
+
+    pub fn check_threads(&self, threads: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
+        self.hooks.check_threads.bind(self.py).call1((threads,))?;
+        Ok(())
+    }
+}
