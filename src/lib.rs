@@ -6,6 +6,7 @@
 
 pub mod bulk;
 pub mod calls;
+pub mod dialects;
 pub mod formats;
 pub mod json;
 pub mod node;
