@@ -15,6 +15,8 @@
 //!   when `tools` are given ([`Tools`]), else kept as strings; never guessed from text.
 
 use crate::calls::Call;
+
+pub mod text;
 use std::collections::HashMap;
 
 /// What a dialect found in one output.
@@ -47,7 +49,10 @@ impl Tools {
             .ok_or_else(|| "tools: expected a JSON list of tool definitions".to_owned())?;
         let mut parameters = HashMap::new();
         for item in items {
-            let definition = item.get("function").filter(|f| f.is_object()).unwrap_or(item);
+            let definition = item
+                .get("function")
+                .filter(|f| f.is_object())
+                .unwrap_or(item);
             let Some(name) = definition.get("name").and_then(|n| n.as_str()) else {
                 continue;
             };
