@@ -70,9 +70,11 @@ impl Tools {
     }
 }
 
-/// The dialects, in auto-detection order: the variant, its module (`parse`, `MARKERS`:
-/// the texts whose presence recognizes the dialect, empty for bare-JSON dialects, which
-/// are never guessed) and its `--format` / `dialect=` name.
+/// The dialects, in auto-detection order: the variant, its module (`parse`, and `detect`:
+/// whether the text holds the dialect's own markers; always false for bare-JSON
+/// dialects, which are never guessed) and its `--format` / `dialect=` name. Dialects
+/// that share a marker (`<tool_call>`) are told apart by what follows it, the more
+/// specific first.
 macro_rules! dialects {
     ($($variant:ident: $module:ident = $name:literal,)*) => {
         $(pub mod $module;)*
@@ -105,10 +107,10 @@ macro_rules! dialects {
                 }
             }
 
-            /// Texts whose presence recognizes the dialect (none: never guessed).
-            pub fn markers(self) -> &'static [&'static str] {
+            /// Whether `text` holds this dialect's own markers (auto-detection).
+            pub fn detect(self, text: &str) -> bool {
                 match self {
-                    $(Dialect::$variant => $module::MARKERS,)*
+                    $(Dialect::$variant => $module::detect(text),)*
                 }
             }
         }
@@ -117,10 +119,7 @@ macro_rules! dialects {
 
 dialects! {}
 
-/// The first dialect (registry order) one of whose markers `text` holds.
+/// The first dialect (registry order) whose markers `text` holds.
 pub fn detected(text: &str) -> Option<Dialect> {
-    Dialect::ALL
-        .iter()
-        .copied()
-        .find(|d| d.markers().iter().any(|m| text.contains(m)))
+    Dialect::ALL.iter().copied().find(|d| d.detect(text))
 }

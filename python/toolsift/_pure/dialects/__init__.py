@@ -2,8 +2,9 @@
 
 Each module here is the pure-Python specification of one dialect; `src/dialects/<module>.rs`
 follows it line by line, and `tests/vectors/dialects/<name>.json` holds both to one truth.
-A module has `MARKERS` (the texts whose presence recognizes the dialect; empty for
-bare-JSON dialects, which are never guessed) and `parse(text, tools) -> Parsed`.
+A module has `detect(text) -> bool` (whether the text holds the dialect's own markers;
+always False for bare-JSON dialects, which are never guessed; dialects sharing a marker
+are told apart by what follows it) and `parse(text, tools) -> Parsed`.
 
 The rules every dialect keeps:
 
@@ -67,8 +68,5 @@ DIALECTS: dict[str, ModuleType] = {}
 
 
 def detected(text: str) -> str | None:
-    """The first dialect (registry order) one of whose markers `text` holds."""
-    for name, module in DIALECTS.items():
-        if any(marker in text for marker in module.MARKERS):
-            return name
-    return None
+    """The first dialect (registry order) whose markers `text` holds."""
+    return next((name for name, module in DIALECTS.items() if module.detect(text)), None)
