@@ -16,7 +16,9 @@
 
 use crate::calls::Call;
 
+pub mod schema;
 pub mod text;
+pub mod xmlcalls;
 use std::collections::HashMap;
 
 /// What a dialect found in one output.
@@ -117,7 +119,13 @@ macro_rules! dialects {
     };
 }
 
-dialects! {}
+dialects! {
+    SeedOss: seed_oss = "seed-oss",
+    Qwen3Coder: qwen3_coder = "qwen3-coder",
+    Glm: glm = "glm",
+    MinimaxM2: minimax_m2 = "minimax-m2",
+    DeepseekDsml: deepseek_dsml = "deepseek-dsml",
+}
 
 /// The first dialect (registry order) whose markers `text` holds.
 pub fn detected(text: &str) -> Option<Dialect> {

@@ -63,8 +63,16 @@ class Tools:
         return properties.get(key) if isinstance(properties, dict) else None
 
 
+from . import deepseek_dsml, glm, minimax_m2, qwen3_coder, seed_oss  # noqa: E402
+
 #: The dialects by name, in auto-detection order (the Rust `dialects!` lists the same).
-DIALECTS: dict[str, ModuleType] = {}
+DIALECTS: dict[str, ModuleType] = {
+    "seed-oss": seed_oss,
+    "qwen3-coder": qwen3_coder,
+    "glm": glm,
+    "minimax-m2": minimax_m2,
+    "deepseek-dsml": deepseek_dsml,
+}
 
 
 def detected(text: str) -> str | None:
