@@ -31,7 +31,10 @@ fn qwen_call(open: &str, close: &str) -> String {
     )
 }
 
-fn common(opener: &str, param_open: &str, param_close: &str) -> Vec<(&'static str, String)> {
+/// Labelled texts.
+type Texts = Vec<(&'static str, String)>;
+
+fn common(opener: &str, param_open: &str, param_close: &str) -> Texts {
     vec![
         ("unclosed opener", repeat(opener)),
         ("a million {", format!("{opener}{}", repeat("{"))),
@@ -67,7 +70,7 @@ fn median_ms(dialect: Dialect, text: &str) -> f64 {
 fn adversarial_text_costs_at_most_a_few_times_ordinary_text() {
     let d = "\u{ff5c}DSML\u{ff5c}";
     let value = value();
-    let table: Vec<(&str, String, Vec<(&str, String)>)> = vec![
+    let table: Vec<(&str, String, Texts)> = vec![
         (
             "seed-oss",
             repeat(&qwen_call("<seed:tool_call>", "</seed:tool_call>")),
