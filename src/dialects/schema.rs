@@ -46,7 +46,12 @@ pub fn schema_types(schema: &Value) -> Vec<&str> {
 
 /// Writes the JSON text of the value `text` typed by `schema` (None: undeclared).
 pub fn typed_value(out: &mut String, text: &str, schema: Option<&Value>) {
-    for kind in schema.map(schema_types).unwrap_or_default() {
+    let types = schema.map(schema_types).unwrap_or_default();
+    if types.contains(&"null") && fitted_json(text, "null").is_some() {
+        out.push_str("null"); // a nullable parameter's null, whatever comes first
+        return;
+    }
+    for kind in types {
         if kind == "string" {
             break;
         }
@@ -133,6 +138,8 @@ mod tests {
         assert_eq!(typed("03106", r#"{"type": "integer"}"#), r#""03106""#);
         assert_eq!(typed("42", r#"{"type": ["string", "integer"]}"#), r#""42""#);
         assert_eq!(typed("None", r#"{"type": ["integer", "null"]}"#), "null");
+        assert_eq!(typed("null", r#"{"type": ["string", "null"]}"#), "null");
+        assert_eq!(typed("nil", r#"{"type": ["string", "null"]}"#), r#""nil""#);
         assert_eq!(typed("1e400", r#"{"type": "number"}"#), r#""1e400""#);
         assert_eq!(typed("True", r#"{"anyOf": [{"type": "boolean"}]}"#), "true");
         assert_eq!(typed("[1]", r#"{"type": "object"}"#), r#""[1]""#);

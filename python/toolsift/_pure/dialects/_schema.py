@@ -21,7 +21,10 @@ text alone: `03106` of type `string` stays `"03106"`.
 * JSON texts may have JSON whitespace around them (`" 42 "` is `42` for `integer`).
 * `type: [T1, T2, ...]`, `anyOf` and `oneOf` (their items' types, in order, flattened):
   the types are tried in order and the first that fits wins; `string` always fits, so
-  `["string", "integer"]` keeps the text.
+  `["string", "integer"]` keeps the text. One exception: where the schema allows `null`,
+  `null` / `None` is null whatever comes first (`["string", "null"]` is how schemas say
+  "optional", and the templates write a None argument as `null` or `None`; vLLM and
+  SGLang read it so too).
 * A value that fits no type stays the text it was, and the call is kept.
 * A number or object holding an integer beyond 4300 digits does not fit (Python refuses
   to make it), nor does a number beyond the float range.
@@ -69,7 +72,10 @@ def schema_types(schema: Any) -> list[str]:
 
 def typed_value(text: str, schema: Any) -> str:
     """The JSON text of the value `text` typed by `schema` (None: undeclared)."""
-    for kind in schema_types(schema):
+    types = schema_types(schema)
+    if "null" in types and fitted_json(text, "null") is not None:
+        return "null"  # a nullable parameter's null, whatever comes first
+    for kind in types:
         if kind == "string":
             break
         fitted = fitted_json(text, kind)
