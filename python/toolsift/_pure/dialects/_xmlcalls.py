@@ -27,11 +27,16 @@ Invoke blocks (`read_invokes`)
 
 * ws is JSON whitespace (space, tab, CR, LF). NAME is the text up to NAME_END; it must
   be non-empty and hold no `<`, `>` or newline.
+* The dialect reads the parameter's key from HEAD (`key_of`: HEAD itself, or DSML's
+  part before its closing quote); a HEAD holding `<`, or an empty key, breaks the invoke.
+  The key's schema is `tools.parameter(NAME, key)`.
 * A value ends at the first PARAM_CLOSE that is followed (after ws) by PARAM_OPEN,
   INVOKE_CLOSE, CLOSE or the end of the text; a PARAM_CLOSE followed by anything else is
   part of the value (code that writes the markers). The dialect may trim the value (one
   newline on each side for Qwen3-Coder) and types it (`_schema`).
-* A complete invoke is a call with `id` None. Anything else where an invoke may start,
+* A complete invoke is a call with `id` None, its arguments the object of its
+  parameters in order (`_schema.object_text`: a key written twice keeps the last value,
+  at the first one's place). Anything else where an invoke may start,
   or an invoke that does not complete (cut off, a missing close, a broken head), makes
   the rest of the block one malformed call: the name where NAME was read (else `""`),
   arguments `{}`, and in `raw_arguments` the text from that invoke (or that other text)
