@@ -309,3 +309,58 @@ pub fn value_close(
         None
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::dialects::Dialect;
+
+    /// The table of tests/test_dialects_xml.py.
+    #[test]
+    fn detection_tells_the_tool_call_dialects_apart() {
+        let d = "\u{ff5c}DSML\u{ff5c}";
+        let function_calls = format!("<{d}function_calls>\n<{d}invoke name=\"f\">");
+        let tool_calls = format!("<{d}tool_calls>");
+        let table: &[(&str, Option<&str>)] = &[
+            (
+                "<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call>",
+                Some("seed-oss"),
+            ),
+            (
+                "x <tool_call>\n  <function=f>\n</function>\n</tool_call>",
+                Some("qwen3-coder"),
+            ),
+            (
+                "<tool_call>get_weather\n<arg_key>city</arg_key>",
+                Some("glm"),
+            ),
+            ("<tool_call>get_time</tool_call>", Some("glm")),
+            (
+                "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>",
+                None,
+            ),
+            ("<tool_call>\n[1]</tool_call>", None),
+            ("<tool_call>\n</tool_call>", None),
+            (
+                "<minimax:tool_call>\n<invoke name=\"f\">",
+                Some("minimax-m2"),
+            ),
+            (&function_calls, Some("deepseek-dsml")),
+            (&tool_calls, Some("deepseek-dsml")),
+            ("no markers at all", None),
+        ];
+        let mine = [
+            "seed-oss",
+            "qwen3-coder",
+            "glm",
+            "minimax-m2",
+            "deepseek-dsml",
+        ];
+        for (text, dialect) in table {
+            let found = (Dialect::ALL.iter())
+                .find(|d| d.detect(text))
+                .map(|d| d.name())
+                .filter(|name| mine.contains(name));
+            assert_eq!(found, *dialect, "{text}");
+        }
+    }
+}
