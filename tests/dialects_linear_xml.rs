@@ -2,10 +2,18 @@
 //! `benches/dialects_linear.py`, timed (not a test of speed: ignored, run by hand).
 //!
 //!     cargo test --release --test dialects_linear_xml -- --ignored --nocapture
+//!
+//! Also, by hand: a differential against cases the pure twin wrote (`DIALECT_CASES=file`,
+//! a JSON list of vector cases with a `dialect` field).
+
+#[allow(dead_code)] // not every helper is used here
+mod common;
 
 use std::time::Instant;
 
-use toolsift::dialects::Dialect;
+use common::{call_value, same};
+use serde_json::Value;
+use toolsift::dialects::{Dialect, Tools};
 
 const SIZE: usize = 1 << 20;
 
@@ -127,4 +135,40 @@ fn adversarial_text_costs_at_most_a_few_times_ordinary_text() {
             println!("  {label:40} {took:8.2} ms  {:5.2}x", took / base);
         }
     }
+}
+
+#[test]
+#[ignore = "run by hand on cases the pure twin wrote (DIALECT_CASES=file)"]
+fn same_as_the_pure_twin_on_written_cases() {
+    let Ok(path) = std::env::var("DIALECT_CASES") else {
+        return;
+    };
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let empty = toolsift::json::parse(b"null").unwrap();
+    let text_or_null = |text: &Option<String>| text.clone().map_or(Value::Null, Value::String);
+    let mut differ = 0;
+    for case in &cases {
+        let dialect = Dialect::named(case["dialect"].as_str().unwrap()).unwrap();
+        let tools = (case.get("tools")).map(|tools| Tools::from_json(&tools.to_string()).unwrap());
+        let parsed = dialect.parse(case["input"].as_str().unwrap(), tools.as_ref());
+        let calls: Vec<Value> = (parsed.calls.iter())
+            .map(|call| call_value(&empty, call))
+            .collect();
+        let got = serde_json::json!({
+            "tool_calls": calls,
+            "content": text_or_null(&parsed.content),
+            "reasoning": text_or_null(&parsed.reasoning),
+        });
+        if !same(&got, &case["expect"]) {
+            differ += 1;
+            println!(
+                "{}: {:?}\n got      {got}\n expected {}",
+                dialect.name(),
+                case["input"],
+                case["expect"]
+            );
+        }
+    }
+    println!("{} cases, {differ} differ", cases.len());
+    assert_eq!(differ, 0);
 }
