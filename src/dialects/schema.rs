@@ -11,7 +11,7 @@ use crate::json::{self, Tape, Token};
 pub const KNOWN_TYPES: &[&str] = &[
     "string", "integer", "number", "boolean", "null", "object", "array",
 ];
-/// The Python spellings of literals that the Qwen3.5 templates write with `| string`.
+/// The Python spellings of literals the Qwen3-Coder / Qwen3.5 templates write (`| string`).
 const PYTHON_LITERALS: &[(&str, &str)] = &[("True", "true"), ("False", "false"), ("None", "null")];
 
 /// The types `schema` allows, in order: its `type` (a name or a list of names), else the

@@ -13,7 +13,7 @@ text alone: `03106` of type `string` stays `"03106"`.
 | `string` (or no `type`, an unknown type, `$ref`, `enum` alone) | the text as it is | - |
 | `integer` | the text as a JSON integer (`-12`, `18446744073709551616`: any size up to Python's 4300 digits) | `03106` (a leading zero is not JSON), `140.0`, `1e3`, `0x1F`, `+5` |
 | `number` | the text as a JSON number (`3`, `-0.5`, `1e-3`), integers kept exact | `NaN`, `Infinity`, `1e400` (beyond the float range), `.5`, `1.` |
-| `boolean` | `true` / `false`, and `True` / `False` (the Python spelling Qwen3.5's template writes for booleans) | `yes`, `1`, `TRUE` |
+| `boolean` | `true` / `false`, and `True` / `False` (the Python spelling the Qwen3-Coder / Qwen3.5 templates write with the `string` filter) | `yes`, `1`, `TRUE` |
 | `null` | `null`, and `None` (the Python spelling) | `""`, `nil` |
 | `object` | the text as a JSON object, by the project's JSON parser | `{'a': 1}`, a cut-off object |
 | `array` | the text as a JSON array | `(1, 2)`, `1, 2` |
@@ -47,7 +47,7 @@ __all__ = ["json_or_text", "json_string", "object_text", "schema_types", "typed_
 
 #: The types a value can be converted to (anything else is read as `string`).
 KNOWN_TYPES = ("string", "integer", "number", "boolean", "null", "object", "array")
-#: The Python spellings of literals that the Qwen3.5 templates write with `| string`.
+#: The Python spellings of literals the Qwen3-Coder / Qwen3.5 templates write (`| string`).
 PYTHON_LITERALS = {"True": "true", "False": "false", "None": "null"}
 
 

@@ -22,7 +22,9 @@ SGLang's `qwen3_coder` detector)::
 * A value is the text between `<parameter=KEY>` and its `</parameter>` with one `\\n`
   removed from its start and one from its end (the template writes the value between
   two newlines; vLLM and SGLang remove exactly these), then typed by the tool's schema
-  (`_schema`); without tools it is a string.
+  (`_schema`); without tools it is a string. The template writes objects and lists
+  with `tojson` and every other value with `| string` (so `True`, `None`: Python's
+  spelling, which `_schema` reads for `boolean` and `null`).
 * Reasoning: `<think>...</think>` blocks (Qwen3.5 / thinking fine-tunes), and the text
   before a `</think>` that no `<think>` precedes. Content and reasoning as `_xmlcalls`
   says.
