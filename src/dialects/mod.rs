@@ -117,7 +117,11 @@ macro_rules! dialects {
     };
 }
 
-dialects! {}
+dialects! {
+    DeepseekV31: deepseek_v31 = "deepseek-v3.1",
+    DeepseekV3: deepseek_v3 = "deepseek-v3",
+    KimiK2: kimi_k2 = "kimi-k2",
+}
 
 /// The first dialect (registry order) whose markers `text` holds.
 pub fn detected(text: &str) -> Option<Dialect> {

@@ -2,6 +2,8 @@
 //! Indices are byte offsets where the pure code counts characters: every marker the
 //! scanners look for is ASCII or found by substring search, so both find the same places.
 
+use std::ops::Range;
+
 /// The index just after the JSON container opening at `start` (braces inside JSON strings
 /// do not count), or the end of the text when it never closes.
 pub fn container_end(b: &[u8], start: usize) -> usize {
@@ -29,6 +31,122 @@ pub fn container_end(b: &[u8], start: usize) -> usize {
         i += 1;
     }
     b.len()
+}
+
+/// The whitespace the dialects strip at the ends of a piece (ASCII, as the pure `WHITESPACE`).
+pub fn trim_whitespace(text: &str) -> &str {
+    text.trim_matches([' ', '\t', '\n', '\r'])
+}
+
+/// The first `pattern` in `text[from..to]`, as an index into `text`.
+pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usize> {
+    memchr::memmem::find(&text.as_bytes()[from..to], pattern.as_bytes()).map(|at| from + at)
+}
+
+const THINK_OPEN: &str = "<think>";
+const THINK_CLOSE: &str = "</think>";
+
+/// The spans of `text` outside `<think>...</think>` blocks, and the reasoning (see the
+/// pure `think_split`).
+pub fn think_split(text: &str) -> (Vec<Range<usize>>, Option<String>) {
+    let len = text.len();
+    let mut spans = Vec::new();
+    let mut blocks: Vec<&str> = Vec::new();
+    let mut pos = 0;
+    let first_close = find_in(text, THINK_CLOSE, 0, len);
+    let first_open = find_in(text, THINK_OPEN, 0, len);
+    if let Some(close) = first_close {
+        if first_open.is_none_or(|open| close < open) {
+            blocks.push(&text[..close]);
+            pos = close + THINK_CLOSE.len();
+        }
+    }
+    loop {
+        let Some(open_at) = find_in(text, THINK_OPEN, pos, len) else {
+            spans.push(pos..len);
+            break;
+        };
+        spans.push(pos..open_at);
+        let body = open_at + THINK_OPEN.len();
+        let Some(close_at) = find_in(text, THINK_CLOSE, body, len) else {
+            blocks.push(&text[body..]);
+            break;
+        };
+        blocks.push(&text[body..close_at]);
+        pos = close_at + THINK_CLOSE.len();
+    }
+    let kept: Vec<&str> = (blocks.into_iter())
+        .map(trim_whitespace)
+        .filter(|block| !block.is_empty())
+        .collect();
+    let reasoning = kept.join("\n\n");
+    (spans, (!reasoning.is_empty()).then_some(reasoning))
+}
+
+/// The call blocks in `text[span]` of a dialect whose markers are special tokens sharing
+/// `prefix`, and the text outside them (see the pure `special_token_blocks`).
+pub fn special_token_blocks<'a>(
+    text: &'a str,
+    span: Range<usize>,
+    prefix: &str,
+    begin: &str,
+    end: &str,
+    dropped: &[&str],
+) -> (Vec<&'a str>, Vec<&'a str>) {
+    let (start, stop) = (span.start, span.end);
+    let at_marker = |at: usize, marker: &str| text[at..stop].starts_with(marker);
+    let mut outside = Vec::new();
+    let mut blocks = Vec::new();
+    let mut pos = start; // text from here on is not yet in `outside` or `blocks`
+    let mut at = find_in(text, prefix, start, stop);
+    while let Some(here) = at {
+        if at_marker(here, begin) {
+            outside.push(&text[pos..here]);
+            let body = here + begin.len();
+            at = find_in(text, prefix, body, stop);
+            while let Some(inner) = at {
+                if at_marker(inner, end)
+                    || at_marker(inner, begin)
+                    || dropped.iter().any(|marker| at_marker(inner, marker))
+                {
+                    break;
+                }
+                at = find_in(text, prefix, inner + prefix.len(), stop);
+            }
+            let Some(block_end) = at else {
+                blocks.push(&text[body..stop]);
+                return (outside, blocks);
+            };
+            blocks.push(&text[body..block_end]);
+            pos = if at_marker(block_end, end) {
+                block_end + end.len()
+            } else {
+                block_end
+            };
+            at = find_in(text, prefix, pos, stop);
+            continue;
+        }
+        let marker = std::iter::once(&end)
+            .chain(dropped)
+            .find(|marker| at_marker(here, marker));
+        if let Some(marker) = marker {
+            outside.push(&text[pos..here]);
+            pos = here + marker.len();
+            at = find_in(text, prefix, pos, stop);
+        } else {
+            at = find_in(text, prefix, here + prefix.len(), stop);
+        }
+    }
+    outside.push(&text[pos..stop]);
+    (outside, blocks)
+}
+
+/// The text outside the calls: its pieces joined, whitespace at both ends stripped;
+/// None when nothing is left.
+pub fn joined_content(outside: &[&str]) -> Option<String> {
+    let joined = outside.concat();
+    let kept = trim_whitespace(&joined);
+    (!kept.is_empty()).then(|| kept.to_owned())
 }
 
 #[cfg(test)]
