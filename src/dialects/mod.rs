@@ -121,6 +121,7 @@ dialects! {
     DeepseekV31: deepseek_v31 = "deepseek-v3.1",
     DeepseekV3: deepseek_v3 = "deepseek-v3",
     KimiK2: kimi_k2 = "kimi-k2",
+    Harmony: harmony = "harmony",
 }
 
 /// The first dialect (registry order) whose markers `text` holds.

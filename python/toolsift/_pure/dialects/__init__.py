@@ -63,13 +63,14 @@ class Tools:
         return properties.get(key) if isinstance(properties, dict) else None
 
 
-from . import deepseek_v3, deepseek_v31, kimi_k2  # noqa: E402  (they import Parsed, Tools)
+from . import deepseek_v3, deepseek_v31, harmony, kimi_k2  # noqa: E402  (they import Parsed, Tools)
 
 #: The dialects by name, in auto-detection order (the Rust `dialects!` lists the same).
 DIALECTS: dict[str, ModuleType] = {
     "deepseek-v3.1": deepseek_v31,
     "deepseek-v3": deepseek_v3,
     "kimi-k2": kimi_k2,
+    "harmony": harmony,
 }
 
 
