@@ -31,7 +31,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
     let mut calls = Vec::new();
     for span in spans {
         let (pieces, blocks) =
-            special_token_blocks(text, span, PREFIX, CALL_BEGIN, CALL_END, &SECTION_MARKERS);
+            special_token_blocks(text, span, PREFIX, &[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS);
         outside.extend(pieces);
         calls.extend(blocks.into_iter().map(block_call));
     }

@@ -122,6 +122,7 @@ dialects! {
     DeepseekV3: deepseek_v3 = "deepseek-v3",
     KimiK2: kimi_k2 = "kimi-k2",
     Harmony: harmony = "harmony",
+    Pythonic: pythonic = "pythonic",
 }
 
 /// The first dialect (registry order) whose markers `text` holds.

@@ -85,29 +85,32 @@ pub fn think_split(text: &str) -> (Vec<Range<usize>>, Option<String>) {
 
 /// The call blocks in `text[span]` of a dialect whose markers are special tokens sharing
 /// `prefix`, and the text outside them (see the pure `special_token_blocks`).
-pub fn special_token_blocks<'a>(
+pub fn special_token_blocks<'a, 'm>(
     text: &'a str,
     span: Range<usize>,
     prefix: &str,
-    begin: &str,
-    end: &str,
-    dropped: &[&str],
+    begins: &[&'m str],
+    ends: &[&'m str],
+    dropped: &[&'m str],
 ) -> (Vec<&'a str>, Vec<&'a str>) {
     let (start, stop) = (span.start, span.end);
-    let at_marker = |at: usize, marker: &str| text[at..stop].starts_with(marker);
+    let marker_at =
+        |at: usize, markers: &[&'m str]| -> Option<&'m str> { marker_at(&text[at..stop], markers) };
     let mut outside = Vec::new();
     let mut blocks = Vec::new();
     let mut pos = start; // text from here on is not yet in `outside` or `blocks`
     let mut at = find_in(text, prefix, start, stop);
     while let Some(here) = at {
-        if at_marker(here, begin) {
+        if let Some(begin) = marker_at(here, begins) {
             outside.push(&text[pos..here]);
             let body = here + begin.len();
             at = find_in(text, prefix, body, stop);
+            let mut end = None;
             while let Some(inner) = at {
-                if at_marker(inner, end)
-                    || at_marker(inner, begin)
-                    || dropped.iter().any(|marker| at_marker(inner, marker))
+                end = marker_at(inner, ends);
+                if end.is_some()
+                    || marker_at(inner, begins).is_some()
+                    || marker_at(inner, dropped).is_some()
                 {
                     break;
                 }
@@ -118,17 +121,11 @@ pub fn special_token_blocks<'a>(
                 return (outside, blocks);
             };
             blocks.push(&text[body..block_end]);
-            pos = if at_marker(block_end, end) {
-                block_end + end.len()
-            } else {
-                block_end
-            };
+            pos = end.map_or(block_end, |end| block_end + end.len());
             at = find_in(text, prefix, pos, stop);
             continue;
         }
-        let marker = std::iter::once(&end)
-            .chain(dropped)
-            .find(|marker| at_marker(here, marker));
+        let marker = marker_at(here, ends).or_else(|| marker_at(here, dropped));
         if let Some(marker) = marker {
             outside.push(&text[pos..here]);
             pos = here + marker.len();
@@ -139,6 +136,14 @@ pub fn special_token_blocks<'a>(
     }
     outside.push(&text[pos..stop]);
     (outside, blocks)
+}
+
+/// The one of `markers` that `text` begins with, if any.
+pub fn marker_at<'m>(text: &str, markers: &[&'m str]) -> Option<&'m str> {
+    markers
+        .iter()
+        .copied()
+        .find(|marker| text.starts_with(marker))
 }
 
 /// The text outside the calls: its pieces joined, whitespace at both ends stripped;

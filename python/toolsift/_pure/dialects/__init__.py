@@ -63,7 +63,7 @@ class Tools:
         return properties.get(key) if isinstance(properties, dict) else None
 
 
-from . import deepseek_v3, deepseek_v31, harmony, kimi_k2  # noqa: E402  (they import Parsed, Tools)
+from . import deepseek_v3, deepseek_v31, harmony, kimi_k2, pythonic  # noqa: E402  (they import Parsed, Tools)
 
 #: The dialects by name, in auto-detection order (the Rust `dialects!` lists the same).
 DIALECTS: dict[str, ModuleType] = {
@@ -71,6 +71,7 @@ DIALECTS: dict[str, ModuleType] = {
     "deepseek-v3": deepseek_v3,
     "kimi-k2": kimi_k2,
     "harmony": harmony,
+    "pythonic": pythonic,
 }
 
 

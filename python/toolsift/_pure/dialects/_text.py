@@ -68,38 +68,42 @@ def special_token_blocks(
     text: str,
     span: tuple[int, int],
     prefix: str,
-    begin: str,
-    end: str,
+    begins: tuple[str, ...],
+    ends: tuple[str, ...],
     dropped: tuple[str, ...],
 ) -> tuple[list[str], list[str]]:
     """The call blocks in `text[span[0]:span[1]]` of a dialect whose markers are special
-    tokens sharing `prefix`, and the text outside them. A block is the text after `begin`
-    up to `end` (consumed), the next `begin` or `dropped` marker (not consumed: the block
-    was cut off), or the end of the span. Outside blocks, `dropped` markers (a section's
-    own markers) and stray `end` markers are removed; any other text is kept. Markers are
-    special tokens, so they are never inside a block's arguments: the first one ends it."""
+    tokens sharing `prefix`, and the text outside them. A block is the text after a
+    `begins` marker up to an `ends` marker (consumed), the next `begins` or `dropped`
+    marker (not consumed: the block was cut off), or the end of the span. Outside blocks,
+    `dropped` markers (a section's own markers) and stray `ends` markers are removed; any
+    other text is kept. Markers are special tokens, so they are never inside a block's
+    arguments: the first one ends it."""
     start, stop = span
     outside: list[str] = []
     blocks: list[str] = []
     pos = start  # text from here on is not yet in `outside` or `blocks`
     at = text.find(prefix, start, stop)
     while at != -1:
-        if text.startswith(begin, at):
+        begin = marker_at(text, at, begins)
+        if begin is not None:
             outside.append(text[pos:at])
             body = at + len(begin)
             at = text.find(prefix, body, stop)
-            while at != -1 and not text.startswith(end, at):
-                if text.startswith(begin, at) or text.startswith(dropped, at):
+            end = None
+            while at != -1:
+                end = marker_at(text, at, ends)
+                if end is not None or marker_at(text, at, begins + dropped) is not None:
                     break
                 at = text.find(prefix, at + len(prefix), stop)
             if at == -1:
                 blocks.append(text[body:stop])
                 return outside, blocks
             blocks.append(text[body:at])
-            pos = at + len(end) if text.startswith(end, at) else at
+            pos = at if end is None else at + len(end)
             at = text.find(prefix, pos, stop)
             continue
-        marker = next((m for m in (end, *dropped) if text.startswith(m, at)), None)
+        marker = marker_at(text, at, ends + dropped)
         if marker is not None:
             outside.append(text[pos:at])
             pos = at + len(marker)
@@ -108,6 +112,11 @@ def special_token_blocks(
             at = text.find(prefix, at + len(prefix), stop)
     outside.append(text[pos:stop])
     return outside, blocks
+
+
+def marker_at(text: str, at: int, markers: tuple[str, ...]) -> str | None:
+    """The one of `markers` that `text` holds at `at`, if any."""
+    return next((marker for marker in markers if text.startswith(marker, at)), None)
 
 
 def joined_content(outside: list[str]) -> str | None:

@@ -63,7 +63,7 @@ def parse(text: str, tools: Tools | None) -> Parsed:
     calls: list[ToolCall] = []
     for span in spans:
         pieces, blocks = special_token_blocks(
-            text, span, PREFIX, CALL_BEGIN, CALL_END, SECTION_MARKERS
+            text, span, PREFIX, (CALL_BEGIN,), (CALL_END,), SECTION_MARKERS
         )
         outside.extend(pieces)
         calls.extend(block_call(block) for block in blocks)
