@@ -141,7 +141,7 @@ fn read_call(text: &str, i: usize) -> Result<(&str, String, usize), Unreadable> 
     }
     i = skip_whitespace(b, i + 1);
     let mut keys = HashSet::new();
-    let mut members = Vec::new();
+    let mut out = String::from("{"); // the arguments' JSON text (each value written once)
     while b.get(i) != Some(&b')') {
         let key_end = name_end(b, i, false);
         if key_end == i {
@@ -155,52 +155,70 @@ fn read_call(text: &str, i: usize) -> Result<(&str, String, usize), Unreadable> 
         if b.get(i) != Some(&b'=') {
             return Err(Unreadable);
         }
-        let (value, end) = read_value(text, skip_whitespace(b, i + 1), 1)?;
-        members.push(json_string(key) + ":" + &value);
-        i = skip_whitespace(b, end);
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(&json_string(key));
+        out.push(':');
+        i = skip_whitespace(b, read_value(text, skip_whitespace(b, i + 1), 1, &mut out)?);
         if b.get(i) == Some(&b',') {
             i = skip_whitespace(b, i + 1);
         } else if b.get(i) != Some(&b')') {
             return Err(Unreadable);
         }
     }
-    Ok((name, "{".to_owned() + &members.join(",") + "}", i + 1))
+    out.push('}');
+    Ok((name, out, i + 1))
 }
 
-/// The value at `i` as JSON text, and the index just after it.
-fn read_value(text: &str, i: usize, depth: usize) -> Result<(String, usize), Unreadable> {
+/// The value at `i` written to `out` as JSON text; returns the index just after it.
+fn read_value(text: &str, i: usize, depth: usize, out: &mut String) -> Result<usize, Unreadable> {
     let b = text.as_bytes();
     let char = b.get(i).copied();
     if matches!(char, Some(b'[' | b'{')) {
         if depth >= MAX_DEPTH {
             return Err(Unreadable);
         }
-        return read_container(text, i, depth + 1);
+        return read_container(text, i, depth + 1, out);
     }
     if string_start(b, i) {
         let (value, end) = read_string(text, i)?;
-        return Ok((json_string(&value), end));
+        out.push_str(&json_string(&value));
+        return Ok(end);
     }
     let digit_after_point = b.get(i + 1).is_some_and(u8::is_ascii_digit);
     if matches!(char, Some(b'-' | b'0'..=b'9')) || (char == Some(b'.') && digit_after_point) {
-        return read_number(text, i);
+        let (number, end) = read_number(text, i)?;
+        out.push_str(&number);
+        return Ok(end);
     }
     for (word, json) in KEYWORDS {
         if b[i..].starts_with(word.as_bytes()) && name_end(b, i, false) == i + word.len() {
-            return Ok((json.to_owned(), i + word.len()));
+            out.push_str(json);
+            return Ok(i + word.len());
         }
     }
     Err(Unreadable)
 }
 
-/// The list or dict at `i` as JSON text, and the index just after it.
-fn read_container(text: &str, i: usize, depth: usize) -> Result<(String, usize), Unreadable> {
+/// The list or dict at `i` written to `out` as JSON text; returns the index after it.
+fn read_container(
+    text: &str,
+    i: usize,
+    depth: usize,
+    out: &mut String,
+) -> Result<usize, Unreadable> {
     let b = text.as_bytes();
     let is_dict = b[i] == b'{';
     let close = if is_dict { b'}' } else { b']' };
-    let mut items = Vec::new();
+    out.push(char::from(b[i]));
+    let mut first = true;
     let mut i = skip_whitespace(b, i + 1);
     while b.get(i) != Some(&close) {
+        if !first {
+            out.push(',');
+        }
+        first = false;
         if is_dict {
             if !string_start(b, i) {
                 return Err(Unreadable); // JSON keys are strings
@@ -210,13 +228,11 @@ fn read_container(text: &str, i: usize, depth: usize) -> Result<(String, usize),
             if b.get(i) != Some(&b':') {
                 return Err(Unreadable);
             }
-            let (value, end) = read_value(text, skip_whitespace(b, i + 1), depth)?;
-            items.push(json_string(&key) + ":" + &value);
-            i = end;
+            out.push_str(&json_string(&key));
+            out.push(':');
+            i = read_value(text, skip_whitespace(b, i + 1), depth, out)?;
         } else {
-            let (value, end) = read_value(text, i, depth)?;
-            items.push(value);
-            i = end;
+            i = read_value(text, i, depth, out)?;
         }
         i = skip_whitespace(b, i);
         if b.get(i) == Some(&b',') {
@@ -225,9 +241,8 @@ fn read_container(text: &str, i: usize, depth: usize) -> Result<(String, usize),
             return Err(Unreadable);
         }
     }
-    let opening = if is_dict { "{" } else { "[" };
-    let closing = if is_dict { "}" } else { "]" };
-    Ok((opening.to_owned() + &items.join(",") + closing, i + 1))
+    out.push(char::from(close));
+    Ok(i + 1)
 }
 
 /// Whether a string literal (with an optional prefix) opens at `i`.

@@ -172,7 +172,7 @@ def read_call(text: str, i: int) -> tuple[str, str, int]:
         raise Unreadable
     i = skip_whitespace(text, i + 1)
     keys: set[str] = set()
-    members: list[str] = []
+    out = ["{"]  # the arguments' JSON text, in pieces (each value written once)
     while not text.startswith(")", i):
         key_end = name_end(text, i, False)
         if key_end == i:
@@ -184,41 +184,51 @@ def read_call(text: str, i: int) -> tuple[str, str, int]:
         i = skip_whitespace(text, key_end)
         if not text.startswith("=", i):
             raise Unreadable
-        value, i = read_value(text, skip_whitespace(text, i + 1), 1)
-        members.append(json_string(key) + ":" + value)
-        i = skip_whitespace(text, i)
+        if len(out) > 1:
+            out.append(",")
+        out += (json_string(key), ":")
+        i = skip_whitespace(text, read_value(text, skip_whitespace(text, i + 1), 1, out))
         if text.startswith(",", i):
             i = skip_whitespace(text, i + 1)
         elif not text.startswith(")", i):
             raise Unreadable
-    return name, "{" + ",".join(members) + "}", i + 1
+    out.append("}")
+    return name, "".join(out), i + 1
 
 
-def read_value(text: str, i: int, depth: int) -> tuple[str, int]:
-    """The value at `i` as JSON text, and the index just after it."""
+def read_value(text: str, i: int, depth: int, out: list[str]) -> int:
+    """The value at `i` written to `out` as JSON text; returns the index just after it."""
     char = text[i] if i < len(text) else ""
     if char in ("[", "{"):
         if depth >= MAX_DEPTH:
             raise Unreadable
-        return read_container(text, i, depth + 1)
+        return read_container(text, i, depth + 1, out)
     if string_start(text, i):
         value, i = read_string(text, i)
-        return json_string(value), i
+        out.append(json_string(value))
+        return i
     if char == "-" or char in DIGITS or (char == "." and text[i + 1 : i + 2] in tuple(DIGITS)):
-        return read_number(text, i)
+        number, i = read_number(text, i)
+        out.append(number)
+        return i
     for word, json in KEYWORDS:
         if text.startswith(word, i) and name_end(text, i, False) == i + len(word):
-            return json, i + len(word)
+            out.append(json)
+            return i + len(word)
     raise Unreadable
 
 
-def read_container(text: str, i: int, depth: int) -> tuple[str, int]:
-    """The list or dict at `i` as JSON text, and the index just after it."""
+def read_container(text: str, i: int, depth: int, out: list[str]) -> int:
+    """The list or dict at `i` written to `out` as JSON text; returns the index after it."""
     is_dict = text[i] == "{"
     close = "}" if is_dict else "]"
-    items: list[str] = []
+    out.append(text[i])
+    first = True
     i = skip_whitespace(text, i + 1)
     while not text.startswith(close, i):
+        if not first:
+            out.append(",")
+        first = False
         if is_dict:
             if not string_start(text, i):
                 raise Unreadable  # JSON keys are strings
@@ -226,18 +236,17 @@ def read_container(text: str, i: int, depth: int) -> tuple[str, int]:
             i = skip_whitespace(text, i)
             if not text.startswith(":", i):
                 raise Unreadable
-            value, i = read_value(text, skip_whitespace(text, i + 1), depth)
-            items.append(json_string(key) + ":" + value)
+            out += (json_string(key), ":")
+            i = read_value(text, skip_whitespace(text, i + 1), depth, out)
         else:
-            value, i = read_value(text, i, depth)
-            items.append(value)
+            i = read_value(text, i, depth, out)
         i = skip_whitespace(text, i)
         if text.startswith(",", i):
             i = skip_whitespace(text, i + 1)
         elif not text.startswith(close, i):
             raise Unreadable
-    opening = "{" if is_dict else "["
-    return opening + ",".join(items) + close, i + 1
+    out.append(close)
+    return i + 1
 
 
 def string_start(text: str, i: int) -> bool:
