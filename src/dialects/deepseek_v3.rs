@@ -2,7 +2,7 @@
 //! `python/toolsift/_pure/dialects/deepseek_v3.py` (its docstring is the specification)
 //! line by line.
 
-use super::text::{joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::text::{find_in, joined_content, special_token_blocks, think_split, trim_whitespace};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -38,7 +38,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
 }
 
 fn block_call(block: &str) -> Call<'_> {
-    let Some(at) = block.find(SEPARATOR) else {
+    let Some(at) = find_in(block, SEPARATOR, 0, block.len()) else {
         return Call {
             name: Some(Cow::Borrowed("")),
             id: None,

@@ -39,8 +39,24 @@ pub fn trim_whitespace(text: &str) -> &str {
 }
 
 /// The first `pattern` in `text[from..to]`, as an index into `text`.
+///
+/// Found by its first byte (`memchr`) and then compared: the dialects' markers start with
+/// `<`, and a searcher built per call (`memmem::find`) costs more than the scan itself
+/// when markers come every few bytes. Linear: each byte is looked at a bounded number of
+/// times per call, and the callers resume after each hit.
 pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usize> {
-    memchr::memmem::find(&text.as_bytes()[from..to], pattern.as_bytes()).map(|at| from + at)
+    let haystack = &text.as_bytes()[..to];
+    let pattern = pattern.as_bytes();
+    let first = *pattern.first()?;
+    let mut at = from;
+    while at < to {
+        at += memchr::memchr(first, &haystack[at..])?;
+        if haystack[at..].starts_with(pattern) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
 }
 
 const THINK_OPEN: &str = "<think>";
@@ -66,7 +82,9 @@ pub fn think_split(text: &str) -> (Vec<Range<usize>>, Option<String>) {
             spans.push(pos..len);
             break;
         };
-        spans.push(pos..open_at);
+        if pos < open_at {
+            spans.push(pos..open_at); // (empty spans hold nothing)
+        }
         let body = open_at + THINK_OPEN.len();
         let Some(close_at) = find_in(text, THINK_CLOSE, body, len) else {
             blocks.push(&text[body..]);

@@ -34,11 +34,12 @@ THINK_CLOSE = "</think>"
 
 
 def think_split(text: str) -> tuple[list[tuple[int, int]], str | None]:
-    """The spans of `text` outside `<think>...</think>` blocks, and the reasoning: each
-    block's text (whitespace at its ends stripped), the non-empty ones joined by a blank
-    line, or None. A `</think>` before any `<think>` closes a block the prompt opened (the
-    chat template ends the prompt with `<think>`), so the text before it is reasoning; an
-    unclosed `<think>` runs to the end of the text. Other `</think>` stay as text."""
+    """The spans of `text` outside `<think>...</think>` blocks (empty ones before a block
+    left out), and the reasoning: each block's text (whitespace at its ends stripped), the
+    non-empty ones joined by a blank line, or None. A `</think>` before any `<think>`
+    closes a block the prompt opened (the chat template ends the prompt with `<think>`),
+    so the text before it is reasoning; an unclosed `<think>` runs to the end of the text.
+    Other `</think>` stay as text."""
     spans: list[tuple[int, int]] = []
     blocks: list[str] = []
     pos = 0
@@ -52,7 +53,8 @@ def think_split(text: str) -> tuple[list[tuple[int, int]], str | None]:
         if open_at == -1:
             spans.append((pos, len(text)))
             break
-        spans.append((pos, open_at))
+        if pos < open_at:  # (empty spans hold nothing)
+            spans.append((pos, open_at))
         body = open_at + len(THINK_OPEN)
         close_at = text.find(THINK_CLOSE, body)
         if close_at == -1:
@@ -80,33 +82,30 @@ def special_token_blocks(
     other text is kept. Markers are special tokens, so they are never inside a block's
     arguments: the first one ends it."""
     start, stop = span
+    stops = begins + dropped  # what cuts a block off
+    removed = ends + dropped  # what is removed outside blocks
     outside: list[str] = []
     blocks: list[str] = []
     pos = start  # text from here on is not yet in `outside` or `blocks`
     at = text.find(prefix, start, stop)
     while at != -1:
-        begin = marker_at(text, at, begins)
-        if begin is not None:
+        # (`startswith` with a tuple first: most hits of `prefix` are no marker at all)
+        if text.startswith(begins, at):
             outside.append(text[pos:at])
-            body = at + len(begin)
+            body = at + len(marker_at(text, at, begins) or "")
             at = text.find(prefix, body, stop)
-            end = None
-            while at != -1:
-                end = marker_at(text, at, ends)
-                if end is not None or marker_at(text, at, begins + dropped) is not None:
-                    break
+            while at != -1 and not text.startswith(ends, at) and not text.startswith(stops, at):
                 at = text.find(prefix, at + len(prefix), stop)
             if at == -1:
                 blocks.append(text[body:stop])
                 return outside, blocks
             blocks.append(text[body:at])
+            end = marker_at(text, at, ends)
             pos = at if end is None else at + len(end)
             at = text.find(prefix, pos, stop)
-            continue
-        marker = marker_at(text, at, ends + dropped)
-        if marker is not None:
+        elif text.startswith(removed, at):
             outside.append(text[pos:at])
-            pos = at + len(marker)
+            pos = at + len(marker_at(text, at, removed) or "")
             at = text.find(prefix, pos, stop)
         else:
             at = text.find(prefix, at + len(prefix), stop)

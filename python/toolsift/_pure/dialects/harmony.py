@@ -80,10 +80,10 @@ def parse(text: str, tools: Tools | None) -> Parsed:
     header_end = -1  # where its `<|message|>` is; -1: still in the header
     at = text.find("<|")
     while at != -1:
-        token = next((token for token in TOKENS if text.startswith(token, at)), None)
-        if token is None:
+        if not text.startswith(TOKENS, at):  # (most `<|` are no token at all)
             at = text.find("<|", at + 2)
             continue
+        token = next(token for token in TOKENS if text.startswith(token, at))
         after = at + len(token)
         if header_end != -1:  # in a body: only an end token ends it
             if token in ENDS:
