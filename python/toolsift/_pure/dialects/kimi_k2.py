@@ -10,7 +10,7 @@ template; vLLM's and SGLang's `kimi_k2` parsers)::
 
 The markers are special tokens: a log must keep them (`skip_special_tokens=False`).
 The singular section markers `<|tool_call_section_begin|>` / `<|tool_call_section_end|>`
-(vLLM accepts them too) are read the same way.
+(listed as variants by earlier vLLM kimi_k2 parsers) are read the same way.
 
 Rules:
 
