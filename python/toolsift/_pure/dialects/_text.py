@@ -115,7 +115,10 @@ def special_token_blocks(
 
 def marker_at(text: str, at: int, markers: tuple[str, ...]) -> str | None:
     """The one of `markers` that `text` holds at `at`, if any."""
-    return next((marker for marker in markers if text.startswith(marker, at)), None)
+    for marker in markers:  # (a loop, not a generator: this runs once per marker found)
+        if text.startswith(marker, at):
+            return marker
+    return None
 
 
 def joined_content(outside: list[str]) -> str | None:
