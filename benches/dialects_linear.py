@@ -14,6 +14,7 @@ the ignored cargo test `tests/dialects_linear.rs` on them (release, without LTO)
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import pathlib
 import statistics
@@ -77,12 +78,11 @@ def pythonic(size: int) -> str:
     return repeated(PROSE + block, size)
 
 
-def think_makers(size: int) -> dict[str, str]:
-    return {
-        "unclosed <think>": "<think>" + "x" * size,
-        "<think></think> every 15 bytes": repeated("<think></think>", size),
-        "</think> every 8 bytes": repeated("</think>", size),
-    }
+THINK_MAKERS: dict[str, Maker] = {
+    "unclosed <think>": lambda size: "<think>" + "x" * size,
+    "<think></think> every 15 bytes": lambda size: repeated("<think></think>", size),
+    "</think> every 8 bytes": lambda size: repeated("</think>", size),
+}
 
 
 def token_makers(begin: str, argument: str, prefix: str) -> dict[str, Maker]:
@@ -93,7 +93,7 @@ def token_makers(begin: str, argument: str, prefix: str) -> dict[str, Maker]:
         "a million {": lambda size: begin + argument + "{" * size,
         "backslash run": lambda size: begin + argument + '{"a": "' + "\\" * size,
         "argument marker every few bytes": lambda size: begin + repeated(argument, size),
-        **{name: (lambda size, name=name: think_makers(size)[name]) for name in think_makers(1)},
+        **THINK_MAKERS,
     }
 
 
@@ -154,9 +154,7 @@ TABLE: list[tuple[str, Maker, dict[str, Maker]]] = [
                 "[f(x=[" + repeated("[" * 98 + "1" + "]" * 98 + ",", size) + "])]"
             ),
             "many calls, unclosed list (bare)": lambda size: repeated("[f(x=1), ", size),
-            **{
-                name: (lambda size, name=name: think_makers(size)[name]) for name in think_makers(1)
-            },
+            **THINK_MAKERS,
         },
     ),
 ]
@@ -220,7 +218,7 @@ def main() -> None:
     for dialect, case, text in cases:
         module = DIALECTS[dialect]
         backends["pure"][(dialect, case)] = median_seconds(
-            lambda module=module, text=text: module.parse(text, None), args.rounds
+            functools.partial(module.parse, text, None), args.rounds
         )
     if args.rust:
         backends["rust"] = rust_times(cases, args.rounds)
