@@ -125,6 +125,11 @@ dialects! {
     Glm: glm = "glm",
     MinimaxM2: minimax_m2 = "minimax-m2",
     DeepseekDsml: deepseek_dsml = "deepseek-dsml",
+    DeepseekV31: deepseek_v31 = "deepseek-v3.1",
+    DeepseekV3: deepseek_v3 = "deepseek-v3",
+    KimiK2: kimi_k2 = "kimi-k2",
+    Harmony: harmony = "harmony",
+    Pythonic: pythonic = "pythonic",
 }
 
 /// The first dialect (registry order) whose markers `text` holds.

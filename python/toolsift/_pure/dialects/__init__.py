@@ -63,7 +63,7 @@ class Tools:
         return properties.get(key) if isinstance(properties, dict) else None
 
 
-from . import deepseek_dsml, glm, minimax_m2, qwen3_coder, seed_oss  # noqa: E402
+from . import deepseek_dsml, deepseek_v3, deepseek_v31, glm, harmony, kimi_k2, minimax_m2, pythonic, qwen3_coder, seed_oss  # noqa: E402  (they import Parsed, Tools)
 
 #: The dialects by name, in auto-detection order (the Rust `dialects!` lists the same).
 DIALECTS: dict[str, ModuleType] = {
@@ -72,6 +72,11 @@ DIALECTS: dict[str, ModuleType] = {
     "glm": glm,
     "minimax-m2": minimax_m2,
     "deepseek-dsml": deepseek_dsml,
+    "deepseek-v3.1": deepseek_v31,
+    "deepseek-v3": deepseek_v3,
+    "kimi-k2": kimi_k2,
+    "harmony": harmony,
+    "pythonic": pythonic,
 }
 
 
