@@ -117,7 +117,9 @@ macro_rules! dialects {
     };
 }
 
-dialects! {}
+dialects! {
+    Hermes: hermes = "hermes",
+}
 
 /// The first dialect (registry order) whose markers `text` holds.
 pub fn detected(text: &str) -> Option<Dialect> {

@@ -70,3 +70,9 @@ DIALECTS: dict[str, ModuleType] = {}
 def detected(text: str) -> str | None:
     """The first dialect (registry order) whose markers `text` holds."""
     return next((name for name, module in DIALECTS.items() if module.detect(text)), None)
+
+
+# The dialect modules use Parsed and Tools above: imported after them.
+from . import hermes  # noqa: E402
+
+DIALECTS.update({"hermes": hermes})
