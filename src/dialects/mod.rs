@@ -118,6 +118,7 @@ macro_rules! dialects {
 }
 
 dialects! {
+    Mistral: mistral = "mistral",
     Hermes: hermes = "hermes",
 }
 

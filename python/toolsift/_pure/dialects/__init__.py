@@ -73,6 +73,6 @@ def detected(text: str) -> str | None:
 
 
 # The dialect modules use Parsed and Tools above: imported after them.
-from . import hermes  # noqa: E402
+from . import hermes, mistral  # noqa: E402
 
-DIALECTS.update({"hermes": hermes})
+DIALECTS.update({"mistral": mistral, "hermes": hermes})
