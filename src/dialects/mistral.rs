@@ -3,8 +3,7 @@
 //! by line.
 
 use super::text::{
-    array_items, at, find, joined_content, json_end, object_call, outside_reasoning,
-    skip_space, trim_end_space, trim_space,
+    at, find, joined_content, json_calls, json_end, outside_reasoning, skip_space, trim_space,
 };
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
@@ -68,19 +67,8 @@ fn scan_blocks<'a>(
 fn read_block<'a>(text: &'a str, body: usize, limit: usize, calls: &mut Vec<Call<'a>>) -> usize {
     let b = text.as_bytes();
     let mut i = skip_space(b, body).min(limit);
-    if at(b, i, limit, "[") {
-        let (items, stop) = array_items(text, i, limit);
-        calls.extend(items.into_iter().map(|item| object_call(item, KEYS, true)));
+    if let Some(stop) = json_calls(text, i, limit, KEYS, true, calls) {
         return stop;
-    }
-    if at(b, i, limit, "{") {
-        let stop = json_end(b, i, limit);
-        let block = match stop {
-            None => trim_end_space(&text[i..limit]),
-            Some(stop) => &text[i..stop],
-        };
-        calls.push(object_call(block, KEYS, true));
-        return stop.unwrap_or(limit);
     }
     let (name_end, separator) = next_separator(b, i, limit);
     let Some(mut separator) = separator else {

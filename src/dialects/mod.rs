@@ -119,6 +119,7 @@ macro_rules! dialects {
 
 dialects! {
     Mistral: mistral = "mistral",
+    Granite: granite = "granite",
     Hermes: hermes = "hermes",
 }
 

@@ -259,6 +259,40 @@ pub fn array_items(text: &str, start: usize, end: usize) -> (Vec<&str>, usize) {
     (items, stop)
 }
 
+/// The calls of the JSON list ([`array_items`], each item an [`object_call`]) or the one
+/// call object opening at `i`, read no further than `limit`, appended to `calls`; the
+/// index where they end (`limit` when cut off). None, and nothing read, when neither `[`
+/// nor `{` opens at `i`.
+pub fn json_calls<'a>(
+    text: &'a str,
+    i: usize,
+    limit: usize,
+    keys: &[&str],
+    with_id: bool,
+    calls: &mut Vec<Call<'a>>,
+) -> Option<usize> {
+    let b = text.as_bytes();
+    if at(b, i, limit, "[") {
+        let (items, stop) = array_items(text, i, limit);
+        calls.extend(
+            items
+                .into_iter()
+                .map(|item| object_call(item, keys, with_id)),
+        );
+        return Some(stop);
+    }
+    if at(b, i, limit, "{") {
+        let end = json_end(b, i, limit);
+        let block = match end {
+            None => trim_end_space(&text[i..limit]),
+            Some(end) => &text[i..end],
+        };
+        calls.push(object_call(block, keys, with_id));
+        return Some(end.unwrap_or(limit));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::container_end;

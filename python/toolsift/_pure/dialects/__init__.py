@@ -73,6 +73,6 @@ def detected(text: str) -> str | None:
 
 
 # The dialect modules use Parsed and Tools above: imported after them.
-from . import hermes, mistral  # noqa: E402
+from . import granite, hermes, mistral  # noqa: E402
 
-DIALECTS.update({"mistral": mistral, "hermes": hermes})
+DIALECTS.update({"mistral": mistral, "granite": granite, "hermes": hermes})

@@ -182,3 +182,22 @@ def array_items(text: str, start: int, end: int) -> tuple[list[str], int]:
             items.append(text[i:inner_end].rstrip(WHITESPACE))
             break
     return items, stop
+
+
+def json_calls(
+    text: str, i: int, limit: int, keys: tuple[str, ...], with_id: bool, calls: list[ToolCall]
+) -> int | None:
+    """The calls of the JSON list (`array_items`, each item an `object_call`) or the one
+    call object opening at `i`, read no further than `limit`, appended to `calls`; the
+    index where they end (`limit` when cut off). None, and nothing read, when neither
+    `[` nor `{` opens at `i`."""
+    if text.startswith("[", i, limit):
+        items, stop = array_items(text, i, limit)
+        calls.extend(object_call(item, keys, with_id) for item in items)
+        return stop
+    if text.startswith("{", i, limit):
+        end = json_end(text, i, limit)
+        block = text[i:limit].rstrip(WHITESPACE) if end is None else text[i:end]
+        calls.append(object_call(block, keys, with_id))
+        return limit if end is None else end
+    return None

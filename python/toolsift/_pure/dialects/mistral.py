@@ -41,10 +41,9 @@ from toolsift._types import ToolCall
 from . import Parsed, Tools
 from ._text import (
     WHITESPACE,
-    array_items,
     joined_content,
+    json_calls,
     json_end,
-    object_call,
     outside_reasoning,
     skip_space,
 )
@@ -91,15 +90,9 @@ def scan_blocks(text: str, pos: int, end: int, calls: list[ToolCall], pieces: li
 def read_block(text: str, body: int, limit: int, calls: list[ToolCall]) -> int:
     """The calls of the block `text[body:limit]` appended; the index where its calls end."""
     i = skip_space(text, body)
-    if text.startswith("[", i, limit):
-        items, stop = array_items(text, i, limit)
-        calls.extend(object_call(item, KEYS, True) for item in items)
+    stop = json_calls(text, i, limit, KEYS, True, calls)
+    if stop is not None:
         return stop
-    if text.startswith("{", i, limit):
-        stop = json_end(text, i, limit)
-        block = text[i:limit].rstrip(WHITESPACE) if stop is None else text[i:stop]
-        calls.append(object_call(block, KEYS, True))
-        return limit if stop is None else stop
     name_end, separator = next_separator(text, i, limit)
     if separator is None:
         calls.append(ToolCall("", {}, None, text[i:limit].strip(WHITESPACE)))
