@@ -121,6 +121,7 @@ dialects! {
     Mistral: mistral = "mistral",
     Granite: granite = "granite",
     Hermes: hermes = "hermes",
+    Llama3Json: llama3_json = "llama3-json",
 }
 
 /// The first dialect (registry order) whose markers `text` holds.
