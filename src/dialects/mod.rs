@@ -122,6 +122,7 @@ dialects! {
     Granite: granite = "granite",
     Hermes: hermes = "hermes",
     Llama3Json: llama3_json = "llama3-json",
+    Xlam: xlam = "xlam",
 }
 
 /// The first dialect (registry order) whose markers `text` holds.

@@ -73,8 +73,14 @@ def detected(text: str) -> str | None:
 
 
 # The dialect modules use Parsed and Tools above: imported after them.
-from . import granite, hermes, llama3_json, mistral  # noqa: E402
+from . import granite, hermes, llama3_json, mistral, xlam  # noqa: E402
 
 DIALECTS.update(
-    {"mistral": mistral, "granite": granite, "hermes": hermes, "llama3-json": llama3_json}
+    {
+        "mistral": mistral,
+        "granite": granite,
+        "hermes": hermes,
+        "llama3-json": llama3_json,
+        "xlam": xlam,
+    }
 )
