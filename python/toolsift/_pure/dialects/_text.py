@@ -137,10 +137,12 @@ def object_call(block: str, keys: tuple[str, ...], with_id: bool) -> ToolCall:
     when `with_id`. Arguments that are neither keep the block's text (a string: that
     string) in raw_arguments; a block that does not decode to an object with a string
     name gives the leading name (else "") and the block's text."""
-    try:
-        value = loads(block)
-    except ParseError:
-        value = None
+    value = None
+    if block.endswith("}"):  # else not an object's text: spares the parser's error path
+        try:
+            value = loads(block)
+        except ParseError:
+            pass
     if not isinstance(value, dict) or not isinstance(value.get("name"), str):
         return ToolCall(leading_name(block), {}, None, block)
     name = value["name"]
