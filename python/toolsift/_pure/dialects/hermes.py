@@ -13,7 +13,8 @@ repeated once per call, with any text before, between and after.
 * A block opens at `<tool_call>` followed (after whitespace) by `{`: the JSON object runs
   to its matching brace (braces inside strings do not count; it cannot run past the
   next `<tool_call>`), then whitespace and `</tool_call>` close it. A block whose object
-  closes and whose closing tag is cut off at the end of the text is complete too.
+  closes and whose closing tag is cut off at the end of the text (or where a reasoning
+  block opens) is complete too.
 * A call is the object's string `name` and its `arguments`: an object, or a string holding
   the JSON text of one (decoded as every format decodes it); missing or null: `{}`;
   anything else keeps the block's text (a string: that string) in `raw_arguments`.
