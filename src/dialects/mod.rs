@@ -130,6 +130,11 @@ dialects! {
     KimiK2: kimi_k2 = "kimi-k2",
     Harmony: harmony = "harmony",
     Pythonic: pythonic = "pythonic",
+    Mistral: mistral = "mistral",
+    Granite: granite = "granite",
+    Hermes: hermes = "hermes",
+    Llama3Json: llama3_json = "llama3-json",
+    Xlam: xlam = "xlam",
 }
 
 /// The first dialect (registry order) whose markers `text` holds.

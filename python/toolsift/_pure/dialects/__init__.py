@@ -63,7 +63,24 @@ class Tools:
         return properties.get(key) if isinstance(properties, dict) else None
 
 
-from . import deepseek_dsml, deepseek_v3, deepseek_v31, glm, harmony, kimi_k2, minimax_m2, pythonic, qwen3_coder, seed_oss  # noqa: E402  (they import Parsed, Tools)
+# The dialect modules use Parsed and Tools above: imported after them.
+from . import (  # noqa: E402
+    deepseek_dsml,
+    deepseek_v3,
+    deepseek_v31,
+    glm,
+    granite,
+    harmony,
+    hermes,
+    kimi_k2,
+    llama3_json,
+    minimax_m2,
+    mistral,
+    pythonic,
+    qwen3_coder,
+    seed_oss,
+    xlam,
+)
 
 #: The dialects by name, in auto-detection order (the Rust `dialects!` lists the same).
 DIALECTS: dict[str, ModuleType] = {
@@ -77,6 +94,11 @@ DIALECTS: dict[str, ModuleType] = {
     "kimi-k2": kimi_k2,
     "harmony": harmony,
     "pythonic": pythonic,
+    "mistral": mistral,
+    "granite": granite,
+    "hermes": hermes,
+    "llama3-json": llama3_json,
+    "xlam": xlam,
 }
 
 
