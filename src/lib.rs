@@ -7,6 +7,7 @@
 pub mod bulk;
 pub mod calls;
 pub mod compact;
+pub mod dialects;
 pub mod formats;
 pub mod json;
 pub mod json_errors;

@@ -376,7 +376,7 @@ pub fn string_arguments(text: Cow<'_, str>) -> Arguments<'_> {
 
 /// The value at `idx` on a tape of its own (container ends re-based; same source; the
 /// owned texts it points to copied).
-fn subtree<'a>(tape: &Tape<'a>, idx: usize) -> Tape<'a> {
+pub fn subtree<'a>(tape: &Tape<'a>, idx: usize) -> Tape<'a> {
     let end = tape.skip(idx);
     let base = idx as u32; // a tape has at most one token per byte of a < 4 GiB text
     let mut owned = String::new();

@@ -1,0 +1,243 @@
+# ruff: noqa: RUF001  (DeepSeek's markers are written with full-width bars)
+"""Linear time of the raw-text dialects: 1 MB of adversarial text against 1 MB of ordinary
+text of the same dialect, on the pure twin and (with `--rust`) on the Rust core.
+
+    python benches/dialects_linear.py [--rust] [--only DIALECT ...] [--mb 1]
+
+`TABLE` lists, per dialect, a maker of ordinary text and makers of adversarial text
+(unclosed markers, a million `{`, a marker every few bytes, long backslash runs...), each
+taking a size in bytes. Times are medians of `--rounds` runs; the ratio is adversarial /
+ordinary (target: at most 5). `--rust` writes the texts to a temporary folder and runs
+the ignored cargo test `tests/dialects_linear.rs` on them (release, without LTO).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+
+from toolsift._pure.dialects import DIALECTS  # noqa: E402
+
+Maker = Callable[[int], str]
+
+ARGUMENTS = (
+    '{"path": "C:\\\\Users\\\\docs\\\\report.txt", "query": "caf\\u00e9 \\"quoted\\" 北京 ☀️", '
+    '"items": [1, 2.5, true, null, {"k": "}{]["}], "text": "' + "lorem ipsum " * 20 + '"}'
+)
+PYTHON_ARGUMENTS = (
+    'path=\'C:\\\\Users\\\\docs\', query="caf\\u00e9 \\"quoted\\" 北京 ☀️", '
+    "items=[1, 2.5, True, None, {'k': '}{]['}], text='" + "lorem ipsum " * 20 + "'"
+)
+PROSE = "Let me look that up for you; the answer needs two tools. 好的。\n"
+
+
+def repeated(unit: str, size: int) -> str:
+    """`unit` repeated to about `size` bytes (UTF-8)."""
+    return unit * max(1, size // len(unit.encode("utf-8")))
+
+
+def kimi(size: int) -> str:
+    call = "<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
+    unit = PROSE + "<|tool_calls_section_begin|>" + call.replace("{}", ARGUMENTS) * 2
+    return repeated(unit + "<|tool_calls_section_end|>", size)
+
+
+def deepseek_v31(size: int) -> str:
+    call = "<｜tool▁call▁begin｜>search<｜tool▁sep｜>" + ARGUMENTS + "<｜tool▁call▁end｜>"
+    return repeated(PROSE + "<｜tool▁calls▁begin｜>" + call * 2 + "<｜tool▁calls▁end｜>", size)
+
+
+def deepseek_v3(size: int) -> str:
+    fenced = "search\n```json\n" + ARGUMENTS + "\n```"
+    call = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + fenced + "<｜tool▁call▁end｜>"
+    return repeated(PROSE + "<｜tool▁calls▁begin｜>" + call * 2 + "<｜tool▁calls▁end｜>", size)
+
+
+def harmony(size: int) -> str:
+    unit = (
+        "<|channel|>analysis<|message|>" + PROSE + "<|end|>"
+        "<|start|>assistant<|channel|>commentary to=functions.search <|constrain|>json"
+        "<|message|>" + ARGUMENTS + "<|call|><|start|>assistant"
+    )
+    return repeated(unit, size)
+
+
+def pythonic(size: int) -> str:
+    block = "<|tool_call_start|>[search(" + PYTHON_ARGUMENTS + "), f()]<|tool_call_end|>"
+    return repeated(PROSE + block, size)
+
+
+THINK_MAKERS: dict[str, Maker] = {
+    "unclosed <think>": lambda size: "<think>" + "x" * size,
+    "<think></think> every 15 bytes": lambda size: repeated("<think></think>", size),
+    "</think> every 8 bytes": lambda size: repeated("</think>", size),
+}
+
+
+def token_makers(begin: str, argument: str, prefix: str) -> dict[str, Maker]:
+    """The adversarial texts of the special-token dialects (kimi-k2, deepseek)."""
+    return {
+        "call begin every few bytes": lambda size: repeated(begin, size),
+        "marker prefix every few bytes": lambda size: repeated(prefix, size),
+        "a million {": lambda size: begin + argument + "{" * size,
+        "backslash run": lambda size: begin + argument + '{"a": "' + "\\" * size,
+        "argument marker every few bytes": lambda size: begin + repeated(argument, size),
+        **THINK_MAKERS,
+    }
+
+
+TABLE: list[tuple[str, Maker, dict[str, Maker]]] = [
+    (
+        "deepseek-v3.1",
+        deepseek_v31,
+        token_makers("<｜tool▁call▁begin｜>", "f<｜tool▁sep｜>", "<｜tool▁"),
+    ),
+    (
+        "deepseek-v3",
+        deepseek_v3,
+        {
+            **token_makers("<｜tool▁call▁begin｜>", "function<｜tool▁sep｜>f\n", "<｜tool▁"),
+            "fences every 4 bytes": lambda size: (
+                "<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n" + repeated("```\n", size)
+            ),
+        },
+    ),
+    (
+        "kimi-k2",
+        kimi,
+        token_makers(
+            "<|tool_call_begin|>", "functions.f:0<|tool_call_argument_begin|>", "<|tool_call"
+        ),
+    ),
+    (
+        "harmony",
+        harmony,
+        {
+            "<| every 2 bytes": lambda size: repeated("<|", size),
+            "<|message|> in one body": lambda size: (
+                "<|channel|>final" + repeated("<|message|>", size)
+            ),
+            "<|start|> every 9 bytes": lambda size: repeated("<|start|>", size),
+            "one long header": lambda size: (
+                "<|channel|>commentary" + repeated(" to=functions.f <|constrain|>json", size)
+            ),
+            "a million {": lambda size: (
+                "<|channel|>commentary to=functions.f<|message|>" + "{" * size
+            ),
+            "backslash run": lambda size: (
+                "<|channel|>commentary to=functions.f<|message|>" + '{"a": "' + "\\" * size
+            ),
+        },
+    ),
+    (
+        "pythonic",
+        pythonic,
+        {
+            "a million [ (bare)": lambda size: "[" * size,
+            "a million [ in a block": lambda size: "<|python_start|>[f(a=" + "[" * size,
+            "start marker every 16 bytes": lambda size: repeated("<|python_start|>", size),
+            "<| every 2 bytes": lambda size: repeated("<|", size),
+            "backslash run in a string": lambda size: "[f(x='" + "\\" * size + "')]",
+            "unclosed string": lambda size: "<|python_start|>[f(x='" + "a" * size,
+            "nesting at the depth limit": lambda size: (
+                "[f(x=[" + repeated("[" * 98 + "1" + "]" * 98 + ",", size) + "])]"
+            ),
+            "many calls, unclosed list (bare)": lambda size: repeated("[f(x=1), ", size),
+            **THINK_MAKERS,
+        },
+    ),
+]
+
+
+def median_seconds(function: Callable[[], object], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def texts(only: list[str] | None, size: int) -> list[tuple[str, str, str]]:
+    """(dialect, case, text) for every row, the ordinary text first."""
+    out = []
+    for dialect, ordinary, adversarial in TABLE:
+        if only and dialect not in only:
+            continue
+        out.append((dialect, "ordinary", ordinary(size)))
+        out += [(dialect, case, maker(size)) for case, maker in adversarial.items()]
+    return out
+
+
+def rust_times(cases: list[tuple[str, str, str]], rounds: int) -> dict[tuple[str, str], float]:
+    """Median seconds per (dialect, case) on the Rust core (the ignored cargo test)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for number, (dialect, case, text) in enumerate(cases):
+            path = pathlib.Path(folder) / f"{number:03d}.txt"
+            path.write_text(f"{dialect}\t{case}\n{text}", encoding="utf-8")
+        env = dict(
+            os.environ,
+            DIALECTS_LINEAR_DIR=folder,
+            DIALECTS_LINEAR_ROUNDS=str(rounds),
+            CARGO_PROFILE_RELEASE_LTO="off",
+            CARGO_PROFILE_RELEASE_CODEGEN_UNITS="16",
+        )
+        command = ["cargo", "test", "--release", "--quiet", "--test", "dialects_linear"]
+        command += ["--", "--ignored", "--nocapture"]
+        run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(run.stdout + run.stderr)
+    times = {}
+    for line in run.stdout.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 4 and parts[0] == "time":
+            times[(parts[1], parts[2])] = float(parts[3])
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rust", action="store_true", help="time the Rust core too")
+    parser.add_argument("--only", nargs="*", help="these dialects only")
+    parser.add_argument("--mb", type=float, default=1.0, help="text size in MB (default 1)")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    cases = texts(args.only, int(args.mb * 1_000_000))
+    backends: dict[str, dict[tuple[str, str], float]] = {"pure": {}}
+    for dialect, case, text in cases:
+        module = DIALECTS[dialect]
+        backends["pure"][(dialect, case)] = median_seconds(
+            functools.partial(module.parse, text, None), args.rounds
+        )
+    if args.rust:
+        backends["rust"] = rust_times(cases, args.rounds)
+    print(
+        f"{'dialect':14} {'case':36} " + " ".join(f"{b + ' ms':>10} {'ratio':>6}" for b in backends)
+    )
+    worst = dict.fromkeys(backends, 0.0)
+    for dialect, case, text in cases:
+        cells = []
+        for backend, times in backends.items():
+            seconds = times[(dialect, case)]
+            ratio = seconds / times[(dialect, "ordinary")]
+            if case != "ordinary":
+                worst[backend] = max(worst[backend], ratio)
+            cells.append(f"{seconds * 1000:10.2f} {ratio:6.2f}")
+        size = len(text.encode("utf-8")) / 1e6
+        print(f"{dialect:14} {case + f' ({size:.2f} MB)':36} " + " ".join(cells))
+    print("worst ratio: " + ", ".join(f"{b} {r:.2f}" for b, r in worst.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""Scanning helpers the dialects share (the Rust twin: `src/dialects/text.rs`)."""
+
+from __future__ import annotations
+
+from toolsift._errors import ParseError
+from toolsift._jsontext import holds_too_long_int, loads
+from toolsift._pure.calls import arguments_of
+from toolsift._types import ToolCall
+
+
+def container_end(text: str, start: int) -> int:
+    """The index just after the JSON container opening at `start` (braces inside JSON
+    strings do not count), or the end of the text when it never closes."""
+    depth = 0
+    in_string = False
+    i = start
+    while i < len(text):
+        char = text[i]
+        if in_string:
+            if char == "\\":
+                i += 1  # the escaped character is skipped too
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth = max(depth - 1, 0)
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+WHITESPACE = " \t\n\r"
+THINK_OPEN = "<think>"
+THINK_CLOSE = "</think>"
+
+
+def think_split(text: str) -> tuple[list[tuple[int, int]], str | None]:
+    """The spans of `text` outside `<think>...</think>` blocks (empty ones before a block
+    left out), and the reasoning: each block's text (whitespace at its ends stripped), the
+    non-empty ones joined by a blank line, or None. A `</think>` before any `<think>`
+    closes a block the prompt opened (the chat template ends the prompt with `<think>`),
+    so the text before it is reasoning; an unclosed `<think>` runs to the end of the text.
+    Other `</think>` stay as text."""
+    spans: list[tuple[int, int]] = []
+    blocks: list[str] = []
+    pos = 0
+    first_close = text.find(THINK_CLOSE)
+    first_open = text.find(THINK_OPEN)
+    if first_close != -1 and (first_open == -1 or first_close < first_open):
+        blocks.append(text[:first_close])
+        pos = first_close + len(THINK_CLOSE)
+    while True:
+        open_at = text.find(THINK_OPEN, pos)
+        if open_at == -1:
+            spans.append((pos, len(text)))
+            break
+        if pos < open_at:  # (empty spans hold nothing)
+            spans.append((pos, open_at))
+        body = open_at + len(THINK_OPEN)
+        close_at = text.find(THINK_CLOSE, body)
+        if close_at == -1:
+            blocks.append(text[body:])
+            break
+        blocks.append(text[body:close_at])
+        pos = close_at + len(THINK_CLOSE)
+    reasoning = "\n\n".join(kept for block in blocks if (kept := block.strip(WHITESPACE)))
+    return spans, reasoning or None
+
+
+def special_token_blocks(
+    text: str,
+    span: tuple[int, int],
+    prefix: str,
+    begins: tuple[str, ...],
+    ends: tuple[str, ...],
+    dropped: tuple[str, ...],
+) -> tuple[list[str], list[str]]:
+    """The call blocks in `text[span[0]:span[1]]` of a dialect whose markers are special
+    tokens sharing `prefix`, and the text outside them. A block is the text after a
+    `begins` marker up to an `ends` marker (consumed), the next `begins` or `dropped`
+    marker (not consumed: the block was cut off), or the end of the span. Outside blocks,
+    `dropped` markers (a section's own markers) and stray `ends` markers are removed; any
+    other text is kept. Markers are special tokens, so they are never inside a block's
+    arguments: the first one ends it."""
+    start, stop = span
+    stops = begins + dropped  # what cuts a block off
+    removed = ends + dropped  # what is removed outside blocks
+    outside: list[str] = []
+    blocks: list[str] = []
+    pos = start  # text from here on is not yet in `outside` or `blocks`
+    at = text.find(prefix, start, stop)
+    while at != -1:
+        # (`startswith` with a tuple first: most hits of `prefix` are no marker at all)
+        if text.startswith(begins, at):
+            outside.append(text[pos:at])
+            body = at + len(marker_at(text, at, begins) or "")
+            at = text.find(prefix, body, stop)
+            while at != -1 and not text.startswith(ends, at) and not text.startswith(stops, at):
+                at = text.find(prefix, at + len(prefix), stop)
+            if at == -1:
+                blocks.append(text[body:stop])
+                return outside, blocks
+            blocks.append(text[body:at])
+            end = marker_at(text, at, ends)
+            pos = at if end is None else at + len(end)
+            at = text.find(prefix, pos, stop)
+        elif text.startswith(removed, at):
+            outside.append(text[pos:at])
+            pos = at + len(marker_at(text, at, removed) or "")
+            at = text.find(prefix, pos, stop)
+        else:
+            at = text.find(prefix, at + len(prefix), stop)
+    outside.append(text[pos:stop])
+    return outside, blocks
+
+
+def marker_at(text: str, at: int, markers: tuple[str, ...]) -> str | None:
+    """The one of `markers` that `text` holds at `at`, if any."""
+    for marker in markers:  # (a loop, not a generator: this runs once per marker found)
+        if text.startswith(marker, at):
+            return marker
+    return None
+
+
+def joined_content(outside: list[str]) -> str | None:
+    """The text outside the calls: its pieces joined, whitespace at both ends stripped
+    (the seams inside are kept as written); None when nothing is left."""
+    return "".join(outside).strip(WHITESPACE) or None
+
+
+def skip_space(text: str, i: int) -> int:
+    """The first index from `i` that is not JSON whitespace."""
+    while i < len(text) and text[i] in WHITESPACE:
+        i += 1
+    return i
+
+
+def json_end(text: str, start: int, end: int) -> int | None:
+    """The index just after the JSON container opening at `start` when it closes before
+    `end` (braces inside JSON strings do not count), else None."""
+    depth = 0
+    in_string = False
+    i = start
+    while i < end:
+        char = text[i]
+        if in_string:
+            if char == "\\":
+                i += 1  # the escaped character is skipped too
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int, int]], str | None]:
+    """The `(start, end)` ranges of `text` outside its reasoning blocks `open ... close`,
+    and the blocks' text (each trimmed, the non-empty ones joined by a blank line; None
+    when there is none). Text before a first `close` that no `open` precedes is reasoning
+    (the template opened the block in the prompt); an unclosed block runs to the end."""
+    ranges: list[tuple[int, int]] = []
+    thoughts: list[str] = []
+    pos = 0
+    first_close = text.find(close)
+    if first_close != -1 and text.find(open, 0, first_close) == -1:
+        thoughts.append(text[:first_close])
+        pos = first_close + len(close)
+    while True:
+        start = text.find(open, pos)
+        if start == -1:
+            ranges.append((pos, len(text)))
+            break
+        ranges.append((pos, start))
+        stop = text.find(close, start + len(open))
+        if stop == -1:
+            thoughts.append(text[start + len(open) :])
+            break
+        thoughts.append(text[start + len(open) : stop])
+        pos = stop + len(close)
+    kept = [thought.strip(WHITESPACE) for thought in thoughts]
+    reasoning = "\n\n".join(thought for thought in kept if thought)
+    return ranges, reasoning or None
+
+
+def leading_name(block: str) -> str:
+    """The name of a call object that does not decode (cut off, broken JSON), where it
+    opens with `{"name": "..."`: that string, decoded; else ""."""
+    i = skip_space(block, 0)
+    if not block.startswith("{", i):
+        return ""
+    i = skip_space(block, i + 1)
+    if not block.startswith('"name"', i):
+        return ""
+    i = skip_space(block, i + 6)
+    if not block.startswith(":", i):
+        return ""
+    i = skip_space(block, i + 1)
+    if not block.startswith('"', i):
+        return ""
+    end = i + 1
+    while end < len(block) and block[end] != '"':
+        end += 2 if block[end] == "\\" else 1
+    try:
+        name = loads(block[i : end + 1])
+    except ParseError:
+        return ""
+    return name if isinstance(name, str) else ""
+
+
+def object_call(block: str, keys: tuple[str, ...], with_id: bool) -> ToolCall:
+    """The call in the text of one JSON object: its string `name`, the first of `keys`
+    present (not null) as arguments (an object, or a string holding one), its string `id`
+    when `with_id`. Arguments that are neither keep the block's text (a string: that
+    string) in raw_arguments; a block that does not decode to an object with a string
+    name gives the leading name (else "") and the block's text."""
+    value = None
+    if block.endswith("}"):  # else not an object's text: spares the parser's error path
+        try:
+            value = loads(block)
+        except ParseError:
+            pass
+    if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+        return ToolCall(leading_name(block), {}, None, block)
+    name = value["name"]
+    id = value.get("id") if with_id else None
+    id = id if isinstance(id, str) else None
+    arguments = next((value[key] for key in keys if value.get(key) is not None), None)
+    if arguments is None:
+        return ToolCall(name, {}, id, None)
+    if isinstance(arguments, str):
+        decoded, raw = arguments_of(arguments)
+        return ToolCall(name, decoded, id, raw)
+    if isinstance(arguments, dict) and not holds_too_long_int(arguments):
+        return ToolCall(name, arguments, id, None)
+    return ToolCall(name, {}, id, block)
+
+
+def array_items(text: str, start: int, end: int) -> tuple[list[str], int]:
+    """The texts of the items of the JSON array opening at `start` (items are objects;
+    what follows the last readable one, up to the array's end, is one more item), and
+    the index just after the array (`end` when it does not close before `end`)."""
+    array_end = json_end(text, start, end)
+    stop = end if array_end is None else array_end
+    inner_end = stop if array_end is None else stop - 1  # before the closing bracket
+    items: list[str] = []
+    i = skip_space(text, start + 1)
+    while i < inner_end:
+        if text[i] != "{":
+            items.append(text[i:inner_end].rstrip(WHITESPACE))
+            break
+        item_end = json_end(text, i, inner_end)
+        if item_end is None:
+            items.append(text[i:inner_end].rstrip(WHITESPACE))
+            break
+        items.append(text[i:item_end])
+        i = skip_space(text, item_end)
+        if i < inner_end and text[i] == ",":
+            i = skip_space(text, i + 1)
+        elif i < inner_end:
+            items.append(text[i:inner_end].rstrip(WHITESPACE))
+            break
+    return items, stop
+
+
+def json_calls(
+    text: str, i: int, limit: int, keys: tuple[str, ...], with_id: bool, calls: list[ToolCall]
+) -> int | None:
+    """The calls of the JSON list (`array_items`, each item an `object_call`) or the one
+    call object opening at `i`, read no further than `limit`, appended to `calls`; the
+    index where they end (`limit` when cut off). None, and nothing read, when neither
+    `[` nor `{` opens at `i`."""
+    if text.startswith("[", i, limit):
+        items, stop = array_items(text, i, limit)
+        calls.extend(object_call(item, keys, with_id) for item in items)
+        return stop
+    if text.startswith("{", i, limit):
+        end = json_end(text, i, limit)
+        block = text[i:limit].rstrip(WHITESPACE) if end is None else text[i:end]
+        calls.append(object_call(block, keys, with_id))
+        return limit if end is None else end
+    return None

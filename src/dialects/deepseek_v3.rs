@@ -1,0 +1,77 @@
+//! DeepSeek V3 / R1 tool calls (`deepseek-v3`): follows
+//! `python/toolsift/_pure/dialects/deepseek_v3.py` (its docstring is the specification)
+//! line by line.
+
+use super::text::{find_in, joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::{Parsed, Tools};
+use crate::calls::{decode_object, Arguments, Call};
+use std::borrow::Cow;
+
+const PREFIX: &str = "<｜tool▁";
+const SECTION_MARKERS: [&str; 2] = ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"];
+const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
+const CALL_END: &str = "<｜tool▁call▁end｜>";
+const SEPARATOR: &str = "<｜tool▁sep｜>";
+const V3_CALL: &str = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>";
+const FENCE: &str = "```";
+
+/// Whether the text holds a V3 call marker followed by the `function` type.
+pub fn detect(text: &str) -> bool {
+    text.contains(V3_CALL)
+}
+
+pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
+    let (spans, reasoning) = think_split(text);
+    let mut outside = Vec::new();
+    let mut calls = Vec::new();
+    for span in spans {
+        let (pieces, blocks) =
+            special_token_blocks(text, span, PREFIX, &[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS);
+        outside.extend(pieces);
+        calls.extend(blocks.into_iter().map(block_call));
+    }
+    Parsed {
+        calls,
+        content: joined_content(&outside),
+        reasoning,
+    }
+}
+
+fn block_call(block: &str) -> Call<'_> {
+    let Some(at) = find_in(block, SEPARATOR, 0, block.len()) else {
+        return Call {
+            name: Some(Cow::Borrowed("")),
+            id: None,
+            arguments: Arguments::Undecodable(Cow::Borrowed(trim_whitespace(block))),
+        };
+    };
+    let rest = &block[at + SEPARATOR.len()..];
+    let Some(newline) = rest.find('\n') else {
+        return Call {
+            name: Some(Cow::Borrowed(trim_whitespace(rest))),
+            id: None,
+            arguments: Arguments::Undecodable(Cow::Borrowed("")),
+        };
+    };
+    let name = trim_whitespace(&rest[..newline]);
+    let body = trim_whitespace(&rest[newline + 1..]);
+    let arguments = match decode_object(Cow::Borrowed(unfenced(body))) {
+        Arguments::Decoded(tape) => Arguments::Decoded(tape),
+        _ => Arguments::Undecodable(Cow::Borrowed(body)),
+    };
+    Call {
+        name: Some(Cow::Borrowed(name)),
+        id: None,
+        arguments,
+    }
+}
+
+/// `body` without its opening fence line and closing fence, where written.
+fn unfenced(body: &str) -> &str {
+    let mut body = body;
+    if body.starts_with(FENCE) {
+        body = body.find('\n').map_or("", |newline| &body[newline + 1..]);
+        body = body.strip_suffix(FENCE).unwrap_or(body);
+    }
+    trim_whitespace(body)
+}

@@ -1,0 +1,54 @@
+//! DeepSeek V3.1 / V3.2-Exp tool calls (`deepseek-v3.1`): follows
+//! `python/toolsift/_pure/dialects/deepseek_v31.py` (its docstring is the specification)
+//! line by line.
+
+use super::text::{find_in, joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::{Parsed, Tools};
+use crate::calls::{decode_object, Arguments, Call};
+use std::borrow::Cow;
+
+const PREFIX: &str = "<｜tool▁";
+const SECTION_MARKERS: [&str; 2] = ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"];
+const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
+const CALL_END: &str = "<｜tool▁call▁end｜>";
+const SEPARATOR: &str = "<｜tool▁sep｜>";
+/// DeepSeek V3 / R1 (`deepseek-v3`).
+const V3_CALL: &str = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>";
+
+/// Whether the text holds DeepSeek's call markers without V3's `function` type.
+pub fn detect(text: &str) -> bool {
+    (text.contains(SECTION_MARKERS[0]) || text.contains(CALL_BEGIN)) && !text.contains(V3_CALL)
+}
+
+pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
+    let (spans, reasoning) = think_split(text);
+    let mut outside = Vec::new();
+    let mut calls = Vec::new();
+    for span in spans {
+        let (pieces, blocks) =
+            special_token_blocks(text, span, PREFIX, &[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS);
+        outside.extend(pieces);
+        calls.extend(blocks.into_iter().map(block_call));
+    }
+    Parsed {
+        calls,
+        content: joined_content(&outside),
+        reasoning,
+    }
+}
+
+fn block_call(block: &str) -> Call<'_> {
+    let Some(at) = find_in(block, SEPARATOR, 0, block.len()) else {
+        return Call {
+            name: Some(Cow::Borrowed("")),
+            id: None,
+            arguments: Arguments::Undecodable(Cow::Borrowed(trim_whitespace(block))),
+        };
+    };
+    let name = trim_whitespace(&block[..at]);
+    Call {
+        name: Some(Cow::Borrowed(name)),
+        id: None,
+        arguments: decode_object(Cow::Borrowed(trim_whitespace(&block[at + SEPARATOR.len()..]))),
+    }
+}

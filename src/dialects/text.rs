@@ -1,0 +1,453 @@
+//! Scanning helpers the dialects share (the pure twin: `_pure/dialects/_text.py`).
+//! Indices are byte offsets where the pure code counts characters: every marker the
+//! scanners look for is ASCII or found by substring search, so both find the same places.
+
+use crate::calls::{decode_object, string_at, Arguments, Call};
+use crate::formats::litert::subtree;
+use crate::json::{self, Token};
+use crate::node::{Node, TapeNode};
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// The index just after the JSON container opening at `start` (braces inside JSON strings
+/// do not count), or the end of the text when it never closes.
+pub fn container_end(b: &[u8], start: usize) -> usize {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = start;
+    while i < b.len() {
+        let char = b[i];
+        if in_string {
+            if char == b'\\' {
+                i += 1; // the escaped character is skipped too
+            } else if char == b'"' {
+                in_string = false;
+            }
+        } else if char == b'"' {
+            in_string = true;
+        } else if matches!(char, b'{' | b'[') {
+            depth += 1;
+        } else if matches!(char, b'}' | b']') {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return i + 1;
+            }
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// The whitespace the dialects strip at the ends of a piece (ASCII, as the pure `WHITESPACE`).
+pub fn trim_whitespace(text: &str) -> &str {
+    text.trim_matches([' ', '\t', '\n', '\r'])
+}
+
+/// The first `pattern` in `text[from..to]`, as an index into `text`.
+///
+/// Found by its first byte (`memchr`) and then compared: the dialects' markers start with
+/// `<`, and a searcher built per call (`memmem::find`) costs more than the scan itself
+/// when markers come every few bytes. Linear: each byte is looked at a bounded number of
+/// times per call, and the callers resume after each hit.
+pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usize> {
+    let haystack = &text.as_bytes()[..to];
+    let pattern = pattern.as_bytes();
+    let first = *pattern.first()?;
+    let mut at = from;
+    while at < to {
+        at += memchr::memchr(first, &haystack[at..])?;
+        if haystack[at..].starts_with(pattern) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
+}
+
+const THINK_OPEN: &str = "<think>";
+const THINK_CLOSE: &str = "</think>";
+
+/// The spans of `text` outside `<think>...</think>` blocks, and the reasoning (see the
+/// pure `think_split`).
+pub fn think_split(text: &str) -> (Vec<Range<usize>>, Option<String>) {
+    let len = text.len();
+    let mut spans = Vec::new();
+    let mut blocks: Vec<&str> = Vec::new();
+    let mut pos = 0;
+    let first_close = find_in(text, THINK_CLOSE, 0, len);
+    let first_open = find_in(text, THINK_OPEN, 0, len);
+    if let Some(close) = first_close {
+        if first_open.is_none_or(|open| close < open) {
+            blocks.push(&text[..close]);
+            pos = close + THINK_CLOSE.len();
+        }
+    }
+    loop {
+        let Some(open_at) = find_in(text, THINK_OPEN, pos, len) else {
+            spans.push(pos..len);
+            break;
+        };
+        if pos < open_at {
+            spans.push(pos..open_at); // (empty spans hold nothing)
+        }
+        let body = open_at + THINK_OPEN.len();
+        let Some(close_at) = find_in(text, THINK_CLOSE, body, len) else {
+            blocks.push(&text[body..]);
+            break;
+        };
+        blocks.push(&text[body..close_at]);
+        pos = close_at + THINK_CLOSE.len();
+    }
+    let kept: Vec<&str> = (blocks.into_iter())
+        .map(trim_whitespace)
+        .filter(|block| !block.is_empty())
+        .collect();
+    let reasoning = kept.join("\n\n");
+    (spans, (!reasoning.is_empty()).then_some(reasoning))
+}
+
+/// The call blocks in `text[span]` of a dialect whose markers are special tokens sharing
+/// `prefix`, and the text outside them (see the pure `special_token_blocks`).
+pub fn special_token_blocks<'a, 'm>(
+    text: &'a str,
+    span: Range<usize>,
+    prefix: &str,
+    begins: &[&'m str],
+    ends: &[&'m str],
+    dropped: &[&'m str],
+) -> (Vec<&'a str>, Vec<&'a str>) {
+    let (start, stop) = (span.start, span.end);
+    let marker_at =
+        |at: usize, markers: &[&'m str]| -> Option<&'m str> { marker_at(&text[at..stop], markers) };
+    let mut outside = Vec::new();
+    let mut blocks = Vec::new();
+    let mut pos = start; // text from here on is not yet in `outside` or `blocks`
+    let mut at = find_in(text, prefix, start, stop);
+    while let Some(here) = at {
+        if let Some(begin) = marker_at(here, begins) {
+            outside.push(&text[pos..here]);
+            let body = here + begin.len();
+            at = find_in(text, prefix, body, stop);
+            let mut end = None;
+            while let Some(inner) = at {
+                end = marker_at(inner, ends);
+                if end.is_some()
+                    || marker_at(inner, begins).is_some()
+                    || marker_at(inner, dropped).is_some()
+                {
+                    break;
+                }
+                at = find_in(text, prefix, inner + prefix.len(), stop);
+            }
+            let Some(block_end) = at else {
+                blocks.push(&text[body..stop]);
+                return (outside, blocks);
+            };
+            blocks.push(&text[body..block_end]);
+            pos = end.map_or(block_end, |end| block_end + end.len());
+            at = find_in(text, prefix, pos, stop);
+            continue;
+        }
+        let marker = marker_at(here, ends).or_else(|| marker_at(here, dropped));
+        if let Some(marker) = marker {
+            outside.push(&text[pos..here]);
+            pos = here + marker.len();
+            at = find_in(text, prefix, pos, stop);
+        } else {
+            at = find_in(text, prefix, here + prefix.len(), stop);
+        }
+    }
+    outside.push(&text[pos..stop]);
+    (outside, blocks)
+}
+
+/// The one of `markers` that `text` begins with, if any.
+pub fn marker_at<'m>(text: &str, markers: &[&'m str]) -> Option<&'m str> {
+    markers
+        .iter()
+        .copied()
+        .find(|marker| text.starts_with(marker))
+}
+
+/// The text outside the calls: its pieces joined, whitespace at both ends stripped;
+/// None when nothing is left.
+pub fn joined_content(outside: &[&str]) -> Option<String> {
+    let joined = outside.concat();
+    let kept = trim_whitespace(&joined);
+    (!kept.is_empty()).then(|| kept.to_owned())
+}
+
+// ------------------------------------------------- JSON-in-text dialects (hermes, mistral,
+// granite, llama3-json, xlam): one call is a JSON object {"name": ..., "arguments": {...}}
+
+/// The whitespace skipped and trimmed at seams (JSON's; the same set on both backends).
+pub fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+
+/// `text` without JSON whitespace at either end.
+pub fn trim_space(text: &str) -> &str {
+    text.trim_matches(SPACE)
+}
+
+/// `text` without JSON whitespace at its end.
+pub fn trim_end_space(text: &str) -> &str {
+    text.trim_end_matches(SPACE)
+}
+
+/// The first index from `i` that is not JSON whitespace.
+pub fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_space(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether `needle` is at `i`, wholly before `end`.
+pub fn at(b: &[u8], i: usize, end: usize, needle: &str) -> bool {
+    b.get(i..end)
+        .is_some_and(|rest| rest.starts_with(needle.as_bytes()))
+}
+
+/// The first `needle` in `text[from..end]`: its index.
+pub fn find(text: &str, needle: &str, from: usize, end: usize) -> Option<usize> {
+    memchr::memmem::find(text.as_bytes().get(from..end)?, needle.as_bytes()).map(|i| from + i)
+}
+
+/// The index just after the JSON container opening at `start` when it closes before
+/// `end` (braces inside JSON strings do not count), else None.
+pub fn json_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = start;
+    while i < end {
+        let char = b[i];
+        if in_string {
+            if char == b'\\' {
+                i += 1; // the escaped character is skipped too
+            } else if char == b'"' {
+                in_string = false;
+            }
+        } else if char == b'"' {
+            in_string = true;
+        } else if matches!(char, b'{' | b'[') {
+            depth += 1;
+        } else if matches!(char, b'}' | b']') {
+            depth = depth.wrapping_sub(1);
+            if depth == 0 {
+                return Some(i + 1);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The ranges of `text` outside its reasoning blocks `open ... close`, and the blocks'
+/// text (each trimmed, the non-empty ones joined by a blank line; None when there is
+/// none). Text before a first `close` that no `open` precedes is reasoning (the template
+/// opened the block in the prompt); an unclosed block runs to the end.
+pub fn outside_reasoning(
+    text: &str,
+    open: &str,
+    close: &str,
+) -> (Vec<Range<usize>>, Option<String>) {
+    let mut ranges = Vec::new();
+    let mut thoughts: Vec<&str> = Vec::new();
+    let mut pos = 0;
+    if let Some(first_close) = find(text, close, 0, text.len()) {
+        if find(text, open, 0, first_close).is_none() {
+            thoughts.push(&text[..first_close]);
+            pos = first_close + close.len();
+        }
+    }
+    loop {
+        let Some(start) = find(text, open, pos, text.len()) else {
+            ranges.push(pos..text.len());
+            break;
+        };
+        ranges.push(pos..start);
+        let inner = start + open.len();
+        let Some(stop) = find(text, close, inner, text.len()) else {
+            thoughts.push(&text[inner..]);
+            break;
+        };
+        thoughts.push(&text[inner..stop]);
+        pos = stop + close.len();
+    }
+    let kept: Vec<&str> = (thoughts.into_iter())
+        .map(trim_space)
+        .filter(|thought| !thought.is_empty())
+        .collect();
+    let reasoning = (!kept.is_empty()).then(|| kept.join("\n\n"));
+    (ranges, reasoning)
+}
+
+/// The name of a call object that does not decode (cut off, broken JSON), where it
+/// opens with `{"name": "..."`: that string, decoded; else "".
+pub fn leading_name(block: &str) -> Cow<'_, str> {
+    let b = block.as_bytes();
+    let end = b.len();
+    let mut i = skip_space(b, 0);
+    for token in ["{", "\"name\"", ":"] {
+        if !at(b, i, end, token) {
+            return Cow::Borrowed("");
+        }
+        i = skip_space(b, i + token.len());
+    }
+    if !at(b, i, end, "\"") {
+        return Cow::Borrowed("");
+    }
+    let mut stop = i + 1;
+    while stop < end && b[stop] != b'"' {
+        stop += if b[stop] == b'\\' { 2 } else { 1 };
+    }
+    let Some(literal) = block.get(i..(stop + 1).min(end)) else {
+        return Cow::Borrowed("");
+    };
+    match json::parse_str(literal) {
+        Ok(tape) => string_at(&tape, 0).unwrap_or(Cow::Borrowed("")),
+        Err(_) => Cow::Borrowed(""),
+    }
+}
+
+/// The call in the text of one JSON object: its string `name`, the first of `keys`
+/// present (not null) as arguments (an object, or a string holding one), its string `id`
+/// when `with_id`. Arguments that are neither keep the block's text (a string: that
+/// string) as undecodable; a block that does not decode to an object with a string name
+/// gives the leading name (else "") and the block's text.
+pub fn object_call<'a>(block: &'a str, keys: &[&str], with_id: bool) -> Call<'a> {
+    let unreadable = || Call {
+        name: Some(leading_name(block)),
+        id: None,
+        arguments: Arguments::Undecodable(Cow::Borrowed(block)),
+    };
+    // Text that does not end with `}` is no object: spares the parser's error path.
+    let Some(Ok(tape)) = block.ends_with('}').then(|| json::parse_str(block)) else {
+        return unreadable();
+    };
+    let root = TapeNode::root(&tape);
+    let Some(name) = root
+        .member("name")
+        .ok()
+        .flatten()
+        .filter(|n| n.as_str().is_some())
+    else {
+        return unreadable();
+    };
+    let name = string_at(&tape, name.idx);
+    let id = match root.member("id").ok().flatten() {
+        Some(id) if with_id => string_at(&tape, id.idx),
+        _ => None,
+    };
+    let value = keys.iter().find_map(|key| root.member(key).ok().flatten());
+    let arguments = match value.map(|value| (value.idx, value.token())) {
+        None => Arguments::Missing,
+        Some((idx, Token::Str(_))) => match string_at(&tape, idx) {
+            Some(text) => decode_object(text),
+            None => Arguments::Missing, // unreachable: the token is a string
+        },
+        Some((idx, Token::Object { .. })) if !json::value_holds_too_long_int(&tape, idx) => {
+            Arguments::Decoded(subtree(&tape, idx))
+        }
+        Some(_) => Arguments::Undecodable(Cow::Borrowed(block)),
+    };
+    Call {
+        name,
+        id,
+        arguments,
+    }
+}
+
+/// The texts of the items of the JSON array opening at `start` (items are objects; what
+/// follows the last readable one, up to the array's end, is one more item), and the
+/// index just after the array (`end` when it does not close before `end`).
+pub fn array_items(text: &str, start: usize, end: usize) -> (Vec<&str>, usize) {
+    let b = text.as_bytes();
+    let array_end = json_end(b, start, end);
+    let stop = array_end.unwrap_or(end);
+    let inner_end = if array_end.is_some() { stop - 1 } else { stop };
+    let mut items = Vec::new();
+    let mut i = skip_space(b, start + 1);
+    while i < inner_end {
+        if b[i] != b'{' {
+            items.push(trim_end_space(&text[i..inner_end]));
+            break;
+        }
+        let Some(item_end) = json_end(b, i, inner_end) else {
+            items.push(trim_end_space(&text[i..inner_end]));
+            break;
+        };
+        items.push(&text[i..item_end]);
+        i = skip_space(b, item_end);
+        if i < inner_end && b[i] == b',' {
+            i = skip_space(b, i + 1);
+        } else if i < inner_end {
+            items.push(trim_end_space(&text[i..inner_end]));
+            break;
+        }
+    }
+    (items, stop)
+}
+
+/// The calls of the JSON list ([`array_items`], each item an [`object_call`]) or the one
+/// call object opening at `i`, read no further than `limit`, appended to `calls`; the
+/// index where they end (`limit` when cut off). None, and nothing read, when neither `[`
+/// nor `{` opens at `i`.
+pub fn json_calls<'a>(
+    text: &'a str,
+    i: usize,
+    limit: usize,
+    keys: &[&str],
+    with_id: bool,
+    calls: &mut Vec<Call<'a>>,
+) -> Option<usize> {
+    let b = text.as_bytes();
+    if at(b, i, limit, "[") {
+        let (items, stop) = array_items(text, i, limit);
+        calls.extend(
+            items
+                .into_iter()
+                .map(|item| object_call(item, keys, with_id)),
+        );
+        return Some(stop);
+    }
+    if at(b, i, limit, "{") {
+        let end = json_end(b, i, limit);
+        let block = match end {
+            None => trim_end_space(&text[i..limit]),
+            Some(end) => &text[i..end],
+        };
+        calls.push(object_call(block, keys, with_id));
+        return Some(end.unwrap_or(limit));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::container_end;
+
+    #[test]
+    fn braces_inside_strings_do_not_count() {
+        let text = br#"{"a": "}{\"}"} tail"#;
+        assert_eq!(container_end(text, 0), 14);
+        assert_eq!(container_end(b"{[}", 0), 3);
+        assert_eq!(container_end(b"{\"a\": 1", 0), 7);
+    }
+}
+
+#[cfg(test)]
+mod json_in_text_tests {
+    use super::container_end;
+
+    #[test]
+    fn braces_inside_strings_do_not_count() {
+        let text = br#"{"a": "}{\"}"} tail"#;
+        assert_eq!(container_end(text, 0), 14);
+        assert_eq!(container_end(b"{[}", 0), 3);
+        assert_eq!(container_end(b"{\"a\": 1", 0), 7);
+    }
+}
