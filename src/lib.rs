@@ -4,11 +4,15 @@
 //! with `cargo test` without Python; the PyO3 layer (`python`, behind the `python`
 //! feature) turns Python input into core calls and core results into Python objects.
 
+pub mod accumulator;
 pub mod bulk;
 pub mod calls;
+pub mod events;
 pub mod formats;
+pub mod framing;
 pub mod json;
 pub mod node;
+pub mod partial;
 pub mod record;
 pub mod stream;
 

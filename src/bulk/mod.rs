@@ -10,11 +10,11 @@ pub mod rows;
 pub mod source;
 
 use crate::calls::Record;
+use crate::events;
 use crate::formats::{self, Format, Walked};
 use crate::json::{self, JsonError, Keep, Tape, Token};
 use crate::node::TapeNode;
 use crate::record::{record_at, record_at_with};
-use crate::stream;
 use source::Line;
 use std::borrow::Cow;
 
@@ -253,14 +253,14 @@ impl Reader {
     }
 }
 
-/// Whether the response at `root` is a piece of a stream (`stream::piece_reader`; every
+/// Whether the response at `root` is a piece of a stream (`events::piece_reader`; every
 /// format keeps the members that tell).
 fn piece(tape: &Tape<'_>, root: usize, format: &Format) -> bool {
     let node = TapeNode { tape, idx: root };
     let walked = format.walked(&node, Walked::detected);
     let is_text = matches!(tape.tokens[root], Token::Str(_));
     matches!(
-        stream::piece_reader(format, walked, &node, is_text),
+        events::piece_reader(format, walked, &node, is_text),
         Ok(Some(_))
     )
 }

@@ -5,12 +5,12 @@
 //! line by line.
 
 use super::{field_of, items, members, path, RawCall};
+use crate::accumulator::{event_type, index_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::bulk::compact;
 use crate::bulk::envelope::{has, value, Located};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape, Token};
-use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, typed_event, Accumulator, Index, ERROR_TYPE};
+use crate::node::{Index, Node, TapeNode};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {

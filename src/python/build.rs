@@ -1,11 +1,12 @@
 //! Core results to Python objects: tool calls, their arguments, whole responses.
 
 use super::objects::{Input, PyNode};
+use crate::accumulator::response_error;
 use crate::bulk::Outcome;
 use crate::calls::{decode_object, Arguments, Record};
+use crate::events::{self, Reader};
 use crate::formats::{Format, RawCall, Walk, Walked};
 use crate::json::{is_too_long_int, scan_plain, JsonError, Sink, Tape, Text, Token};
-use crate::stream::{self, response_error, Reader};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple, PyType};
@@ -986,7 +987,7 @@ fn response_from_node<'py>(
     let node = PyNode(doc.clone());
     let walked = format.walked(&node, |node| b.detected(&node.0));
     let is_text = doc.is_instance_of::<PyString>();
-    if let Some(reader) = stream::piece_reader(format, walked, &node, is_text)? {
+    if let Some(reader) = events::piece_reader(format, walked, &node, is_text)? {
         // A piece of a stream: read as a stream of one event.
         let events = PyTuple::new(py, [doc])?;
         return super::stream::assembled_response(b, reader, &events, doc, raw);

@@ -9,8 +9,8 @@ mod stream;
 
 use crate::bulk::source::MAX_LINE_BYTES;
 use crate::bulk::Reader as RecordReader;
+use crate::events::Reader;
 use crate::formats::Format;
-use crate::stream::Reader;
 use build::{response_from_object, response_from_outcome, Builder};
 use objects::Input;
 use pyo3::exceptions::PyValueError;
