@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._pure.nodes import elements, field, is_str
-from toolsift._pure.stream import (
+from toolsift._pure.accumulator import (
     Accumulator,
     append,
     index_of,
     set_name,
     set_whole,
 )
+from toolsift._pure.nodes import elements, field, is_str
 
 NAME = "gemini-interactions"
 PARSER_CLASS = "GeminiInteractionsParser"
