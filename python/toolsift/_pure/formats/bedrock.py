@@ -152,10 +152,13 @@ def unwrap_event(event: Any) -> bytes | tuple[str, Any] | None:
     (the registry's `unwrap_event`): an `InvokeModelWithResponseStream` `chunk` is the
     event it wraps, as JSON text (`chunk_payload`); a runtime exception
     (`bedrock_exception`) ends the stream with that error: its name and its value."""
-    payload = chunk_payload(event)
+    # Both are dicts; any other event is told by a key lookup and its length, no call.
+    if not isinstance(event, dict):
+        return None
+    payload = chunk_payload(event) if "chunk" in event else None
     if payload is not None:
         return payload
-    return bedrock_exception(event)
+    return bedrock_exception(event) if len(event) == 1 else None
 
 
 BEDROCK_EXCEPTIONS = (
