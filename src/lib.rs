@@ -4,14 +4,18 @@
 //! with `cargo test` without Python; the PyO3 layer (`python`, behind the `python`
 //! feature) turns Python input into core calls and core results into Python objects.
 
+pub mod accumulator;
 pub mod bulk;
 pub mod calls;
 pub mod compact;
 pub mod dialects;
+pub mod events;
 pub mod formats;
+pub mod framing;
 pub mod json;
 pub mod json_errors;
 pub mod node;
+pub mod partial;
 pub mod pipeline;
 pub mod record;
 pub mod stream;

@@ -2,10 +2,10 @@
 //! the work that runs on worker threads with the GIL released.
 
 use crate::calls::{decode_object, string_at, Arguments, Call, Record};
+use crate::events::{self, holds_stream, Reader};
 use crate::formats::{Format, Walk, Walked};
 use crate::json::{self, JsonError, Tape, Token};
 use crate::node::TapeNode;
-use crate::stream::{self, holds_stream, Reader};
 
 /// Parse one response and find its calls.
 /// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
@@ -46,7 +46,7 @@ pub fn record_at_with<'a>(
         return record_at_with(format, decoded, 0, decode);
     }
     if let Some(reader) = Reader::for_records(format).filter(|_| holds_stream(&tape, root)) {
-        return stream::record(reader, tape, root);
+        return events::record(reader, tape, root, unrecognized_shape);
     }
     let node = TapeNode {
         tape: &tape,
@@ -54,9 +54,9 @@ pub fn record_at_with<'a>(
     };
     let walked = format.walked(&node, Walked::detected);
     let is_text = matches!(tape.tokens[root], Token::Str(_));
-    if let Ok(Some(reader)) = stream::piece_reader(format, walked, &node, is_text) {
+    if let Ok(Some(reader)) = events::piece_reader(format, walked, &node, is_text) {
         // A piece of a stream: read as a stream of one event.
-        return stream::record(reader, tape, root);
+        return events::record(reader, tape, root, unrecognized_shape);
     }
     let Ok(walk) = format.walk(&node, |_| walked);
     let (name, raw_calls) = match walk {

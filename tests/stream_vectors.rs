@@ -7,10 +7,13 @@ mod common;
 
 use common::{load, same, value};
 use serde_json::{Map, Value};
+use toolsift::accumulator::StreamCall;
 use toolsift::calls::Arguments;
+use toolsift::events::Reader;
 use toolsift::formats::{Format, Walked};
+use toolsift::framing::starts_sse;
 use toolsift::record::parse_record;
-use toolsift::stream::{starts_sse, Reader, Stream, StreamCall};
+use toolsift::stream::Stream;
 
 /// Every case of the stream vectors, with the reader of its file's format.
 fn stream_cases() -> Vec<(Walked, Value)> {
@@ -34,7 +37,7 @@ fn call_value(call: &StreamCall<'_>) -> Value {
         // Another value given whole: kept as its JSON text.
         Arguments::Value(tape) => (
             Value::Object(Map::new()),
-            Value::String(toolsift::bulk::compact::to_string(tape, 0)),
+            Value::String(toolsift::compact::to_string(tape, 0)),
         ),
         other => panic!("a stream call's arguments are never {other:?}"),
     };
@@ -78,11 +81,10 @@ fn stream_vectors() {
             let mut stream = Stream::new(reader);
             let mut done = Vec::new();
             for event in case["events"].as_array().unwrap() {
-                stream.begin();
-                stream
+                let completed = stream
                     .feed_text(&bytes_of(event))
                     .unwrap_or_else(|(err, _)| panic!("{name}: {err}"));
-                done.push(Value::from(stream.acc.done_now.len()));
+                done.push(Value::from(completed.len()));
             }
             if let Some(expected) = case.get("done") {
                 assert_eq!(&Value::Array(done), expected, "{name}: done");
@@ -183,9 +185,7 @@ fn stream_every_prefix() {
             let mut stream = Stream::new(Reader::Walked(walked));
             let mut completed = 0;
             for event in &events {
-                stream.begin();
-                stream.feed_text(event).unwrap();
-                completed += stream.acc.done_now.len();
+                completed += stream.feed_text(event).unwrap().len();
                 let _ = stream.partial();
             }
             stream.finish();

@@ -219,6 +219,25 @@ def test_feed_after_finish_and_bad_events(make: Any) -> None:
         make.SdkResponseParser().stream()
 
 
+def test_a_list_fed_at_once_gives_its_calls_as_after_its_last_event(make: Any) -> None:
+    """`feed` of a list of events returns the calls they completed as the whole list left
+    them (an event after the one that completed a call may still add to it)."""
+
+    def chunk(tool_calls: Any = None, finish: str | None = None) -> dict[str, Any]:
+        delta = {"tool_calls": tool_calls} if tool_calls else {}
+        return {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    stream = make.OpenAIResponseParser().stream()
+    start = {"index": 0, "id": "a", "function": {"name": "f", "arguments": '{"x":'}}
+    assert stream.feed(chunk([start])) == []
+    more = chunk([{"index": 0, "function": {"arguments": "1}"}}])
+    done = stream.feed([chunk(finish="tool_calls"), more])
+    assert [c.model_dump() for c in done] == [
+        {"name": "f", "arguments": {"x": 1}, "id": "a", "raw_arguments": None}
+    ]
+    assert stream.finish().tool_calls == done
+
+
 def test_json_parser_streams_whole_responses(make: Any) -> None:
     stream = make.JsonResponseParser(tool_calls_key="calls").stream()
     assert [c.name for c in stream.feed({"calls": [{"name": "a", "arguments": {"x": 1}}]})] == ["a"]
@@ -1070,7 +1089,7 @@ def test_json_text_cut_anywhere_gives_the_calls_of_the_whole_text() -> None:
 
 def test_json_values_are_the_same_however_the_text_is_cut() -> None:
     """The pure splitter, on the text of the Rust one's unit test."""
-    from toolsift._pure.stream import JsonValues
+    from toolsift._pure.framing import JsonValues
 
     text = (
         '{"a":"}\\"{é"}\n[1,{"b":[]},[{}]][1 {}]{}\r\n"s \\" ]" 12 true\t-0.5e+3 x y\n[{"c":{}},{'
@@ -1312,15 +1331,15 @@ class _CountingList(list):  # type: ignore[type-arg]
 def test_finding_a_call_by_id_walks_no_calls(shape: str, monkeypatch: Any) -> None:
     """Pure backend: a call is found by its id, item id or as the next key without
     walking every call (which made a stream of n such calls cost n squared)."""
-    from toolsift._pure import stream as pure_stream
+    from toolsift._pure import accumulator as pure_accumulator
 
-    made = pure_stream.Accumulator.__init__
+    made = pure_accumulator.Accumulator.__init__
 
     def counting(self: Any) -> None:
         made(self)
         self.slots = _CountingList()
 
-    monkeypatch.setattr(pure_stream.Accumulator, "__init__", counting)
+    monkeypatch.setattr(pure_accumulator.Accumulator, "__init__", counting)
     parser = bind(parsers.OpenAIResponseParser, backend_module_python())()
     if shape == "responses":
         parser = bind(parsers.OpenAIResponsesParser, backend_module_python())()

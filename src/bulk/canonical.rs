@@ -11,7 +11,7 @@
 //! What is valid is what `json::parse` accepts: RFC 8259 text, escaped surrogates only
 //! in high-low pairs, nesting at most `json::MAX_DEPTH` deep (the text is UTF-8 already).
 
-use super::compact::{write_float, write_huge_float};
+use crate::compact::{write_float, write_huge_float};
 use crate::json::{self, run_end, MAX_DEPTH};
 
 /// Why the text was not written.

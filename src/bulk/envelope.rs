@@ -3,8 +3,8 @@
 //! Follows `locate` in `python/toolsift/_pure/bulk.py` line by line; its docstring is
 //! the specification.
 
-use super::compact;
 use crate::calls::string_at;
+use crate::compact;
 use crate::formats::Walked;
 use crate::json::{Tape, Token};
 use crate::node::{has, value, Located, TapeNode};

@@ -10,16 +10,13 @@ pub mod envelope;
 pub mod rows;
 pub mod source;
 
-/// The compact JSON writer, a leaf below the formats (kept here under its old path).
-pub use crate::compact;
-
 use crate::calls::Record;
+use crate::events;
 use crate::formats::{self, Format, Walked};
 use crate::json::{self, JsonError, Keep, Tape, Token};
 use crate::json_errors;
 use crate::node::TapeNode;
 use crate::record::{record_at, record_at_with};
-use crate::stream;
 use source::Line;
 use std::borrow::Cow;
 
@@ -198,7 +195,9 @@ impl Reader {
                 let text = match &tape.tokens[root] {
                     Token::Str(content) => tape.text(content).to_owned(),
                     // Parsed again as text: numbers beyond the float range stay JSON.
-                    Token::Object { .. } | Token::Array { .. } => compact::to_json(&tape, root),
+                    Token::Object { .. } | Token::Array { .. } => {
+                        crate::compact::to_json(&tape, root)
+                    }
                     _ => String::new(), // a number, a bool: no calls
                 };
                 // Read here, on the reader's thread, as every other response is.
@@ -251,14 +250,14 @@ impl Reader {
     }
 }
 
-/// Whether the response at `root` is a piece of a stream (`stream::piece_reader`; every
+/// Whether the response at `root` is a piece of a stream (`events::piece_reader`; every
 /// format keeps the members that tell).
 fn piece(tape: &Tape<'_>, root: usize, format: &Format) -> bool {
     let node = TapeNode { tape, idx: root };
     let walked = format.walked(&node, Walked::detected);
     let is_text = matches!(tape.tokens[root], Token::Str(_));
     matches!(
-        stream::piece_reader(format, walked, &node, is_text),
+        events::piece_reader(format, walked, &node, is_text),
         Ok(Some(_))
     )
 }

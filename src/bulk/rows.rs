@@ -2,9 +2,9 @@
 //! The schema and the values are those of `ArrowColumns` in the pure backend.
 
 use super::canonical::{self, Stop};
-use super::compact;
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
+use crate::compact;
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::formats::litert::write_json_string;
+use crate::json::write_str;
 use crate::json::{self, Tape, Token};
 
 /// The types a value can be converted to (anything else is read as `string`).
@@ -104,7 +104,7 @@ pub fn json_or_text(out: &mut String, text: &str) {
 
 /// Writes `text` as a JSON string.
 pub fn json_string(out: &mut String, text: &str) {
-    write_json_string(out, text);
+    write_str(text, out);
 }
 
 /// The JSON object text of `(key, value JSON text)` pairs, in order.

@@ -5,11 +5,11 @@
 //! line by line.
 
 use super::{field_of, items, members, path, RawCall};
+use crate::accumulator::{event_type, index_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::calls::string_at;
 use crate::compact;
 use crate::json::{Keep, Tape, Token};
-use crate::node::{has, value, Located, Node, TapeNode};
-use crate::stream::{event_type, index_of, typed_event, Accumulator, Index, ERROR_TYPE};
+use crate::node::{has, value, Index, Located, Node, TapeNode};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {

@@ -4,11 +4,13 @@
 //! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/bedrock.py`
 //! line by line.
 
-use super::{field_of, items, members, path, RawCall};
+use super::{field_of, items, members, path, RawCall, Unwrapped};
+use crate::accumulator::{index_of, Accumulator};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape};
-use crate::node::{has, value, Located, Node, TapeNode};
-use crate::stream::{bedrock_exception, index_of, Accumulator, Index, BEDROCK_EXCEPTIONS};
+use crate::node::{has, value, Index, Located, Node, TapeNode};
+use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
+use base64::Engine;
 
 /// `output.message.content[].toolUse.{toolUseId, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -183,4 +185,69 @@ pub fn stream_event<N: Node>(event: &N, acc: &mut Accumulator) -> Result<(), N::
         acc.complete_all(Some(&Index::Int(acc.message)));
     }
     Ok(())
+}
+
+/// Events that wrap (or end) a stream of any format, read before its format reads them
+/// (the registry's `unwrap_event`): an `InvokeModelWithResponseStream` `chunk` is the
+/// event it wraps ([`chunk_payload`]); a runtime exception ([`bedrock_exception`]) ends
+/// the stream with that error, named by its key.
+pub fn unwrap_event<N: Node>(event: &N) -> Result<Option<Unwrapped<N>>, N::Error> {
+    if let Some(payload) = chunk_payload(event)? {
+        return Ok(Some(Unwrapped::Event(payload)));
+    }
+    Ok(bedrock_exception(event)?.map(|(name, error)| Unwrapped::Error(name, error)))
+}
+
+/// The exceptions a Bedrock runtime stream (ConverseStream, InvokeModelWithResponseStream)
+/// may end with, each an event of its own: `{"throttlingException": {"message": ...}}`.
+pub const BEDROCK_EXCEPTIONS: [&str; 6] = [
+    "internalServerException",
+    "modelStreamErrorException",
+    "validationException",
+    "throttlingException",
+    "modelTimeoutException",
+    "serviceUnavailableException",
+];
+
+/// A Bedrock runtime stream's exception event, an object of that one member (as boto3
+/// gives it, a dict): its name and its value. None for any other event.
+pub fn bedrock_exception<N: Node>(event: &N) -> Result<Option<(&'static str, N)>, N::Error> {
+    if !event.single_member() {
+        return Ok(None); // most events: no lookup of each name
+    }
+    for name in BEDROCK_EXCEPTIONS {
+        if let Some(error) = event.member(name)? {
+            return Ok(Some((name, error)));
+        }
+    }
+    Ok(None)
+}
+
+/// Base64 as Python's `base64.b64decode(text, validate=True)` reads it: the standard
+/// alphabet, padding required, bits after the last byte ignored.
+const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
+);
+
+/// The event a Bedrock `InvokeModelWithResponseStream` event wraps: `{"chunk": {"bytes":
+/// B}}`, B the model's own event as JSON text (Anthropic's events for Claude models).
+/// boto3 gives B as `bytes`; the wire and JSON logs as base64 text. Text that is not
+/// base64 is taken as the JSON itself (a log that decoded the bytes). None for any
+/// other event.
+fn chunk_payload<N: Node>(event: &N) -> Result<Option<Vec<u8>>, N::Error> {
+    // Members of objects only: boto3 gives dicts, and SDK objects are no chunks (an
+    // attribute read that fails costs more than reading a small event).
+    let Some(part) = event.member("chunk")? else {
+        return Ok(None);
+    };
+    let Some(data) = part.member("bytes")? else {
+        return Ok(None);
+    };
+    if let Some(blob) = data.blob()? {
+        return Ok(Some(blob));
+    }
+    Ok(data
+        .text()?
+        .map(|text| BASE64.decode(&text).unwrap_or_else(|_| text.into_bytes())))
 }

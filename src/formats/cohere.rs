@@ -7,9 +7,9 @@
 //! Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
 
 use super::{elements_of, field_of, items, members, openai, RawCall};
+use crate::accumulator::{event_type, index_of, kind_at, typed_event, Accumulator};
 use crate::json::Keep;
-use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, kind_at, typed_event, Accumulator, Index};
+use crate::node::{Index, Node, TapeNode};
 
 /// `ChatFinishReason` of the v2 API.
 pub const FINISH_REASONS: [&str; 6] = [

@@ -2,9 +2,9 @@
 //! of `python/toolsift/_pure/formats/gemini.py`.
 
 use super::{elements_of, field_of, items, members, path, RawCall};
+use crate::accumulator::{index_of, key, text_of, Accumulator, Slot, Tree};
 use crate::json::Keep;
-use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, key, text_of, Accumulator, Index, Slot, Tree};
+use crate::node::{Index, Node, TapeNode};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {

@@ -5,9 +5,9 @@
 //! Mirrors `python/toolsift/_pure/formats/gemini_interactions.py` line by line.
 
 use super::{field_of, items, members, RawCall};
+use crate::accumulator::{index_of, kind_at, text_of, Accumulator};
 use crate::json::Keep;
-use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, kind_at, text_of, Accumulator, Index};
+use crate::node::{Index, Node, TapeNode};
 
 /// `Interaction.status` (the SDK's `InteractionStatus`).
 const STATUSES: &[&str] = &[

@@ -6,9 +6,9 @@
 //! mirror `python/toolsift/_pure/formats/` line by line; its registry lists the same
 //! formats in the same order (a test says so).
 
+use crate::accumulator::Accumulator;
 use crate::json::{Keep, Tape};
 use crate::node::{Located, Node, TapeNode};
-use crate::stream::Accumulator;
 
 pub mod anthropic;
 pub mod bedrock;
@@ -54,7 +54,11 @@ impl<N> RawCall<N> {
 /// A format that brings a batch envelope of its own along is marked `+ batch`: its
 /// module has `unwrap_batch` (where the response of such a record is) and `batch_keep`
 /// (the parts of the record that reads), and the bulk reader tries it after the
-/// envelopes every format shares.
+/// envelopes every format shares. Then the optional hooks, each with the modules that
+/// have it (none for the others):
+///
+/// * `unwrap_event`: events that wrap another event, or end a stream with an error,
+///   in a stream of any format ([`Walked::unwrap_event`]).
 macro_rules! formats {
     (@batch $module:ident batch) => {
         BatchEnvelope {
@@ -62,7 +66,11 @@ macro_rules! formats {
             keep: $module::batch_keep,
         }
     };
-    ($($variant:ident: $module:ident = $name:literal $(+ $hook:ident)?,)*) => {
+    (
+        $($variant:ident: $module:ident = $name:literal $(+ $hook:ident)?,)*
+        ;
+        unwrap_event: [$($unwraps_event:ident),*],
+    ) => {
         /// A format read by walking one response document.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Walked {
@@ -132,6 +140,16 @@ macro_rules! formats {
                 }
             }
 
+            /// An event that wraps another one (its JSON text), or ends the stream with
+            /// an error, in a stream of any format (Bedrock's `chunk` and runtime
+            /// exceptions): read so before the stream's format reads it. None for most.
+            pub fn unwrap_event<N: Node>(event: &N) -> Result<Option<Unwrapped<N>>, N::Error> {
+                $(if let Some(unwrapped) = $unwraps_event::unwrap_event(event)? {
+                    return Ok(Some(unwrapped));
+                })*
+                Ok(None)
+            }
+
             /// The walked format called `name`.
             pub fn named(name: &str) -> Option<Walked> {
                 Walked::ALL.iter().copied().find(|walked| walked.name() == name)
@@ -166,6 +184,16 @@ formats! {
     Bedrock: bedrock = "bedrock" + batch,
     Ollama: ollama = "ollama",
     Cohere: cohere = "cohere",
+    ;
+    unwrap_event: [bedrock],
+}
+
+/// What an event's `unwrap_event` hook found ([`Walked::unwrap_event`]).
+pub enum Unwrapped<N> {
+    /// The JSON text of the event it wraps.
+    Event(Vec<u8>),
+    /// The stream ended with this error, named by this code.
+    Error(&'static str, N),
 }
 
 /// A batch envelope a format brings along (its module's `unwrap_batch` and
@@ -329,7 +357,7 @@ impl Format {
 }
 
 /// `keep`, and the whole of every item where the response is a list: a record holding a
-/// whole stream (its events), read by `crate::stream::record`.
+/// whole stream (its events), read by `crate::events::record`.
 fn with_streams(mut keep: Keep) -> Keep {
     keep.merge(&items(Keep::all()));
     keep

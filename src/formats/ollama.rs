@@ -3,9 +3,9 @@
 //! where present. Mirrors `python/toolsift/_pure/formats/ollama.py` line by line.
 
 use super::{members, openai, RawCall};
+use crate::accumulator::Accumulator;
 use crate::json::{Keep, Token};
 use crate::node::{Node, TapeNode};
-use crate::stream::Accumulator;
 
 /// `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI chat
 /// message's calls.

@@ -2,9 +2,9 @@
 //! `python/toolsift/_pure/formats/openai.py`.
 
 use super::{elements_of, field_of, items, members, path, RawCall};
+use crate::accumulator::{index_of, text_of, Accumulator};
 use crate::json::Keep;
-use crate::node::{Node, TapeNode};
-use crate::stream::{index_of, text_of, Accumulator, Index};
+use crate::node::{Index, Node, TapeNode};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {

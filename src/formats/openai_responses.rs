@@ -6,9 +6,9 @@
 //! Mirrors `python/toolsift/_pure/formats/openai_responses.py` line by line.
 
 use super::{items, members, path, RawCall};
+use crate::accumulator::{event_type, index_of, text_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::json::Keep;
-use crate::node::{Node, TapeNode};
-use crate::stream::{event_type, index_of, text_of, typed_event, Accumulator, Index, ERROR_TYPE};
+use crate::node::{Index, Node, TapeNode};
 
 /// `output[]` items `function_call` and `custom_tool_call`, by `call_id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {

@@ -10,9 +10,9 @@ mod stream;
 
 use crate::bulk::source::MAX_LINE_BYTES;
 use crate::bulk::{Outcome, Reader as RecordReader};
+use crate::events::Reader;
 use crate::formats::Format;
 use crate::pipeline::{Broken, Host};
-use crate::stream::Reader;
 use build::{response_from_object, response_from_outcome, Builder};
 use objects::{surrogatepass, Input};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};

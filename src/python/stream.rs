@@ -3,7 +3,9 @@
 
 use super::build::{arguments_pair, new_str, Builder};
 use super::objects::{PyNode, PythonOnly};
-use crate::stream::{EventError, Reader, Stream as Core, StreamCall, TextError, NOT_JSON};
+use crate::accumulator::StreamCall;
+use crate::events::{Assembler, EventError, Reader, TextError, NOT_JSON};
+use crate::stream::Stream as Core;
 use pyo3::exceptions::{PyException, PyTypeError, PyUnicodeEncodeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -78,57 +80,56 @@ impl Stream {
         self.pure = Some(pure.clone().unbind());
         Ok(pure)
     }
+}
 
-    fn read(&mut self, event: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = event.py();
-        if event.is_instance_of::<PyList>() || event.is_instance_of::<PyTuple>() {
-            for item in event.try_iter()? {
-                let item = item?;
-                if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
-                    return Err(PyTypeError::new_err(
-                        "a stream event is a dict, an SDK object or text, not a list",
-                    ));
-                }
-                self.read(&item)?;
+/// One event fed (or a list of events, each in turn).
+fn read(parts: &mut Assembler, event: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = event.py();
+    if event.is_instance_of::<PyList>() || event.is_instance_of::<PyTuple>() {
+        for item in event.try_iter()? {
+            let item = item?;
+            if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
+                return Err(PyTypeError::new_err(
+                    "a stream event is a dict, an SDK object or text, not a list",
+                ));
             }
-            return Ok(());
+            read(parts, &item)?;
         }
-        if let Ok(text) = event.cast::<PyString>() {
-            return match text.to_str() {
-                Ok(text) => self.text(py, text.as_bytes()),
-                // Lone surrogates: as the pure backend encodes them (not UTF-8, so not JSON).
-                Err(_) => {
-                    let encoded =
-                        text.call_method1(intern!(py, "encode"), ("utf-8", "surrogatepass"))?;
-                    self.text(py, encoded.cast::<PyBytes>()?.as_bytes())
-                }
-            };
-        }
-        if let Ok(bytes) = event.cast::<PyBytes>() {
-            return self.text(py, bytes.as_bytes());
-        }
-        if event.is_instance_of::<PyByteArray>() || event.is_instance_of::<PyMemoryView>() {
-            let copy = py.get_type::<PyBytes>().call1((event,))?;
-            return self.text(py, copy.cast::<PyBytes>()?.as_bytes());
-        }
-        if event.is_none()
-            || event.is_instance_of::<PyBool>()
-            || event.is_instance_of::<PyInt>()
-            || event.is_instance_of::<PyFloat>()
-        {
-            let kind = event.get_type().name()?;
-            return Err(PyTypeError::new_err(format!(
-                "a stream event is a dict, an SDK object or text, not {kind}"
-            )));
-        }
-        feed_node(&mut self.core, event.clone())
+        return Ok(());
     }
+    if let Ok(text) = event.cast::<PyString>() {
+        return match text.to_str() {
+            Ok(text) => read_text(parts, py, text.as_bytes()),
+            // Lone surrogates: as the pure backend encodes them (not UTF-8, so not JSON).
+            Err(_) => {
+                let encoded =
+                    text.call_method1(intern!(py, "encode"), ("utf-8", "surrogatepass"))?;
+                read_text(parts, py, encoded.cast::<PyBytes>()?.as_bytes())
+            }
+        };
+    }
+    if let Ok(bytes) = event.cast::<PyBytes>() {
+        return read_text(parts, py, bytes.as_bytes());
+    }
+    if event.is_instance_of::<PyByteArray>() || event.is_instance_of::<PyMemoryView>() {
+        let copy = py.get_type::<PyBytes>().call1((event,))?;
+        return read_text(parts, py, copy.cast::<PyBytes>()?.as_bytes());
+    }
+    if event.is_none()
+        || event.is_instance_of::<PyBool>()
+        || event.is_instance_of::<PyInt>()
+        || event.is_instance_of::<PyFloat>()
+    {
+        let kind = event.get_type().name()?;
+        return Err(PyTypeError::new_err(format!(
+            "a stream event is a dict, an SDK object or text, not {kind}"
+        )));
+    }
+    feed_node(parts, event.clone())
+}
 
-    fn text(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
-        self.core
-            .feed_text(data)
-            .or_else(|err| Err(not_json(py, err)?))
-    }
+fn read_text(parts: &mut Assembler, py: Python<'_>, data: &[u8]) -> PyResult<()> {
+    parts.feed_text(data).or_else(|err| Err(not_json(py, err)?))
 }
 
 /// The ParseError of text in a stream that is not JSON.
@@ -137,10 +138,10 @@ fn not_json(py: Python<'_>, (err, text): TextError) -> PyResult<PyErr> {
     Builder::new(py)?.parse_error(&raw, Some(&err))
 }
 
-/// One event object fed to `core`; text inside it that is not JSON is a ParseError.
-fn feed_node(core: &mut Core, event: Bound<'_, PyAny>) -> PyResult<()> {
+/// One event object fed; text inside it that is not JSON is a ParseError.
+fn feed_node(parts: &mut Assembler, event: Bound<'_, PyAny>) -> PyResult<()> {
     let py = event.py();
-    match core.feed_node(&PyNode(event)) {
+    match parts.feed_node(&PyNode(event)) {
         Ok(()) => Ok(()),
         Err(EventError::Node(err)) => Err(err),
         Err(EventError::Text(err)) => Err(not_json(py, err)?),
@@ -179,7 +180,7 @@ pub fn assembled_response<'py>(
     raw: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
-    let mut core = Core::new(reader.clone());
+    let mut core = Assembler::new(reader.clone());
     for event in events.try_iter()? {
         match core.feed_node(&PyNode(event?)) {
             Ok(()) => {}
@@ -208,7 +209,7 @@ impl Stream {
     /// Read one event (or chunk of SSE text); the calls it completed, in order.
     fn feed<'py>(&mut self, event: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let py = event.py();
-        if self.core.finished {
+        if self.core.is_finished() {
             return Err(PyValueError::new_err(
                 "the stream is finished: feed() after finish()",
             ));
@@ -221,10 +222,9 @@ impl Stream {
                 .cast_into()
                 .map_err(Into::into);
         }
-        self.core.begin();
-        let read = self.read(event);
-        let done = std::mem::take(&mut self.core.acc.done_now);
-        match read {
+        let done = match self.core.feed_parts(|parts| read(parts, event)) {
+            Ok(done) if done.is_empty() => return Ok(PyList::empty(py)), // most events
+            Ok(done) => build(&mut Builder::new(py)?, done)?,
             Err(err) if python_only(py, &err) => {
                 let pure = self.hand_to_pure(py)?;
                 return pure
@@ -232,15 +232,9 @@ impl Stream {
                     .cast_into()
                     .map_err(Into::into);
             }
-            read => read?,
-        }
-        if done.is_empty() {
-            return Ok(PyList::empty(py)); // most events: nothing to build
-        }
-        let mut b = Builder::new(py)?;
-        let slots = &self.core.acc.slots;
-        let calls = build(&mut b, done.iter().map(|&at| slots[at].call()).collect())?;
-        PyList::new(py, calls)
+            Err(err) => return Err(err),
+        };
+        PyList::new(py, done)
     }
 
     /// Every call started so far, arguments still arriving decoded as far as they are
@@ -261,7 +255,7 @@ impl Stream {
     /// Every call, in the provider's order; `raw` is the list of events fed.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         if let Some(pure) = &self.pure {
-            self.core.finished = true;
+            self.core.finish(); // no event may follow
             return pure.bind(py).call_method0(intern!(py, "finish"));
         }
         let mut b = Builder::new(py)?;

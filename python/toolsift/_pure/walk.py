@@ -21,10 +21,13 @@ from toolsift._errors import (
 )
 from toolsift._jsontext import loads, may_hold_big_integer
 from toolsift._pure import bulk, formats
+from toolsift._pure.accumulator import response_error
 from toolsift._pure.calls import decoded_tool_call, harvest
+from toolsift._pure.events import NOT_JSON, Assembler
 from toolsift._pure.formats import litert
+from toolsift._pure.framing import starts_sse
 from toolsift._pure.nodes import TEXT_TYPES
-from toolsift._pure.stream import NOT_JSON, Stream, response_error, starts_sse
+from toolsift._pure.stream import Stream
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = ["Parser"]
@@ -133,10 +136,15 @@ class Parser:
 
     def stream(self) -> Stream:
         """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
-        if self._auto:
-            return Stream(None, formats.stream_detect)
-        handler = formats.by_name(self._format).stream_handler(**self._options)
-        return Stream(handler, format=self._format)
+        return Stream(self._events())
+
+    def _events(self, spec: formats.Format | None = None) -> Assembler:
+        """The reader of a stream's events (`toolsift._pure.events`): `spec`'s, where given,
+        else this parser's format's (auto: the first format that recognizes an event)."""
+        if spec is None and self._auto:
+            return Assembler(None, formats.stream_detect)
+        spec = spec or formats.by_name(self._format)
+        return Assembler(spec.stream_handler(**self._options), format=spec.name)
 
     def assembled(
         self, doc: Any, spec: formats.Format | None = None, shown: Any = _DOC
@@ -146,22 +154,21 @@ class Parser:
         as that format). UnrecognizedShape where an event is not JSON, or (auto) no event
         is of any format's stream (naming `shown`'s shape, by default `doc`'s), or it
         held only pieces of calls (`FRAGMENT`)."""
-        if spec is None:
-            stream = self.stream()
-        else:  # the reader of the format the response was recognized as
-            stream = Stream(spec.stream_handler(**self._options), format=spec.name)
+        events = self._events(spec)
         try:
-            stream.feed_record(doc)
+            events.feed_record(doc)
         except ParseError:
             raise _unrecognized(NOT_JSON) from None
-        response = stream.finish()
+        events.finish()
+        calls = events.calls()
         # The stream's error first: a Bedrock exception may end a stream no event of
         # which was recognized (auto).
-        if response.error is not None:
-            raise _unrecognized(response.error)
-        if stream.format is None:
+        error = events.error(calls)
+        if error is not None:
+            raise _unrecognized(error)
+        if events.format is None:
             raise UnrecognizedShape(doc if shown is _DOC else shown)
-        return response.tool_calls, stream.format
+        return calls, events.format
 
     def parse_many(
         self,

@@ -3,11 +3,12 @@
 
 use super::convert::{arguments_of_object, arguments_pair};
 use super::{new_str, Builder};
+use crate::accumulator::response_error;
 use crate::bulk::Outcome;
 use crate::calls::Record;
+use crate::events::{self, Reader};
 use crate::formats::{Format, RawCall, Walk};
 use crate::python::objects::{Input, PyNode};
-use crate::stream::{self, response_error, Reader};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -156,7 +157,7 @@ fn response_from_node<'py>(
     let node = PyNode(doc.clone());
     let walked = format.walked(&node, |node| b.detected(&node.0));
     let is_text = doc.is_instance_of::<PyString>();
-    if let Some(reader) = stream::piece_reader(format, walked, &node, is_text)? {
+    if let Some(reader) = events::piece_reader(format, walked, &node, is_text)? {
         // A piece of a stream: read as a stream of one event.
         let events = PyTuple::new(py, [doc])?;
         return crate::python::stream::assembled_response(b, reader, &events, doc, raw);

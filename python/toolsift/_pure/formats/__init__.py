@@ -8,7 +8,8 @@ A format module has `NAME`, with `PARSER_CLASS`, `WHERE` and `ID` from the publi
 and either `calls(doc)` (the spec walker: `(name, id, arguments)` of every call, read
 with `toolsift._pure.nodes`) with `detect(doc)` (whether a decoded document has the
 format's distinctive structure), or `walker(**options)` (`json`), or `READS_TEXT`
-(`litert`: responses are read as text by `parse_sdk`).
+(`litert`: responses are read as text by `parse_sdk`). Optional hooks, read through the
+registry where a module has them: `unwrap_event` (`unwrap_event` below).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ __all__ = [
     "detect_or_none",
     "markdown_table",
     "sdk_document",
+    "unwrap_event",
 ]
 
 Walker = Callable[[Any], Any]  # a response -> its RawCalls (an iterable)
@@ -218,6 +220,23 @@ def stream_detect(event: Any) -> tuple[str, Callable[[Any, Any], None]] | None:
         detect = getattr(format.module, "stream_detect", None)
         if detect is not None and detect(event):
             return format.name, format.stream_handler()
+    return None
+
+
+_UNWRAP_EVENT = tuple(
+    format.module.unwrap_event for format in WALKED if hasattr(format.module, "unwrap_event")
+)
+
+
+def unwrap_event(event: Any) -> bytes | tuple[str, Any] | None:
+    """An event that wraps another one (the JSON text of the event it wraps), or ends the
+    stream with an error (the error's code and value), in a stream of any format
+    (Bedrock's `chunk` and runtime exceptions): read so before the stream's format reads
+    it. The first found by the modules that have an `unwrap_event`; None for most."""
+    for unwrap in _UNWRAP_EVENT:
+        found = unwrap(event)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
     return None
 
 

@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._jsontext import dumps_compact
-from toolsift._pure.nodes import elements, field, is_str
-from toolsift._pure.stream import (
+from toolsift._pure.accumulator import (
     ERROR_TYPE,
     Accumulator,
     Slot,
@@ -25,6 +24,7 @@ from toolsift._pure.stream import (
     set_whole,
     typed_event,
 )
+from toolsift._pure.nodes import elements, field, is_str
 from toolsift.formats import described
 
 NAME = "anthropic"

@@ -13,18 +13,12 @@ the Anthropic Messages shape for Claude InvokeModel jobs). The Rust twin is
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._pure.nodes import describe, elements, field, is_str
-from toolsift._pure.stream import (
-    Accumulator,
-    Slot,
-    append,
-    bedrock_exception,
-    index_of,
-    set_name,
-)
+from toolsift._pure.accumulator import Accumulator, Slot, append, index_of, set_name
+from toolsift._pure.nodes import describe, elements, field, is_str, member
 from toolsift.formats import described
 
 NAME = "bedrock"
@@ -146,3 +140,57 @@ def stream_event(event: Any, acc: Accumulator) -> None:
 def stream_id(event: Any, current: Any, items: dict[str, Any]) -> Any:
     """`--stream-lines`: events carry no id; `messageStart` starts a stream."""
     return True if field(event, "messageStart") is not None else None
+
+
+def unwrap_event(event: Any) -> bytes | tuple[str, Any] | None:
+    """Events that wrap (or end) a stream of any format, read before its format reads them
+    (the registry's `unwrap_event`): an `InvokeModelWithResponseStream` `chunk` is the
+    event it wraps, as JSON text (`chunk_payload`); a runtime exception
+    (`bedrock_exception`) ends the stream with that error: its name and its value."""
+    # Both are dicts; any other event is told by a key lookup and its length, no call.
+    if not isinstance(event, dict):
+        return None
+    payload = chunk_payload(event) if "chunk" in event else None
+    if payload is not None:
+        return payload
+    return bedrock_exception(event) if len(event) == 1 else None
+
+
+BEDROCK_EXCEPTIONS = (
+    "internalServerException",
+    "modelStreamErrorException",
+    "validationException",
+    "throttlingException",
+    "modelTimeoutException",
+    "serviceUnavailableException",
+)
+"""The exceptions a Bedrock runtime stream (ConverseStream, InvokeModelWithResponseStream)
+may end with, each an event of its own: `{"throttlingException": {"message": ...}}`."""
+
+
+def bedrock_exception(event: Any) -> tuple[str, Any] | None:
+    """A Bedrock runtime stream's exception event, a dict of that one key (as boto3 gives
+    it): its name and its value. None for any other event."""
+    if not (isinstance(event, dict) and len(event) == 1):
+        return None
+    for name in BEDROCK_EXCEPTIONS:
+        error = member(event, name)
+        if error is not None:
+            return name, error
+    return None
+
+
+def chunk_payload(event: Any) -> bytes | None:
+    """The event a Bedrock `InvokeModelWithResponseStream` event wraps, `{"chunk":
+    {"bytes": B}}`, as JSON text: B as boto3 gives it (`bytes`), or decoded from base64
+    (the wire, JSON logs), or, where not base64, the text itself (a log that decoded the
+    bytes). None for any other event."""
+    data = member(member(event, "chunk"), "bytes")  # dicts only, as in the Rust backend
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    if not isinstance(data, str):
+        return None
+    try:  # as the Rust backend: padding required, bits after the last byte ignored
+        return base64.b64decode(data, validate=True)
+    except ValueError:  # binascii.Error, or text that is not ASCII
+        return data.encode("utf-8", "surrogatepass")

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from toolsift._pure.accumulator import Accumulator, append, index_of, set_name, typed_event
 from toolsift._pure.calls import RawCall
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import elements, field, is_str
-from toolsift._pure.stream import Accumulator, append, index_of, set_name, typed_event
 from toolsift.formats import described
 
 NAME = "cohere"

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolsift._pure.calls import RawCall
-from toolsift._pure.nodes import elements, field, member
-from toolsift._pure.stream import (
+from toolsift._pure.accumulator import (
     Accumulator,
     Slot,
     add_path_value,
@@ -16,6 +14,8 @@ from toolsift._pure.stream import (
     set_name,
     set_whole,
 )
+from toolsift._pure.calls import RawCall
+from toolsift._pure.nodes import elements, field, member
 from toolsift.formats import described
 
 NAME = "gemini"

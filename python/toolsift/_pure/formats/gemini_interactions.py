@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._pure.nodes import elements, field, is_str
-from toolsift._pure.stream import (
+from toolsift._pure.accumulator import (
     Accumulator,
     Slot,
     append,
@@ -24,6 +23,7 @@ from toolsift._pure.stream import (
     set_name,
     set_whole,
 )
+from toolsift._pure.nodes import elements, field, is_str
 from toolsift.formats import described
 
 NAME = "gemini-interactions"

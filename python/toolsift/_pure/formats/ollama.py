@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from toolsift._pure.accumulator import Accumulator
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import field, member
-from toolsift._pure.stream import Accumulator
 from toolsift.formats import described
 
 NAME = "ollama"

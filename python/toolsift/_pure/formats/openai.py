@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from toolsift._pure.accumulator import Accumulator, Slot, append, index_of, set_name
 from toolsift._pure.calls import RawCall, Verbatim
 from toolsift._pure.nodes import elements, field, is_str, member
-from toolsift._pure.stream import Accumulator, Slot, append, index_of, set_name
 from toolsift.formats import described
 
 NAME = "openai"

@@ -18,9 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolsift._pure.calls import Verbatim
-from toolsift._pure.nodes import elements, field, is_str
-from toolsift._pure.stream import (
+from toolsift._pure.accumulator import (
     ERROR_TYPE,
     Accumulator,
     Slot,
@@ -31,6 +29,8 @@ from toolsift._pure.stream import (
     set_whole,
     typed_event,
 )
+from toolsift._pure.calls import Verbatim
+from toolsift._pure.nodes import elements, field, is_str
 from toolsift.formats import described
 
 NAME = "openai-responses"
