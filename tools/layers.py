@@ -47,7 +47,7 @@ RUST_LAYERS: tuple[tuple[str, ...], ...] = (
         "stream::framing",
         "stream::partial",
     ),
-    ("formats",),
+    ("formats", "dialects"),  # provider formats and raw-text dialects
     # The one response route (record.rs until it is route.rs), and the events of a whole
     # stream read through the registry for it.
     ("route", "record", "events", "stream::events"),
@@ -90,8 +90,11 @@ ROOTS = frozenset({"lib", "toolsift"})
 """The roots (the crate's `lib.rs`, the package's `__init__.py`): a layer that names one
 holds it alone, not the modules below it."""
 
-LONG_FUNCTIONS: frozenset[str] = frozenset()
-"""Hand-written scanners allowed past `MAX_FUNCTION_LINES`, as `path::name`."""
+LONG_FUNCTIONS: frozenset[str] = frozenset(
+    {"src/json/scan.rs::scan_plain", "src/framing.rs::scan", "src/partial.rs::read"}
+)
+"""Hand-written scanners (one state machine each, checked against serde_json) allowed past
+`MAX_FUNCTION_LINES`, as `file::name`."""
 
 
 @dataclass
