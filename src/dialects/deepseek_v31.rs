@@ -2,7 +2,7 @@
 //! `python/toolsift/_pure/dialects/deepseek_v31.py` (its docstring is the specification)
 //! line by line.
 
-use super::text::{find_in, joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::text::{find_in, joined_content, special_token_blocks, outside_reasoning, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -21,7 +21,7 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (spans, reasoning) = think_split(text);
+    let (spans, reasoning) = outside_reasoning(text, "<think>", "</think>");
     let mut outside = Vec::new();
     let mut calls = Vec::new();
     for span in spans {
@@ -42,13 +42,13 @@ fn block_call(block: &str) -> Call<'_> {
         return Call {
             name: Some(Cow::Borrowed("")),
             id: None,
-            arguments: Arguments::Undecodable(Cow::Borrowed(trim_whitespace(block))),
+            arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(block))),
         };
     };
-    let name = trim_whitespace(&block[..at]);
+    let name = trim_space(&block[..at]);
     Call {
         name: Some(Cow::Borrowed(name)),
         id: None,
-        arguments: decode_object(Cow::Borrowed(trim_whitespace(&block[at + SEPARATOR.len()..]))),
+        arguments: decode_object(Cow::Borrowed(trim_space(&block[at + SEPARATOR.len()..]))),
     }
 }

@@ -2,7 +2,7 @@
 //! `python/toolsift/_pure/dialects/granite.py`; this follows it line by line.
 
 use super::text::{
-    at, find, joined_content, json_calls, outside_reasoning, skip_space, trim_space,
+    at, find_in, joined_content, json_calls, outside_reasoning, skip_space, trim_space,
 };
 use super::{Parsed, Tools};
 use crate::calls::{Arguments, Call};
@@ -18,7 +18,7 @@ pub fn detect(text: &str) -> bool {
     let b = text.as_bytes();
     MARKERS.iter().any(|marker| {
         let mut from = 0;
-        while let Some(open) = find(text, marker, from, text.len()) {
+        while let Some(open) = find_in(text, marker, from, text.len()) {
             let after = skip_space(b, open + marker.len());
             if at(b, after, b.len(), "[") {
                 return true;
@@ -47,7 +47,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
 fn refresh(text: &str, found: &mut [Option<usize>; 2], from: usize, end: usize) {
     for (place, marker) in found.iter_mut().zip(MARKERS) {
         if place.is_none_or(|place| place < from) {
-            *place = Some(find(text, marker, from, end).unwrap_or(end));
+            *place = Some(find_in(text, marker, from, end).unwrap_or(end));
         }
     }
 }

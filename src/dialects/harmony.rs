@@ -1,7 +1,7 @@
 //! gpt-oss Harmony text (`harmony`): follows `python/toolsift/_pure/dialects/harmony.py`
 //! (its docstring is the specification) line by line.
 
-use super::text::{find_in, trim_whitespace};
+use super::text::{find_in, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -97,7 +97,7 @@ fn filed<'a>(header: &'a str, body: &'a str, found: &mut Found<'a>) {
         found.calls.push(Call {
             name: Some(Cow::Borrowed(name_of(recipient.unwrap_or_default()))),
             id: None,
-            arguments: decode_object(Cow::Borrowed(trim_whitespace(body))),
+            arguments: decode_object(Cow::Borrowed(trim_space(body))),
         });
     } else if ASSISTANT.contains(&role) && recipient.is_none() && channel == "analysis" {
         found.reasoning.push(body);
@@ -146,7 +146,7 @@ fn name_of(recipient: &str) -> &str {
 /// The pieces stripped, the non-empty ones joined by a blank line; None if none.
 fn joined(pieces: &[&str]) -> Option<String> {
     let kept: Vec<&str> = (pieces.iter().copied())
-        .map(trim_whitespace)
+        .map(trim_space)
         .filter(|piece| !piece.is_empty())
         .collect();
     (!kept.is_empty()).then(|| kept.join("\n\n"))

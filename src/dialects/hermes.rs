@@ -3,7 +3,7 @@
 //! this follows it line by line.
 
 use super::text::{
-    at, find, joined_content, json_end, leading_name, object_call, outside_reasoning,
+    at, find_in, joined_content, json_end, leading_name, object_call, outside_reasoning,
     skip_space, trim_space,
 };
 use super::{Parsed, Tools};
@@ -19,7 +19,7 @@ const KEYS: &[&str] = &["arguments"];
 pub fn detect(text: &str) -> bool {
     let b = text.as_bytes();
     let mut from = 0;
-    while let Some(open) = find(text, OPEN, from, text.len()) {
+    while let Some(open) = find_in(text, OPEN, from, text.len()) {
         let after = skip_space(b, open + OPEN.len());
         if at(b, after, b.len(), "{") {
             return true;
@@ -55,16 +55,16 @@ fn scan_tags<'a>(
     let b = text.as_bytes();
     let mut next_close: Option<usize> = None; // the first `</tool_call>` at or after the block; `end` when none
     loop {
-        let Some(open) = find(text, OPEN, pos, end) else {
+        let Some(open) = find_in(text, OPEN, pos, end) else {
             pieces.push(&text[pos..end]);
             return;
         };
         pieces.push(&text[pos..open]);
         let body = open + OPEN.len();
-        let limit = find(text, OPEN, body, end).unwrap_or(end);
+        let limit = find_in(text, OPEN, body, end).unwrap_or(end);
         let close = match next_close {
             Some(close) if close >= body => close,
-            _ => find(text, CLOSE, body, end).unwrap_or(end),
+            _ => find_in(text, CLOSE, body, end).unwrap_or(end),
         };
         next_close = Some(close);
         let start = skip_space(b, body);

@@ -1,7 +1,7 @@
 //! Kimi K2 tool calls (`kimi-k2`): follows `python/toolsift/_pure/dialects/kimi_k2.py`
 //! (its docstring is the specification) line by line.
 
-use super::text::{find_in, joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::text::{find_in, joined_content, special_token_blocks, outside_reasoning, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -26,7 +26,7 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (spans, reasoning) = think_split(text);
+    let (spans, reasoning) = outside_reasoning(text, "<think>", "</think>");
     let mut outside = Vec::new();
     let mut calls = Vec::new();
     for span in spans {
@@ -47,11 +47,11 @@ fn block_call(block: &str) -> Call<'_> {
         return Call {
             name: Some(Cow::Borrowed("")),
             id: None,
-            arguments: Arguments::Undecodable(Cow::Borrowed(trim_whitespace(block))),
+            arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(block))),
         };
     };
-    let header = trim_whitespace(&block[..at]);
-    let arguments = trim_whitespace(&block[at + ARGUMENT_BEGIN.len()..]);
+    let header = trim_space(&block[..at]);
+    let arguments = trim_space(&block[at + ARGUMENT_BEGIN.len()..]);
     Call {
         name: Some(Cow::Borrowed(name_of(header))),
         id: (!header.is_empty()).then_some(Cow::Borrowed(header)),

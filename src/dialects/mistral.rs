@@ -3,7 +3,7 @@
 //! by line.
 
 use super::text::{
-    at, find, joined_content, json_calls, json_end, outside_reasoning, skip_space, trim_space,
+    at, find_in, joined_content, json_calls, json_end, outside_reasoning, skip_space, trim_space,
 };
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
@@ -18,7 +18,7 @@ const KEYS: &[&str] = &["arguments"];
 
 /// `[TOOL_CALLS]`.
 pub fn detect(text: &str) -> bool {
-    find(text, MARKER, 0, text.len()).is_some()
+    find_in(text, MARKER, 0, text.len()).is_some()
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
@@ -45,14 +45,14 @@ fn scan_blocks<'a>(
     calls: &mut Vec<Call<'a>>,
     pieces: &mut Vec<&'a str>,
 ) {
-    let Some(mut marker) = find(text, MARKER, pos, end) else {
+    let Some(mut marker) = find_in(text, MARKER, pos, end) else {
         pieces.push(&text[pos..end]);
         return;
     };
     pieces.push(&text[pos..marker]);
     loop {
         let body = marker + MARKER.len();
-        let following = find(text, MARKER, body, end);
+        let following = find_in(text, MARKER, body, end);
         let limit = following.unwrap_or(end);
         let rest = read_block(text, body, limit, calls);
         pieces.push(&text[rest..limit]);

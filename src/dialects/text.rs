@@ -9,40 +9,6 @@ use crate::node::{Node, TapeNode};
 use std::borrow::Cow;
 use std::ops::Range;
 
-/// The index just after the JSON container opening at `start` (braces inside JSON strings
-/// do not count), or the end of the text when it never closes.
-pub fn container_end(b: &[u8], start: usize) -> usize {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut i = start;
-    while i < b.len() {
-        let char = b[i];
-        if in_string {
-            if char == b'\\' {
-                i += 1; // the escaped character is skipped too
-            } else if char == b'"' {
-                in_string = false;
-            }
-        } else if char == b'"' {
-            in_string = true;
-        } else if matches!(char, b'{' | b'[') {
-            depth += 1;
-        } else if matches!(char, b'}' | b']') {
-            depth = depth.saturating_sub(1);
-            if depth == 0 {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    b.len()
-}
-
-/// The whitespace the dialects strip at the ends of a piece (ASCII, as the pure `WHITESPACE`).
-pub fn trim_whitespace(text: &str) -> &str {
-    text.trim_matches([' ', '\t', '\n', '\r'])
-}
-
 /// The first `pattern` in `text[from..to]`, as an index into `text`.
 ///
 /// Found by its first byte (`memchr`) and then compared: the dialects' markers start with
@@ -62,48 +28,6 @@ pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usiz
         at += 1;
     }
     None
-}
-
-const THINK_OPEN: &str = "<think>";
-const THINK_CLOSE: &str = "</think>";
-
-/// The spans of `text` outside `<think>...</think>` blocks, and the reasoning (see the
-/// pure `think_split`).
-pub fn think_split(text: &str) -> (Vec<Range<usize>>, Option<String>) {
-    let len = text.len();
-    let mut spans = Vec::new();
-    let mut blocks: Vec<&str> = Vec::new();
-    let mut pos = 0;
-    let first_close = find_in(text, THINK_CLOSE, 0, len);
-    let first_open = find_in(text, THINK_OPEN, 0, len);
-    if let Some(close) = first_close {
-        if first_open.is_none_or(|open| close < open) {
-            blocks.push(&text[..close]);
-            pos = close + THINK_CLOSE.len();
-        }
-    }
-    loop {
-        let Some(open_at) = find_in(text, THINK_OPEN, pos, len) else {
-            spans.push(pos..len);
-            break;
-        };
-        if pos < open_at {
-            spans.push(pos..open_at); // (empty spans hold nothing)
-        }
-        let body = open_at + THINK_OPEN.len();
-        let Some(close_at) = find_in(text, THINK_CLOSE, body, len) else {
-            blocks.push(&text[body..]);
-            break;
-        };
-        blocks.push(&text[body..close_at]);
-        pos = close_at + THINK_CLOSE.len();
-    }
-    let kept: Vec<&str> = (blocks.into_iter())
-        .map(trim_whitespace)
-        .filter(|block| !block.is_empty())
-        .collect();
-    let reasoning = kept.join("\n\n");
-    (spans, (!reasoning.is_empty()).then_some(reasoning))
 }
 
 /// The call blocks in `text[span]` of a dialect whose markers are special tokens sharing
@@ -173,14 +97,12 @@ pub fn marker_at<'m>(text: &str, markers: &[&'m str]) -> Option<&'m str> {
 /// None when nothing is left.
 pub fn joined_content(outside: &[&str]) -> Option<String> {
     let joined = outside.concat();
-    let kept = trim_whitespace(&joined);
+    let kept = trim_space(&joined);
     (!kept.is_empty()).then(|| kept.to_owned())
 }
 
-// ------------------------------------------------- JSON-in-text dialects (hermes, mistral,
-// granite, llama3-json, xlam): one call is a JSON object {"name": ..., "arguments": {...}}
-
-/// The whitespace skipped and trimmed at seams (JSON's; the same set on both backends).
+/// The whitespace skipped and trimmed at seams by every dialect (JSON's; the pure
+/// `WHITESPACE`).
 pub fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
@@ -209,11 +131,6 @@ pub fn skip_space(b: &[u8], mut i: usize) -> usize {
 pub fn at(b: &[u8], i: usize, end: usize, needle: &str) -> bool {
     b.get(i..end)
         .is_some_and(|rest| rest.starts_with(needle.as_bytes()))
-}
-
-/// The first `needle` in `text[from..end]`: its index.
-pub fn find(text: &str, needle: &str, from: usize, end: usize) -> Option<usize> {
-    memchr::memmem::find(text.as_bytes().get(from..end)?, needle.as_bytes()).map(|i| from + i)
 }
 
 /// The index just after the JSON container opening at `start` when it closes before
@@ -248,7 +165,9 @@ pub fn json_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
 /// The ranges of `text` outside its reasoning blocks `open ... close`, and the blocks'
 /// text (each trimmed, the non-empty ones joined by a blank line; None when there is
 /// none). Text before a first `close` that no `open` precedes is reasoning (the template
-/// opened the block in the prompt); an unclosed block runs to the end.
+/// opened the block in the prompt); an unclosed block runs to the end. The ranges may be
+/// empty. (The XML family splits reasoning its own way, `xmlcalls::split`: only between
+/// call blocks, joined by one newline.)
 pub fn outside_reasoning(
     text: &str,
     open: &str,
@@ -257,20 +176,20 @@ pub fn outside_reasoning(
     let mut ranges = Vec::new();
     let mut thoughts: Vec<&str> = Vec::new();
     let mut pos = 0;
-    if let Some(first_close) = find(text, close, 0, text.len()) {
-        if find(text, open, 0, first_close).is_none() {
+    if let Some(first_close) = find_in(text, close, 0, text.len()) {
+        if find_in(text, open, 0, first_close).is_none() {
             thoughts.push(&text[..first_close]);
             pos = first_close + close.len();
         }
     }
     loop {
-        let Some(start) = find(text, open, pos, text.len()) else {
+        let Some(start) = find_in(text, open, pos, text.len()) else {
             ranges.push(pos..text.len());
             break;
         };
         ranges.push(pos..start);
         let inner = start + open.len();
-        let Some(stop) = find(text, close, inner, text.len()) else {
+        let Some(stop) = find_in(text, close, inner, text.len()) else {
             thoughts.push(&text[inner..]);
             break;
         };
@@ -284,6 +203,9 @@ pub fn outside_reasoning(
     let reasoning = (!kept.is_empty()).then(|| kept.join("\n\n"));
     (ranges, reasoning)
 }
+
+// ------------------------------------------------- JSON-in-text dialects (hermes, mistral,
+// granite, llama3-json, xlam): one call is a JSON object {"name": ..., "arguments": {...}}
 
 /// The name of a call object that does not decode (cut off, broken JSON), where it
 /// opens with `{"name": "..."`: that string, decoded; else "".
@@ -428,26 +350,13 @@ pub fn json_calls<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::container_end;
+    use super::json_end;
 
     #[test]
     fn braces_inside_strings_do_not_count() {
         let text = br#"{"a": "}{\"}"} tail"#;
-        assert_eq!(container_end(text, 0), 14);
-        assert_eq!(container_end(b"{[}", 0), 3);
-        assert_eq!(container_end(b"{\"a\": 1", 0), 7);
-    }
-}
-
-#[cfg(test)]
-mod json_in_text_tests {
-    use super::container_end;
-
-    #[test]
-    fn braces_inside_strings_do_not_count() {
-        let text = br#"{"a": "}{\"}"} tail"#;
-        assert_eq!(container_end(text, 0), 14);
-        assert_eq!(container_end(b"{[}", 0), 3);
-        assert_eq!(container_end(b"{\"a\": 1", 0), 7);
+        assert_eq!(json_end(text, 0, text.len()), Some(14));
+        assert_eq!(json_end(b"{[}]", 0, 4), Some(4));
+        assert_eq!(json_end(b"{\"a\": 1", 0, 7), None);
     }
 }

@@ -1,7 +1,7 @@
 //! `xlam`: Salesforce xLAM-2 tool calls, a bare JSON list. The specification is
 //! `python/toolsift/_pure/dialects/xlam.py`; this follows it line by line.
 
-use super::text::{at, find, joined_content, json_calls, outside_reasoning, skip_space};
+use super::text::{at, find_in, joined_content, json_calls, outside_reasoning, skip_space};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 
@@ -43,7 +43,7 @@ fn scan<'a>(
         pos = stop;
     }
     loop {
-        let Some(fence) = find(text, FENCE, pos, end) else {
+        let Some(fence) = find_in(text, FENCE, pos, end) else {
             pieces.push(&text[pos..end]);
             return;
         };
@@ -51,7 +51,7 @@ fn scan<'a>(
         if at(b, body, end, FENCE_LANGUAGE) {
             body += FENCE_LANGUAGE.len();
         }
-        let close = find(text, FENCE, body, end);
+        let close = find_in(text, FENCE, body, end);
         let limit = close.unwrap_or(end);
         let Some(stop) = read_list(text, skip_space(b, body).min(limit), limit, calls) else {
             // not a list of calls: content up to its closing fence

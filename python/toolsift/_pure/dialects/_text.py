@@ -7,68 +7,8 @@ from toolsift._jsontext import holds_too_long_int, loads
 from toolsift._pure.calls import arguments_of
 from toolsift._types import ToolCall
 
-
-def container_end(text: str, start: int) -> int:
-    """The index just after the JSON container opening at `start` (braces inside JSON
-    strings do not count), or the end of the text when it never closes."""
-    depth = 0
-    in_string = False
-    i = start
-    while i < len(text):
-        char = text[i]
-        if in_string:
-            if char == "\\":
-                i += 1  # the escaped character is skipped too
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth = max(depth - 1, 0)
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
-
-
 WHITESPACE = " \t\n\r"
-THINK_OPEN = "<think>"
-THINK_CLOSE = "</think>"
-
-
-def think_split(text: str) -> tuple[list[tuple[int, int]], str | None]:
-    """The spans of `text` outside `<think>...</think>` blocks (empty ones before a block
-    left out), and the reasoning: each block's text (whitespace at its ends stripped), the
-    non-empty ones joined by a blank line, or None. A `</think>` before any `<think>`
-    closes a block the prompt opened (the chat template ends the prompt with `<think>`),
-    so the text before it is reasoning; an unclosed `<think>` runs to the end of the text.
-    Other `</think>` stay as text."""
-    spans: list[tuple[int, int]] = []
-    blocks: list[str] = []
-    pos = 0
-    first_close = text.find(THINK_CLOSE)
-    first_open = text.find(THINK_OPEN)
-    if first_close != -1 and (first_open == -1 or first_close < first_open):
-        blocks.append(text[:first_close])
-        pos = first_close + len(THINK_CLOSE)
-    while True:
-        open_at = text.find(THINK_OPEN, pos)
-        if open_at == -1:
-            spans.append((pos, len(text)))
-            break
-        if pos < open_at:  # (empty spans hold nothing)
-            spans.append((pos, open_at))
-        body = open_at + len(THINK_OPEN)
-        close_at = text.find(THINK_CLOSE, body)
-        if close_at == -1:
-            blocks.append(text[body:])
-            break
-        blocks.append(text[body:close_at])
-        pos = close_at + len(THINK_CLOSE)
-    reasoning = "\n\n".join(kept for block in blocks if (kept := block.strip(WHITESPACE)))
-    return spans, reasoning or None
+"""The whitespace skipped and stripped at seams by every dialect (JSON's)."""
 
 
 def special_token_blocks(
@@ -168,7 +108,9 @@ def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int,
     """The `(start, end)` ranges of `text` outside its reasoning blocks `open ... close`,
     and the blocks' text (each trimmed, the non-empty ones joined by a blank line; None
     when there is none). Text before a first `close` that no `open` precedes is reasoning
-    (the template opened the block in the prompt); an unclosed block runs to the end."""
+    (the template opened the block in the prompt); an unclosed block runs to the end.
+    The ranges may be empty. (The XML family splits reasoning its own way,
+    `_xmlcalls.split`: only between call blocks, joined by one newline.)"""
     ranges: list[tuple[int, int]] = []
     thoughts: list[str] = []
     pos = 0

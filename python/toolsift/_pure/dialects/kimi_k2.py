@@ -14,7 +14,7 @@ The singular section markers `<|tool_call_section_begin|>` / `<|tool_call_sectio
 
 Rules:
 
-* Reasoning: `<think>...</think>` blocks (`_text.think_split`: a `</think>` with no
+* Reasoning: `<think>...</think>` blocks (`_text.outside_reasoning`: a `</think>` with no
   `<think>` before it closes a block the prompt opened). Markers inside them are not
   calls; their text is the reasoning.
 * A call block is the text after `<|tool_call_begin|>` up to `<|tool_call_end|>`, or up
@@ -38,7 +38,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, special_token_blocks, think_split
+from ._text import WHITESPACE, joined_content, outside_reasoning, special_token_blocks
 
 PREFIX = "<|tool_call"
 SECTION_MARKERS = (
@@ -60,7 +60,7 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    spans, reasoning = think_split(text)
+    spans, reasoning = outside_reasoning(text, "<think>", "</think>")
     outside: list[str] = []
     calls: list[ToolCall] = []
     for span in spans:
