@@ -2,7 +2,7 @@
 //! `python/toolsift/_pure/dialects/deepseek_v3.py` (its docstring is the specification)
 //! line by line.
 
-use super::text::{find_in, joined_content, special_token_blocks, outside_reasoning, trim_space};
+use super::text::{find_in, parse_special_tokens, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -21,20 +21,7 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (spans, reasoning) = outside_reasoning(text, "<think>", "</think>");
-    let mut outside = Vec::new();
-    let mut calls = Vec::new();
-    for span in spans {
-        let (pieces, blocks) =
-            special_token_blocks(text, span, PREFIX, &[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS);
-        outside.extend(pieces);
-        calls.extend(blocks.into_iter().map(block_call));
-    }
-    Parsed {
-        calls,
-        content: joined_content(&outside),
-        reasoning,
-    }
+    parse_special_tokens(text, PREFIX, (&[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS), block_call)
 }
 
 fn block_call(block: &str) -> Call<'_> {

@@ -1,16 +1,13 @@
 //! `granite`: IBM Granite 3.x tool calls, a JSON list after a marker. The specification is
 //! `python/toolsift/_pure/dialects/granite.py`; this follows it line by line.
 
-use super::text::{
-    at, find_in, joined_content, json_calls, outside_reasoning, skip_space, trim_space,
-};
+use super::text::{THINK, at, find_in, json_calls, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{Arguments, Call};
 use std::borrow::Cow;
 
 const MARKERS: [&str; 2] = ["<|tool_call|>", "<tool_call>"];
 const CLOSE: &str = "</tool_call>";
-const THINK: (&str, &str) = ("<think>", "</think>");
 const KEYS: &[&str] = &["arguments"];
 
 /// `<|tool_call|>` or `<tool_call>` followed (after whitespace) by `[`.
@@ -30,17 +27,7 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (ranges, reasoning) = outside_reasoning(text, THINK.0, THINK.1);
-    let mut calls = Vec::new();
-    let mut pieces = Vec::new();
-    for range in ranges {
-        scan_markers(text, range.start, range.end, &mut calls, &mut pieces);
-    }
-    Parsed {
-        calls,
-        content: joined_content(&pieces),
-        reasoning,
-    }
+    parse_around_reasoning(text, THINK, scan_markers)
 }
 
 /// The next place of each marker at or after `from` (`end` when none), reusing `found`.

@@ -2,17 +2,13 @@
 //! most fine-tunes). The specification is `python/toolsift/_pure/dialects/hermes.py`;
 //! this follows it line by line.
 
-use super::text::{
-    at, find_in, joined_content, json_end, leading_name, object_call, outside_reasoning,
-    skip_space, trim_space,
-};
+use super::text::{THINK, at, find_in, json_end, leading_name, object_call, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{Arguments, Call};
 use std::borrow::Cow;
 
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
-const THINK: (&str, &str) = ("<think>", "</think>");
 const KEYS: &[&str] = &["arguments"];
 
 /// `<tool_call>` followed (after whitespace) by `{`.
@@ -30,17 +26,7 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (ranges, reasoning) = outside_reasoning(text, THINK.0, THINK.1);
-    let mut calls = Vec::new();
-    let mut pieces = Vec::new();
-    for range in ranges {
-        scan_tags(text, range.start, range.end, &mut calls, &mut pieces);
-    }
-    Parsed {
-        calls,
-        content: joined_content(&pieces),
-        reasoning,
-    }
+    parse_around_reasoning(text, THINK, scan_tags)
 }
 
 /// The blocks in `text[pos..end]` appended to `calls`, the text between to `pieces`.

@@ -2,6 +2,7 @@
 //! Indices are byte offsets where the pure code counts characters: every marker the
 //! scanners look for is ASCII or found by substring search, so both find the same places.
 
+use super::Parsed;
 use crate::calls::{decode_object, string_at, Arguments, Call};
 use crate::formats::litert::subtree;
 use crate::json::{self, Token};
@@ -29,6 +30,46 @@ pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usiz
     }
     None
 }
+
+/// The calls, content and reasoning of `text`: `scan(text, start, end, calls, pieces)` reads
+/// each range outside the reasoning blocks `think` ([`outside_reasoning`]), appending the
+/// calls and the text outside them; the content is the pieces joined ([`joined_content`]).
+pub fn parse_around_reasoning<'a>(
+    text: &'a str,
+    think: (&str, &str),
+    scan: impl Fn(&'a str, usize, usize, &mut Vec<Call<'a>>, &mut Vec<&'a str>),
+) -> Parsed<'a> {
+    let (ranges, reasoning) = outside_reasoning(text, think.0, think.1);
+    let mut calls = Vec::new();
+    let mut pieces = Vec::new();
+    for range in ranges {
+        scan(text, range.start, range.end, &mut calls, &mut pieces);
+    }
+    Parsed {
+        calls,
+        content: joined_content(&pieces),
+        reasoning,
+    }
+}
+
+/// [`parse_around_reasoning`] (`<think>` blocks) of a special-token dialect: its blocks
+/// ([`special_token_blocks`] with these markers), each read by `block_call`.
+pub fn parse_special_tokens<'a>(
+    text: &'a str,
+    prefix: &str,
+    (begins, ends, dropped): (&[&str], &[&str], &[&str]),
+    block_call: fn(&'a str) -> Call<'a>,
+) -> Parsed<'a> {
+    parse_around_reasoning(text, THINK, |text, start, end, calls, pieces| {
+        let (outside, blocks) =
+            special_token_blocks(text, start..end, prefix, begins, ends, dropped);
+        pieces.extend(outside);
+        calls.extend(blocks.into_iter().map(block_call));
+    })
+}
+
+/// The reasoning block of most dialects.
+pub const THINK: (&str, &str) = ("<think>", "</think>");
 
 /// The call blocks in `text[span]` of a dialect whose markers are special tokens sharing
 /// `prefix`, and the text outside them (see the pure `special_token_blocks`).

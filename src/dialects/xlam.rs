@@ -1,13 +1,12 @@
 //! `xlam`: Salesforce xLAM-2 tool calls, a bare JSON list. The specification is
 //! `python/toolsift/_pure/dialects/xlam.py`; this follows it line by line.
 
-use super::text::{at, find_in, joined_content, json_calls, outside_reasoning, skip_space};
+use super::text::{THINK, at, find_in, json_calls, parse_around_reasoning, skip_space};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 
 const FENCE: &str = "```";
 const FENCE_LANGUAGE: &str = "json";
-const THINK: (&str, &str) = ("<think>", "</think>");
 const KEYS: &[&str] = &["arguments"];
 
 /// Never: a bare JSON list is not guessed.
@@ -16,17 +15,7 @@ pub fn detect(_text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (ranges, reasoning) = outside_reasoning(text, THINK.0, THINK.1);
-    let mut calls = Vec::new();
-    let mut pieces = Vec::new();
-    for range in ranges {
-        scan(text, range.start, range.end, &mut calls, &mut pieces);
-    }
-    Parsed {
-        calls,
-        content: joined_content(&pieces),
-        reasoning,
-    }
+    parse_around_reasoning(text, THINK, scan)
 }
 
 /// The lists in `text[pos..end]` appended to `calls`, the text outside to `pieces`.

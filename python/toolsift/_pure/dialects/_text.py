@@ -2,13 +2,55 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolsift._errors import ParseError
 from toolsift._jsontext import holds_too_long_int, loads
 from toolsift._pure.calls import arguments_of
 from toolsift._types import ToolCall
 
+from . import Parsed
+
 WHITESPACE = " \t\n\r"
 """The whitespace skipped and stripped at seams by every dialect (JSON's)."""
+
+
+THINK = ("<think>", "</think>")
+"""The reasoning block of most dialects."""
+
+Scanner = Callable[[str, int, int, list[ToolCall], list[str]], None]
+"""`(text, start, end, calls, pieces)`: reads `text[start:end]`, appending the calls found
+to `calls` and the text outside them to `pieces`."""
+
+
+def parse_around_reasoning(text: str, think: tuple[str, str], scan: Scanner) -> Parsed:
+    """The calls, content and reasoning of `text`: `scan` reads each range outside the
+    reasoning blocks `think` (`outside_reasoning`); the content is the pieces joined
+    (`joined_content`)."""
+    ranges, reasoning = outside_reasoning(text, *think)
+    calls: list[ToolCall] = []
+    pieces: list[str] = []
+    for start, end in ranges:
+        scan(text, start, end, calls, pieces)
+    return Parsed(calls, joined_content(pieces), reasoning)
+
+
+def parse_special_tokens(
+    text: str,
+    prefix: str,
+    markers: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    block_call: Callable[[str], ToolCall],
+) -> Parsed:
+    """`parse_around_reasoning` (`<think>` blocks) of a special-token dialect: its blocks
+    (`special_token_blocks` with the markers `(begins, ends, dropped)`), each read by
+    `block_call`."""
+
+    def scan(text: str, start: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:
+        outside, blocks = special_token_blocks(text, (start, end), prefix, *markers)
+        pieces.extend(outside)
+        calls.extend(block_call(block) for block in blocks)
+
+    return parse_around_reasoning(text, THINK, scan)
 
 
 def special_token_blocks(

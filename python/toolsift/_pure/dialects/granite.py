@@ -30,11 +30,10 @@ from __future__ import annotations
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, json_calls, outside_reasoning, skip_space
+from ._text import THINK, WHITESPACE, json_calls, parse_around_reasoning, skip_space
 
 MARKERS = ("<|tool_call|>", "<tool_call>")
 CLOSE = "</tool_call>"
-THINK = ("<think>", "</think>")
 KEYS = ("arguments",)
 
 
@@ -51,12 +50,7 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    ranges, reasoning = outside_reasoning(text, *THINK)
-    calls: list[ToolCall] = []
-    pieces: list[str] = []
-    for start, end in ranges:
-        scan_markers(text, start, end, calls, pieces)
-    return Parsed(calls, joined_content(pieces), reasoning)
+    return parse_around_reasoning(text, THINK, scan_markers)
 
 
 def scan_markers(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:

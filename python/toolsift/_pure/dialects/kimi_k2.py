@@ -38,7 +38,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, outside_reasoning, special_token_blocks
+from ._text import WHITESPACE, parse_special_tokens
 
 PREFIX = "<|tool_call"
 SECTION_MARKERS = (
@@ -60,16 +60,9 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    spans, reasoning = outside_reasoning(text, "<think>", "</think>")
-    outside: list[str] = []
-    calls: list[ToolCall] = []
-    for span in spans:
-        pieces, blocks = special_token_blocks(
-            text, span, PREFIX, (CALL_BEGIN,), (CALL_END,), SECTION_MARKERS
-        )
-        outside.extend(pieces)
-        calls.extend(block_call(block) for block in blocks)
-    return Parsed(calls, joined_content(outside), reasoning)
+    return parse_special_tokens(
+        text, PREFIX, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call
+    )
 
 
 def block_call(block: str) -> ToolCall:
