@@ -23,7 +23,7 @@ pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usiz
     let mut at = from;
     while at < to {
         at += memchr::memchr(first, &haystack[at..])?;
-        if haystack[at..].starts_with(pattern) {
+        if begins_with(&haystack[at..], pattern) {
             return Some(at);
         }
         at += 1;
@@ -82,8 +82,15 @@ pub fn special_token_blocks<'a, 'm>(
     dropped: &[&'m str],
 ) -> (Vec<&'a str>, Vec<&'a str>) {
     let (start, stop) = (span.start, span.end);
-    let marker_at =
-        |at: usize, markers: &[&'m str]| -> Option<&'m str> { marker_at(&text[at..stop], markers) };
+    // Asked only where `prefix` was found, and every marker begins with it: only the
+    // rest is compared (markers sharing a long prefix, e.g. kimi's `<|tool_call`, would
+    // otherwise each compare it again at every hit).
+    debug_assert!((begins.iter().chain(ends).chain(dropped)).all(|m| m.starts_with(prefix)));
+    let skip = prefix.len();
+    let marker_at = |at: usize, markers: &[&'m str]| -> Option<&'m str> {
+        let rest = &text.as_bytes()[at + skip..stop];
+        (markers.iter().copied()).find(|marker| begins_with(rest, &marker.as_bytes()[skip..]))
+    };
     let mut outside = Vec::new();
     let mut blocks = Vec::new();
     let mut pos = start; // text from here on is not yet in `outside` or `blocks`
@@ -127,11 +134,25 @@ pub fn special_token_blocks<'a, 'm>(
 }
 
 /// The one of `markers` that `text` begins with, if any.
+#[inline]
 pub fn marker_at<'m>(text: &str, markers: &[&'m str]) -> Option<&'m str> {
-    markers
-        .iter()
-        .copied()
-        .find(|marker| text.starts_with(marker))
+    (markers.iter().copied()).find(|marker| begins_with(text.as_bytes(), marker.as_bytes()))
+}
+
+/// Whether `text` begins with `marker`, compared byte by byte: most places a scanner
+/// checks differ within a few bytes, and `starts_with` calls `memcmp` at each, which
+/// costs more than the scan when markers come every few bytes.
+#[inline]
+pub fn begins_with(text: &[u8], marker: &[u8]) -> bool {
+    let Some(head) = text.get(..marker.len()) else {
+        return false;
+    };
+    for (i, &byte) in marker.iter().enumerate() {
+        if head[i] != byte {
+            return false;
+        }
+    }
+    true
 }
 
 /// The text outside the calls: its pieces joined, whitespace at both ends stripped;
@@ -171,7 +192,7 @@ pub fn skip_space(b: &[u8], mut i: usize) -> usize {
 /// Whether `needle` is at `i`, wholly before `end`.
 pub fn at(b: &[u8], i: usize, end: usize, needle: &str) -> bool {
     b.get(i..end)
-        .is_some_and(|rest| rest.starts_with(needle.as_bytes()))
+        .is_some_and(|rest| begins_with(rest, needle.as_bytes()))
 }
 
 /// The index just after the JSON container opening at `start` when it closes before
@@ -206,8 +227,8 @@ pub fn json_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
 /// The ranges of `text` outside its reasoning blocks `open ... close`, and the blocks'
 /// text (each trimmed, the non-empty ones joined by a blank line; None when there is
 /// none). Text before a first `close` that no `open` precedes is reasoning (the template
-/// opened the block in the prompt); an unclosed block runs to the end. The ranges may be
-/// empty. (The XML family splits reasoning its own way, `xmlcalls::split`: only between
+/// opened the block in the prompt); an unclosed block runs to the end. Empty ranges are
+/// left out, but for the last. (The XML family splits reasoning its own way, `xmlcalls::split`: only between
 /// call blocks, joined by one newline.)
 pub fn outside_reasoning(
     text: &str,
@@ -228,7 +249,9 @@ pub fn outside_reasoning(
             ranges.push(pos..text.len());
             break;
         };
-        ranges.push(pos..start);
+        if pos < start {
+            ranges.push(pos..start); // (empty ranges hold nothing)
+        }
         let inner = start + open.len();
         let Some(stop) = find_in(text, close, inner, text.len()) else {
             thoughts.push(&text[inner..]);
@@ -287,8 +310,10 @@ pub fn object_call<'a>(block: &'a str, keys: &[&str], with_id: bool) -> Call<'a>
         id: None,
         arguments: Arguments::Undecodable(Cow::Borrowed(block)),
     };
-    // Text that does not end with `}` is no object: spares the parser's error path.
-    let Some(Ok(tape)) = block.ends_with('}').then(|| json::parse_str(block)) else {
+    // Text that does not end with `}` is no object, and one without `"` has no name:
+    // spares the parser (a text of many `{}` makes one call each).
+    let readable = block.ends_with('}') && memchr::memchr(b'"', block.as_bytes()).is_some();
+    let Some(Ok(tape)) = readable.then(|| json::parse_str(block)) else {
         return unreadable();
     };
     let root = TapeNode::root(&tape);

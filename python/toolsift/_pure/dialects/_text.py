@@ -151,7 +151,7 @@ def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int,
     and the blocks' text (each trimmed, the non-empty ones joined by a blank line; None
     when there is none). Text before a first `close` that no `open` precedes is reasoning
     (the template opened the block in the prompt); an unclosed block runs to the end.
-    The ranges may be empty. (The XML family splits reasoning its own way,
+    Empty ranges are left out, but for the last. (The XML family splits reasoning its own way,
     `_xmlcalls.split`: only between call blocks, joined by one newline.)"""
     ranges: list[tuple[int, int]] = []
     thoughts: list[str] = []
@@ -165,7 +165,8 @@ def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int,
         if start == -1:
             ranges.append((pos, len(text)))
             break
-        ranges.append((pos, start))
+        if pos < start:  # (empty ranges hold nothing)
+            ranges.append((pos, start))
         stop = text.find(close, start + len(open))
         if stop == -1:
             thoughts.append(text[start + len(open) :])
@@ -209,7 +210,9 @@ def object_call(block: str, keys: tuple[str, ...], with_id: bool) -> ToolCall:
     string) in raw_arguments; a block that does not decode to an object with a string
     name gives the leading name (else "") and the block's text."""
     value = None
-    if block.endswith("}"):  # else not an object's text: spares the parser's error path
+    # Text that does not end with `}` is no object, and one without `"` has no name:
+    # spares the parser (a text of many `{}` makes one call each).
+    if block.endswith("}") and '"' in block:
         try:
             value = loads(block)
         except ParseError:
