@@ -1,7 +1,7 @@
 //! gpt-oss Harmony text (`harmony`): follows `python/toolsift/_pure/dialects/harmony.py`
 //! (its docstring is the specification) line by line.
 
-use super::text::{find_in, marker_at, trim_space};
+use super::text::{find_in, marker_after_prefix, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -45,7 +45,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
     let mut header_end = None; // where its `<|message|>` is; None: still in the header
     let mut at = find_in(text, "<|", 0, len);
     while let Some(here) = at {
-        let Some(token) = marker_at(&text[here..], &TOKENS) else {
+        let Some(token) = marker_after_prefix(text, here, 2, &TOKENS) else {
             at = find_in(text, "<|", here + 2, len);
             continue;
         };

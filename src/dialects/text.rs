@@ -7,6 +7,7 @@ use crate::calls::{decode_object, string_at, Arguments, Call};
 use crate::formats::litert::subtree;
 use crate::json::{self, Token};
 use crate::node::{Node, TapeNode};
+use memchr::memmem;
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -82,14 +83,10 @@ pub fn special_token_blocks<'a, 'm>(
     dropped: &[&'m str],
 ) -> (Vec<&'a str>, Vec<&'a str>) {
     let (start, stop) = (span.start, span.end);
-    // Asked only where `prefix` was found, and every marker begins with it: only the
-    // rest is compared (markers sharing a long prefix, e.g. kimi's `<|tool_call`, would
-    // otherwise each compare it again at every hit).
+    // Asked only where `prefix` was found, and every marker begins with it.
     debug_assert!((begins.iter().chain(ends).chain(dropped)).all(|m| m.starts_with(prefix)));
-    let skip = prefix.len();
     let marker_at = |at: usize, markers: &[&'m str]| -> Option<&'m str> {
-        let rest = &text.as_bytes()[at + skip..stop];
-        (markers.iter().copied()).find(|marker| begins_with(rest, &marker.as_bytes()[skip..]))
+        marker_after_prefix(&text[..stop], at, prefix.len(), markers)
     };
     let mut outside = Vec::new();
     let mut blocks = Vec::new();
@@ -117,7 +114,9 @@ pub fn special_token_blocks<'a, 'm>(
             };
             blocks.push(&text[body..block_end]);
             pos = end.map_or(block_end, |end| block_end + end.len());
-            at = find_in(text, prefix, pos, stop);
+            if end.is_some() {
+                at = find_in(text, prefix, pos, stop);
+            } // else the marker that cut the block off is next: `at` stays on it
             continue;
         }
         let marker = marker_at(here, ends).or_else(|| marker_at(here, dropped));
@@ -137,6 +136,20 @@ pub fn special_token_blocks<'a, 'm>(
 #[inline]
 pub fn marker_at<'m>(text: &str, markers: &[&'m str]) -> Option<&'m str> {
     (markers.iter().copied()).find(|marker| begins_with(text.as_bytes(), marker.as_bytes()))
+}
+
+/// The one of `markers` at `at` in `text`, where a prefix of them all `skip` bytes long
+/// was found: only the rest is compared (markers sharing a long prefix, e.g. kimi's
+/// `<|tool_call`, would otherwise each compare it again at every place it is found).
+#[inline]
+pub fn marker_after_prefix<'m>(
+    text: &str,
+    at: usize,
+    skip: usize,
+    markers: &[&'m str],
+) -> Option<&'m str> {
+    let rest = &text.as_bytes()[at + skip..];
+    (markers.iter().copied()).find(|marker| begins_with(rest, &marker.as_bytes()[skip..]))
 }
 
 /// Whether `text` begins with `marker`, compared byte by byte: most places a scanner
@@ -237,15 +250,21 @@ pub fn outside_reasoning(
 ) -> (Vec<Range<usize>>, Option<String>) {
     let mut ranges = Vec::new();
     let mut thoughts: Vec<&str> = Vec::new();
+    // Searchers built once per text: `find_in` stops at every `<`, and reasoning markers
+    // are rare where other markers are dense.
+    let (open_finder, close_finder) = (memmem::Finder::new(open), memmem::Finder::new(close));
+    let find = |finder: &memmem::Finder, from: usize, to: usize| {
+        finder.find(&text.as_bytes()[from..to]).map(|at| from + at)
+    };
     let mut pos = 0;
-    if let Some(first_close) = find_in(text, close, 0, text.len()) {
-        if find_in(text, open, 0, first_close).is_none() {
+    if let Some(first_close) = find(&close_finder, 0, text.len()) {
+        if find(&open_finder, 0, first_close).is_none() {
             thoughts.push(&text[..first_close]);
             pos = first_close + close.len();
         }
     }
     loop {
-        let Some(start) = find_in(text, open, pos, text.len()) else {
+        let Some(start) = find(&open_finder, pos, text.len()) else {
             ranges.push(pos..text.len());
             break;
         };
@@ -253,7 +272,7 @@ pub fn outside_reasoning(
             ranges.push(pos..start); // (empty ranges hold nothing)
         }
         let inner = start + open.len();
-        let Some(stop) = find_in(text, close, inner, text.len()) else {
+        let Some(stop) = find(&close_finder, inner, text.len()) else {
             thoughts.push(&text[inner..]);
             break;
         };

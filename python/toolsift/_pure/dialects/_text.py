@@ -89,7 +89,8 @@ def special_token_blocks(
             blocks.append(text[body:at])
             end = marker_at(text, at, ends)
             pos = at if end is None else at + len(end)
-            at = text.find(prefix, pos, stop)
+            if end is not None:  # else the marker that cut the block off is next: `at` stays
+                at = text.find(prefix, pos, stop)
         elif text.startswith(removed, at):
             outside.append(text[pos:at])
             pos = at + len(marker_at(text, at, removed) or "")
