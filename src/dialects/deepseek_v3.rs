@@ -2,7 +2,7 @@
 //! `python/toolsift/_pure/dialects/deepseek_v3.py` (its docstring is the specification)
 //! line by line.
 
-use super::text::{find_in, parse_special_tokens, trim_space};
+use super::text::{nameless, find_in, parse_special_tokens, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -26,11 +26,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
 
 fn block_call(block: &str) -> Call<'_> {
     let Some(at) = find_in(block, SEPARATOR, 0, block.len()) else {
-        return Call {
-            name: Some(Cow::Borrowed("")),
-            id: None,
-            arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(block))),
-        };
+        return nameless(block);
     };
     let rest = &block[at + SEPARATOR.len()..];
     let Some(newline) = rest.find('\n') else {

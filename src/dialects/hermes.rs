@@ -2,7 +2,7 @@
 //! most fine-tunes). The specification is `python/toolsift/_pure/dialects/hermes.py`;
 //! this follows it line by line.
 
-use super::text::{THINK, at, find_in, json_end, leading_name, object_call, parse_around_reasoning, skip_space, trim_space};
+use super::text::{marker_then, THINK, at, find_in, json_end, leading_name, object_call, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{Arguments, Call};
 use std::borrow::Cow;
@@ -13,16 +13,7 @@ const KEYS: &[&str] = &["arguments"];
 
 /// `<tool_call>` followed (after whitespace) by `{`.
 pub fn detect(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(open) = find_in(text, OPEN, from, text.len()) {
-        let after = skip_space(b, open + OPEN.len());
-        if at(b, after, b.len(), "{") {
-            return true;
-        }
-        from = after;
-    }
-    false
+    marker_then(text, OPEN, "{")
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {

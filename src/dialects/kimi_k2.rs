@@ -1,9 +1,9 @@
 //! Kimi K2 tool calls (`kimi-k2`): follows `python/toolsift/_pure/dialects/kimi_k2.py`
 //! (its docstring is the specification) line by line.
 
-use super::text::{find_in, parse_special_tokens, trim_space};
+use super::text::{nameless, find_in, parse_special_tokens, trim_space};
 use super::{Parsed, Tools};
-use crate::calls::{decode_object, Arguments, Call};
+use crate::calls::{decode_object, Call};
 use std::borrow::Cow;
 
 const PREFIX: &str = "<|tool_call";
@@ -31,11 +31,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
 
 fn block_call(block: &str) -> Call<'_> {
     let Some(at) = find_in(block, ARGUMENT_BEGIN, 0, block.len()) else {
-        return Call {
-            name: Some(Cow::Borrowed("")),
-            id: None,
-            arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(block))),
-        };
+        return nameless(block);
     };
     let header = trim_space(&block[..at]);
     let arguments = trim_space(&block[at + ARGUMENT_BEGIN.len()..]);

@@ -1,10 +1,9 @@
 //! `llama3-json`: Llama 3.1-3.3 JSON tool calls. The specification is
 //! `python/toolsift/_pure/dialects/llama3_json.py`; this follows it line by line.
 
-use super::text::{at, find_in, joined_content, json_calls, skip_space, trim_space};
+use super::text::{nameless, at, find_in, joined_content, json_calls, skip_space};
 use super::{Parsed, Tools};
-use crate::calls::{Arguments, Call};
-use std::borrow::Cow;
+use crate::calls::Call;
 
 const TAG: &str = "<|python_tag|>";
 const KEYS: &[&str] = &["arguments", "parameters"];
@@ -54,11 +53,7 @@ fn read_calls<'a>(text: &'a str, mut i: usize, limit: usize, calls: &mut Vec<Cal
     let b = text.as_bytes();
     loop {
         let Some(stop) = json_calls(text, i, limit, KEYS, false, calls) else {
-            calls.push(Call {
-                name: Some(Cow::Borrowed("")),
-                id: None,
-                arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(&text[i..limit]))),
-            });
+            calls.push(nameless(&text[i..limit]));
             return limit;
         };
         let after = skip_space(b, stop);

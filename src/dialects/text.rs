@@ -287,6 +287,30 @@ pub fn outside_reasoning(
     (ranges, reasoning)
 }
 
+/// A call whose block names nothing readable: name "", the block's text (trimmed) kept
+/// as undecodable arguments.
+pub fn nameless(block: &str) -> Call<'_> {
+    Call {
+        name: Some(Cow::Borrowed("")),
+        id: None,
+        arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(block))),
+    }
+}
+
+/// Whether some `marker` in `text` is followed (after whitespace) by `next`.
+pub fn marker_then(text: &str, marker: &str, next: &str) -> bool {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(open) = find_in(text, marker, from, text.len()) {
+        let after = skip_space(b, open + marker.len());
+        if at(b, after, b.len(), next) {
+            return true;
+        }
+        from = after;
+    }
+    false
+}
+
 // ------------------------------------------------- JSON-in-text dialects (hermes, mistral,
 // granite, llama3-json, xlam): one call is a JSON object {"name": ..., "arguments": {...}}
 

@@ -179,6 +179,23 @@ def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int,
     return ranges, reasoning or None
 
 
+def nameless(block: str) -> ToolCall:
+    """A call whose block names nothing readable: name "", the block's text (stripped)
+    kept in raw_arguments."""
+    return ToolCall("", {}, None, block.strip(WHITESPACE))
+
+
+def marker_then(text: str, marker: str, next: str) -> bool:
+    """Whether some `marker` in `text` is followed (after whitespace) by `next`."""
+    at = text.find(marker)
+    while at != -1:
+        after = skip_space(text, at + len(marker))
+        if text.startswith(next, after):
+            return True
+        at = text.find(marker, after)
+    return False
+
+
 def leading_name(block: str) -> str:
     """The name of a call object that does not decode (cut off, broken JSON), where it
     opens with `{"name": "..."`: that string, decoded; else ""."""

@@ -35,7 +35,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, parse_special_tokens
+from ._text import WHITESPACE, nameless, parse_special_tokens
 
 PREFIX = "<｜tool▁"
 SECTION_MARKERS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
@@ -59,6 +59,6 @@ def parse(text: str, tools: Tools | None) -> Parsed:
 def block_call(block: str) -> ToolCall:
     at = block.find(SEPARATOR)
     if at == -1:
-        return ToolCall("", {}, None, block.strip(WHITESPACE))
+        return nameless(block)
     name = block[:at].strip(WHITESPACE)
     return tool_call(name, None, block[at + len(SEPARATOR) :].strip(WHITESPACE))

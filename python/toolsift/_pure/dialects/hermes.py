@@ -43,6 +43,7 @@ from ._text import (
     WHITESPACE,
     json_end,
     leading_name,
+    marker_then,
     object_call,
     parse_around_reasoning,
     skip_space,
@@ -55,13 +56,7 @@ KEYS = ("arguments",)
 
 def detect(text: str) -> bool:
     """`<tool_call>` followed (after whitespace) by `{`."""
-    at = text.find(OPEN)
-    while at != -1:
-        after = skip_space(text, at + len(OPEN))
-        if text.startswith("{", after):
-            return True
-        at = text.find(OPEN, after)
-    return False
+    return marker_then(text, OPEN, "{")
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:

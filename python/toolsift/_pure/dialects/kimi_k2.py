@@ -38,7 +38,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, parse_special_tokens
+from ._text import WHITESPACE, nameless, parse_special_tokens
 
 PREFIX = "<|tool_call"
 SECTION_MARKERS = (
@@ -68,7 +68,7 @@ def parse(text: str, tools: Tools | None) -> Parsed:
 def block_call(block: str) -> ToolCall:
     at = block.find(ARGUMENT_BEGIN)
     if at == -1:
-        return ToolCall("", {}, None, block.strip(WHITESPACE))
+        return nameless(block)
     header = block[:at].strip(WHITESPACE)
     arguments = block[at + len(ARGUMENT_BEGIN) :].strip(WHITESPACE)
     return tool_call(name_of(header), header or None, arguments)
