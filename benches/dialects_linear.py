@@ -4,7 +4,7 @@ text of the same dialect, on the pure twin and (with `--rust`) on the Rust core.
 
     python benches/dialects_linear.py [--rust] [--only DIALECT ...] [--mb 1]
 
-`TABLE` lists, per dialect, a maker of ordinary text and makers of adversarial text
+`TABLE` lists, per dialect (all fifteen), a maker of ordinary text and makers of adversarial text
 (unclosed markers, a million `{`, a marker every few bytes, long backslash runs...), each
 taking a size in bytes. Times are medians of `--rounds` runs; the ratio is adversarial /
 ordinary (target: at most 5). `--rust` writes the texts to a temporary folder and runs
@@ -84,6 +84,86 @@ THINK_MAKERS: dict[str, Maker] = {
     "</think> every 8 bytes": lambda size: repeated("</think>", size),
 }
 
+CODE = 'print("héllo {world}")\\n' * 8
+DSML = "\uff5cDSML\uff5c"
+
+
+def qwen3_coder(size: int, open_: str = "<tool_call>", close: str = "</tool_call>") -> str:
+    call = (
+        f"Let me run it.\n{open_}\n<function=run>\n<parameter=code>\n{CODE}\n</parameter>\n"
+        f"<parameter=timeout>\n30\n</parameter>\n</function>\n{close}\n"
+    )
+    return repeated(call, size)
+
+
+def glm(size: int) -> str:
+    call = (
+        "Let me run it.\n<tool_call>run\n<arg_key>code</arg_key>\n"
+        f"<arg_value>{CODE}</arg_value>\n</tool_call>\n"
+    )
+    return repeated(call, size)
+
+
+def minimax_m2(size: int) -> str:
+    call = (
+        f'Running.\n<minimax:tool_call>\n<invoke name="run">\n<parameter name="code">{CODE}'
+        "</parameter>\n</invoke>\n</minimax:tool_call>\n"
+    )
+    return repeated(call, size)
+
+
+def deepseek_dsml(size: int) -> str:
+    call = (
+        f'Running.\n<{DSML}function_calls>\n<{DSML}invoke name="run">\n<{DSML}parameter '
+        f'name="code" string="true">{CODE}</{DSML}parameter>\n</{DSML}invoke>\n'
+        f"</{DSML}function_calls>\n"
+    )
+    return repeated(call, size)
+
+
+def xml_makers(opener: str, param_open: str, param_close: str) -> dict[str, Maker]:
+    """The adversarial texts of the XML-style (invoke) dialects."""
+    return {
+        "unclosed opener": lambda size: repeated(opener, size),
+        "a million {": lambda size: opener + repeated("{", size),
+        "backslash run": lambda size: opener + repeated("\\", size),
+        "unclosed values": lambda size: repeated(opener + param_open, size),
+        "closes no marker follows": lambda size: repeated(
+            opener + param_open + param_close + "x", size
+        ),
+        "close every few bytes in one value": lambda size: (
+            opener + param_open + repeated(param_close + "x", size)
+        ),
+        **THINK_MAKERS,
+        "<think> every 7 bytes": lambda size: repeated("<think>", size),
+        "stray </think>": lambda size: repeated("x</think>", size),
+    }
+
+
+JSON_ARGUMENTS = (
+    '{"path": "C:\\\\tmp\\\\a [1] {2}.txt", "text": "h\\u00e9llo \\"w\\" é 🌍", "n": [1, 2.5]}'
+)
+JSON_CALL = f'{{"name": "write", "arguments": {JSON_ARGUMENTS}}}'
+JSON_LIST = f"[{JSON_CALL}, {JSON_CALL}]"
+
+
+def json_makers(opener: str) -> dict[str, Maker]:
+    """The adversarial texts of the JSON-in-text dialects."""
+    return {
+        "unclosed opener": lambda size: repeated(opener, size),
+        "opener then {": lambda size: repeated(opener + "{", size),
+        "opener then [": lambda size: repeated(opener + "[", size),
+        "a million {": lambda size: opener + repeated("{", size),
+        "a million [": lambda size: opener + repeated("[", size),
+        "backslash run": lambda size: opener + '{"name": "' + repeated("\\", size),
+        "unclosed string each opener": lambda size: repeated(
+            opener + '{"name": "f", "arguments": {"a": "', size
+        ),
+        **THINK_MAKERS,
+        "<think> every 7 bytes": lambda size: repeated("<think>", size),
+        "stray </think>": lambda size: repeated("x</think>", size),
+    }
+
 
 def token_makers(begin: str, argument: str, prefix: str) -> dict[str, Maker]:
     """The adversarial texts of the special-token dialects (kimi-k2, deepseek)."""
@@ -155,6 +235,85 @@ TABLE: list[tuple[str, Maker, dict[str, Maker]]] = [
             ),
             "many calls, unclosed list (bare)": lambda size: repeated("[f(x=1), ", size),
             **THINK_MAKERS,
+        },
+    ),
+    (
+        "seed-oss",
+        lambda size: qwen3_coder(size, "<seed:tool_call>", "</seed:tool_call>"),
+        xml_makers("<seed:tool_call><function=f>", "<parameter=a>", "</parameter>"),
+    ),
+    (
+        "qwen3-coder",
+        qwen3_coder,
+        xml_makers("<tool_call><function=f>", "<parameter=a>", "</parameter>"),
+    ),
+    (
+        "glm",
+        glm,
+        {
+            **xml_makers("<tool_call>f", "<arg_key>a</arg_key><arg_value>", "</arg_value>"),
+            "< every byte": lambda size: "<tool_call>" + repeated("<", size),
+        },
+    ),
+    (
+        "minimax-m2",
+        minimax_m2,
+        xml_makers('<minimax:tool_call><invoke name="f">', '<parameter name="a">', "</parameter>"),
+    ),
+    (
+        "deepseek-dsml",
+        deepseek_dsml,
+        xml_makers(
+            f'<{DSML}function_calls><{DSML}invoke name="f">',
+            f'<{DSML}parameter name="a" string="true">',
+            f"</{DSML}parameter>",
+        ),
+    ),
+    (
+        "mistral",
+        lambda size: repeated(f"Let me do it.[TOOL_CALLS]write[ARGS]{JSON_ARGUMENTS}\n", size),
+        {
+            **json_makers("[TOOL_CALLS]"),
+            "name then [ every byte": lambda size: "[TOOL_CALLS]f" + repeated("[", size),
+            "[ARGS] every few bytes": lambda size: repeated("[TOOL_CALLS]f[ARGS]", size),
+            "unclosed [THINK]": lambda size: repeated("[THINK]", size),
+        },
+    ),
+    (
+        "granite",
+        lambda size: repeated(f"Sure.\n<|tool_call|>{JSON_LIST}\n", size),
+        {
+            **json_makers("<|tool_call|>"),
+            "text markers": lambda size: repeated("<tool_call>[", size),
+            "unclosed list items": lambda size: repeated("<|tool_call|>[{}, {", size),
+        },
+    ),
+    (
+        "hermes",
+        lambda size: repeated(f"Let me check.\n<tool_call>\n{JSON_CALL}\n</tool_call>\n", size),
+        {
+            **json_makers("<tool_call>"),
+            "closing tags only": lambda size: repeated("</tool_call>", size),
+            "opener then } every few bytes": lambda size: "<tool_call>{" + repeated('"}"', size),
+        },
+    ),
+    (
+        "llama3-json",
+        lambda size: repeated(f"<|python_tag|>{JSON_CALL}; {JSON_CALL}\n", size),
+        {
+            **json_makers("<|python_tag|>"),
+            "bare: a million {": lambda size: repeated("{", size),
+            "; every few bytes": lambda size: "<|python_tag|>" + repeated("{};", size),
+        },
+    ),
+    (
+        "xlam",
+        lambda size: repeated(f"```json\n{JSON_LIST}\n```\n", size),
+        {
+            **json_makers("```json\n"),
+            "bare: a million [": lambda size: repeated("[", size),
+            "fences only": lambda size: repeated("```", size),
+            "fenced lists without names": lambda size: repeated("```[{}", size),
         },
     ),
 ]

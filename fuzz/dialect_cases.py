@@ -4,10 +4,11 @@ dialect's vectors (cuts, marker fragments spliced in, values swapped for edge va
 spans doubled), with what the pure twin reads, for the Rust core to read the same:
 
     PYTHONPATH=python python fuzz/dialect_cases.py /tmp/cases.json --seed 1 --per-dialect 4000
-    DIALECT_CASES=/tmp/cases.json cargo test --release --test dialects_linear_xml \\
-        same_as_the_pure_twin -- --ignored --nocapture
+    DIALECT_CASES=/tmp/cases.json cargo test --release --test dialect_differential \\
+        -- --ignored --nocapture
 
-Only the dialects listed in FRAGMENTS are made (the XML-style ones so far).
+FRAGMENTS lists, per dialect (all of them), the pieces spliced in: its markers and the
+JSON edges its arguments meet.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ from toolsift._pure.dialects import DIALECTS, Tools
 VECTORS = pathlib.Path(__file__).parent.parent / "tests" / "vectors" / "dialects"
 DSML = "\uff5cDSML\uff5c"
 THINK = ["<think>", "</think>"]
+JSON_EDGES = ["{", "}", "[", "]", '"', "\\", ",", ":", '{"name": "f", "arguments": {}}']
+DEEPSEEK = ["<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>"]
+DEEPSEEK += ["<\uff5ctool\u2581call\u2581begin\uff5c>", "<\uff5ctool\u2581call\u2581end\uff5c>"]
+DEEPSEEK += ["<\uff5ctool\u2581sep\uff5c>", "<\uff5ctool\u2581", *THINK, *JSON_EDGES]
 FRAGMENTS: dict[str, list[str]] = {
     "qwen3-coder": [
         *("<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter="),
@@ -45,6 +50,28 @@ FRAGMENTS: dict[str, list[str]] = {
         *(f'<{DSML}invoke name="', '">', f"</{DSML}invoke>", f'<{DSML}parameter name="'),
         *('" string="true">', '" string="false">', '">', f"</{DSML}parameter>", *THINK),
     ],
+    "deepseek-v3": [*DEEPSEEK, "function", "\n", "```json\n", "\n```"],
+    "deepseek-v3.1": DEEPSEEK,
+    "kimi-k2": [
+        *("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>"),
+        *("<|tool_call_end|>", "<|tool_call_argument_begin|>", "functions.", ":0", "<|"),
+        "<|tool_call_section_begin|>",
+        *(*THINK, *JSON_EDGES),
+    ],
+    "harmony": [
+        *("<|start|>", "<|channel|>", "<|constrain|>", "<|message|>", "<|end|>", "<|call|>"),
+        *("<|return|>", "assistant", "analysis", "commentary", "final", " to=functions."),
+        *("json", "<|", *JSON_EDGES),
+    ],
+    "pythonic": [
+        *("<|python_start|>", "<|python_end|>", "<|tool_call_start|>", "<|tool_call_end|>"),
+        *("(", ")", "=", "'", "True", "None", "f(", *THINK, *JSON_EDGES),
+    ],
+    "mistral": ["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[THINK]", "[/THINK]", *THINK, *JSON_EDGES],
+    "granite": ["<|tool_call|>", "<tool_call>", "</tool_call>", *THINK, *JSON_EDGES],
+    "hermes": ["<tool_call>", "</tool_call>", "\n", *THINK, *JSON_EDGES],
+    "llama3-json": ["<|python_tag|>", ";", '"parameters"', *THINK, *JSON_EDGES],
+    "xlam": ["```", "```json", "\n", *THINK, *JSON_EDGES],
 }
 VALUES = ["03106", "42", " 42 ", "-0", "1.5", "1e400", "1E5", "NaN", "true", "True"]
 VALUES += ["false", "None", "null", "nil", '{"a": [1, "}"]}', '{"a": 1, "a": 2}', "[1, 2"]

@@ -46,3 +46,26 @@ fn dialect_vectors() {
         }
     }
 }
+
+/// tests/vectors/dialects/detect.json (not a dialect's vectors: read here, not in the
+/// loop above): per text, what `detected` names and every dialect whose `detect` is true.
+#[test]
+fn detection() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/dialects/detect.json"
+    );
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let order: Vec<&str> = Dialect::ALL.iter().map(|dialect| dialect.name()).collect();
+    assert_eq!(Value::from(order), file["registry_order"]);
+    for case in file["cases"].as_array().unwrap() {
+        let (name, text) = (&case["name"], case["text"].as_str().unwrap());
+        let found = toolsift::dialects::detected(text).map(Dialect::name);
+        assert_eq!(found, case["detected"].as_str(), "{name}");
+        let detects: Vec<&str> = (Dialect::ALL.iter())
+            .filter(|dialect| dialect.detect(text))
+            .map(|dialect| dialect.name())
+            .collect();
+        assert_eq!(Value::from(detects), case["detects"], "{name}");
+    }
+}

@@ -44,3 +44,20 @@ def test_vector(dialect: str, case: dict[str, Any]) -> None:
     tools = Tools(case["tools"]) if "tools" in case else None
     got = dumped(dialects.DIALECTS[dialect].parse(case["input"], tools))
     assert same(got, case["expect"]), f"got {got!r}"
+
+
+DETECT = json.loads((VECTORS / "detect.json").read_text(encoding="utf-8"))
+
+
+def test_registry_order() -> None:
+    assert list(dialects.DIALECTS) == DETECT["registry_order"]
+
+
+@pytest.mark.parametrize("case", DETECT["cases"], ids=[case["name"] for case in DETECT["cases"]])
+def test_detection(case: dict[str, Any]) -> None:
+    """tests/vectors/dialects/detect.json (not a dialect's vectors: read here, not in
+    `cases`): what `detected` names and every dialect whose `detect` is true."""
+    assert dialects.detected(case["text"]) == case["detected"]
+    assert [name for name, module in dialects.DIALECTS.items() if module.detect(case["text"])] == (
+        case["detects"]
+    )

@@ -2,7 +2,7 @@
 //! `python/toolsift/_pure/dialects/deepseek_v3.py` (its docstring is the specification)
 //! line by line.
 
-use super::text::{find_in, joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::text::{nameless, find_in, parse_special_tokens, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -21,40 +21,23 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (spans, reasoning) = think_split(text);
-    let mut outside = Vec::new();
-    let mut calls = Vec::new();
-    for span in spans {
-        let (pieces, blocks) =
-            special_token_blocks(text, span, PREFIX, &[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS);
-        outside.extend(pieces);
-        calls.extend(blocks.into_iter().map(block_call));
-    }
-    Parsed {
-        calls,
-        content: joined_content(&outside),
-        reasoning,
-    }
+    parse_special_tokens(text, PREFIX, (&[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS), block_call)
 }
 
 fn block_call(block: &str) -> Call<'_> {
     let Some(at) = find_in(block, SEPARATOR, 0, block.len()) else {
-        return Call {
-            name: Some(Cow::Borrowed("")),
-            id: None,
-            arguments: Arguments::Undecodable(Cow::Borrowed(trim_whitespace(block))),
-        };
+        return nameless(block);
     };
     let rest = &block[at + SEPARATOR.len()..];
     let Some(newline) = rest.find('\n') else {
         return Call {
-            name: Some(Cow::Borrowed(trim_whitespace(rest))),
+            name: Some(Cow::Borrowed(trim_space(rest))),
             id: None,
             arguments: Arguments::Undecodable(Cow::Borrowed("")),
         };
     };
-    let name = trim_whitespace(&rest[..newline]);
-    let body = trim_whitespace(&rest[newline + 1..]);
+    let name = trim_space(&rest[..newline]);
+    let body = trim_space(&rest[newline + 1..]);
     let arguments = match decode_object(Cow::Borrowed(unfenced(body))) {
         Arguments::Decoded(tape) => Arguments::Decoded(tape),
         _ => Arguments::Undecodable(Cow::Borrowed(body)),
@@ -73,5 +56,5 @@ fn unfenced(body: &str) -> &str {
         body = body.find('\n').map_or("", |newline| &body[newline + 1..]);
         body = body.strip_suffix(FENCE).unwrap_or(body);
     }
-    trim_whitespace(body)
+    trim_space(body)
 }

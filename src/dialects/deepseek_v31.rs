@@ -2,9 +2,9 @@
 //! `python/toolsift/_pure/dialects/deepseek_v31.py` (its docstring is the specification)
 //! line by line.
 
-use super::text::{find_in, joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::text::{nameless, find_in, parse_special_tokens, trim_space};
 use super::{Parsed, Tools};
-use crate::calls::{decode_object, Arguments, Call};
+use crate::calls::{decode_object, Call};
 use std::borrow::Cow;
 
 const PREFIX: &str = "<｜tool▁";
@@ -21,34 +21,17 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (spans, reasoning) = think_split(text);
-    let mut outside = Vec::new();
-    let mut calls = Vec::new();
-    for span in spans {
-        let (pieces, blocks) =
-            special_token_blocks(text, span, PREFIX, &[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS);
-        outside.extend(pieces);
-        calls.extend(blocks.into_iter().map(block_call));
-    }
-    Parsed {
-        calls,
-        content: joined_content(&outside),
-        reasoning,
-    }
+    parse_special_tokens(text, PREFIX, (&[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS), block_call)
 }
 
 fn block_call(block: &str) -> Call<'_> {
     let Some(at) = find_in(block, SEPARATOR, 0, block.len()) else {
-        return Call {
-            name: Some(Cow::Borrowed("")),
-            id: None,
-            arguments: Arguments::Undecodable(Cow::Borrowed(trim_whitespace(block))),
-        };
+        return nameless(block);
     };
-    let name = trim_whitespace(&block[..at]);
+    let name = trim_space(&block[..at]);
     Call {
         name: Some(Cow::Borrowed(name)),
         id: None,
-        arguments: decode_object(Cow::Borrowed(trim_whitespace(&block[at + SEPARATOR.len()..]))),
+        arguments: decode_object(Cow::Borrowed(trim_space(&block[at + SEPARATOR.len()..]))),
     }
 }

@@ -3,7 +3,8 @@
 //! specification.
 
 use super::schema::{object_text, typed_value};
-use super::xmlcalls::{malformed, skip_whitespace, split, strip, tool_call, value_close, Finder, Reader};
+use super::xmlcalls::{malformed, split, tool_call, value_close, Finder, Reader};
+use super::text::{skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 
@@ -19,7 +20,7 @@ const VALUE_CLOSE: &str = "</arg_value>";
 pub fn detect(text: &str) -> bool {
     let mut found = text.find(OPEN);
     while let Some(at) = found {
-        let start = skip_whitespace(text, at + OPEN.len());
+        let start = skip_space(text.as_bytes(), at + OPEN.len());
         let name_end = text[start..].find('<').map(|lt| start + lt);
         if let Some(name_end) = name_end {
             if name_end > start
@@ -40,11 +41,11 @@ fn read_block<'a>(finder: &mut Finder<'a>, mut pos: usize, tools: Option<&Tools>
     let text = finder.text;
     let start = pos;
     let name_end = finder.find("<", pos).unwrap_or(text.len());
-    let name = strip(&text[pos..name_end]);
+    let name = trim_space(&text[pos..name_end]);
     let mut pairs: Vec<(&str, String)> = Vec::new();
     pos = name_end;
     while !name.is_empty() && !name.contains('>') {
-        pos = skip_whitespace(text, pos);
+        pos = skip_space(text.as_bytes(), pos);
         if text[pos..].starts_with(CLOSE) {
             return (vec![tool_call(name, object_text(&pairs))], pos + CLOSE.len());
         }
@@ -54,8 +55,8 @@ fn read_block<'a>(finder: &mut Finder<'a>, mut pos: usize, tools: Option<&Tools>
         let Some(key_end) = finder.find(KEY_CLOSE, pos + KEY_OPEN.len()) else {
             break;
         };
-        let key = strip(&text[pos + KEY_OPEN.len()..key_end]);
-        let mut value_start = skip_whitespace(text, key_end + KEY_CLOSE.len());
+        let key = trim_space(&text[pos + KEY_OPEN.len()..key_end]);
+        let mut value_start = skip_space(text.as_bytes(), key_end + KEY_CLOSE.len());
         if key.is_empty() || !text[value_start..].starts_with(VALUE_OPEN) {
             break;
         }

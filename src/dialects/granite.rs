@@ -1,53 +1,28 @@
 //! `granite`: IBM Granite 3.x tool calls, a JSON list after a marker. The specification is
 //! `python/toolsift/_pure/dialects/granite.py`; this follows it line by line.
 
-use super::text::{
-    at, find, joined_content, json_calls, outside_reasoning, skip_space, trim_space,
-};
+use super::text::{marker_then, nameless, THINK, at, find_in, json_calls, parse_around_reasoning, skip_space};
 use super::{Parsed, Tools};
-use crate::calls::{Arguments, Call};
-use std::borrow::Cow;
+use crate::calls::Call;
 
 const MARKERS: [&str; 2] = ["<|tool_call|>", "<tool_call>"];
 const CLOSE: &str = "</tool_call>";
-const THINK: (&str, &str) = ("<think>", "</think>");
 const KEYS: &[&str] = &["arguments"];
 
 /// `<|tool_call|>` or `<tool_call>` followed (after whitespace) by `[`.
 pub fn detect(text: &str) -> bool {
-    let b = text.as_bytes();
-    MARKERS.iter().any(|marker| {
-        let mut from = 0;
-        while let Some(open) = find(text, marker, from, text.len()) {
-            let after = skip_space(b, open + marker.len());
-            if at(b, after, b.len(), "[") {
-                return true;
-            }
-            from = after;
-        }
-        false
-    })
+    (MARKERS.iter()).any(|marker| marker_then(text, marker, "["))
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (ranges, reasoning) = outside_reasoning(text, THINK.0, THINK.1);
-    let mut calls = Vec::new();
-    let mut pieces = Vec::new();
-    for range in ranges {
-        scan_markers(text, range.start, range.end, &mut calls, &mut pieces);
-    }
-    Parsed {
-        calls,
-        content: joined_content(&pieces),
-        reasoning,
-    }
+    parse_around_reasoning(text, THINK, scan_markers)
 }
 
 /// The next place of each marker at or after `from` (`end` when none), reusing `found`.
 fn refresh(text: &str, found: &mut [Option<usize>; 2], from: usize, end: usize) {
     for (place, marker) in found.iter_mut().zip(MARKERS) {
         if place.is_none_or(|place| place < from) {
-            *place = Some(find(text, marker, from, end).unwrap_or(end));
+            *place = Some(find_in(text, marker, from, end).unwrap_or(end));
         }
     }
 }
@@ -78,11 +53,7 @@ fn scan_markers<'a>(
         let limit = found.iter().flatten().copied().min().unwrap_or(end);
         let i = skip_space(b, body).min(limit);
         let Some(stop) = json_calls(text, i, limit, KEYS, false, calls) else {
-            calls.push(Call {
-                name: Some(Cow::Borrowed("")),
-                id: None,
-                arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(&text[i..limit]))),
-            });
+            calls.push(nameless(&text[i..limit]));
             pos = limit;
             continue;
         };

@@ -1,7 +1,7 @@
 //! gpt-oss Harmony text (`harmony`): follows `python/toolsift/_pure/dialects/harmony.py`
 //! (its docstring is the specification) line by line.
 
-use super::text::{find_in, trim_whitespace};
+use super::text::{find_in, marker_after_prefix, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -45,15 +45,15 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
     let mut header_end = None; // where its `<|message|>` is; None: still in the header
     let mut at = find_in(text, "<|", 0, len);
     while let Some(here) = at {
-        let Some(token) = TOKENS.iter().find(|token| text[here..].starts_with(*token)) else {
+        let Some(token) = marker_after_prefix(text, here, 2, &TOKENS) else {
             at = find_in(text, "<|", here + 2, len);
             continue;
         };
         let after = here + token.len();
-        let is_break = *token == START || ENDS.contains(token);
+        let is_break = token == START || ENDS.contains(&token);
         if let Some(end) = header_end {
             // in a body: only an end token ends it
-            if ENDS.contains(token) {
+            if ENDS.contains(&token) {
                 let body = &text[end + MESSAGE.len()..here];
                 filed(&text[header..end], body, &mut found);
                 (header, header_end) = (after, None);
@@ -62,7 +62,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
             // a header without a message
             found.content.push(&text[header..here]);
             header = after;
-        } else if *token == MESSAGE {
+        } else if token == MESSAGE {
             header_end = Some(here);
         }
         at = find_in(text, "<|", after, len);
@@ -97,7 +97,7 @@ fn filed<'a>(header: &'a str, body: &'a str, found: &mut Found<'a>) {
         found.calls.push(Call {
             name: Some(Cow::Borrowed(name_of(recipient.unwrap_or_default()))),
             id: None,
-            arguments: decode_object(Cow::Borrowed(trim_whitespace(body))),
+            arguments: decode_object(Cow::Borrowed(trim_space(body))),
         });
     } else if ASSISTANT.contains(&role) && recipient.is_none() && channel == "analysis" {
         found.reasoning.push(body);
@@ -146,7 +146,7 @@ fn name_of(recipient: &str) -> &str {
 /// The pieces stripped, the non-empty ones joined by a blank line; None if none.
 fn joined(pieces: &[&str]) -> Option<String> {
     let kept: Vec<&str> = (pieces.iter().copied())
-        .map(trim_whitespace)
+        .map(trim_space)
         .filter(|piece| !piece.is_empty())
         .collect();
     (!kept.is_empty()).then(|| kept.join("\n\n"))

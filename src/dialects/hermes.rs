@@ -2,45 +2,22 @@
 //! most fine-tunes). The specification is `python/toolsift/_pure/dialects/hermes.py`;
 //! this follows it line by line.
 
-use super::text::{
-    at, find, joined_content, json_end, leading_name, object_call, outside_reasoning,
-    skip_space, trim_space,
-};
+use super::text::{marker_then, THINK, at, find_in, json_end, leading_name, object_call, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{Arguments, Call};
 use std::borrow::Cow;
 
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
-const THINK: (&str, &str) = ("<think>", "</think>");
 const KEYS: &[&str] = &["arguments"];
 
 /// `<tool_call>` followed (after whitespace) by `{`.
 pub fn detect(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(open) = find(text, OPEN, from, text.len()) {
-        let after = skip_space(b, open + OPEN.len());
-        if at(b, after, b.len(), "{") {
-            return true;
-        }
-        from = after;
-    }
-    false
+    marker_then(text, OPEN, "{")
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (ranges, reasoning) = outside_reasoning(text, THINK.0, THINK.1);
-    let mut calls = Vec::new();
-    let mut pieces = Vec::new();
-    for range in ranges {
-        scan_tags(text, range.start, range.end, &mut calls, &mut pieces);
-    }
-    Parsed {
-        calls,
-        content: joined_content(&pieces),
-        reasoning,
-    }
+    parse_around_reasoning(text, THINK, scan_tags)
 }
 
 /// The blocks in `text[pos..end]` appended to `calls`, the text between to `pieces`.
@@ -55,16 +32,16 @@ fn scan_tags<'a>(
     let b = text.as_bytes();
     let mut next_close: Option<usize> = None; // the first `</tool_call>` at or after the block; `end` when none
     loop {
-        let Some(open) = find(text, OPEN, pos, end) else {
+        let Some(open) = find_in(text, OPEN, pos, end) else {
             pieces.push(&text[pos..end]);
             return;
         };
         pieces.push(&text[pos..open]);
         let body = open + OPEN.len();
-        let limit = find(text, OPEN, body, end).unwrap_or(end);
+        let limit = find_in(text, OPEN, body, end).unwrap_or(end);
         let close = match next_close {
             Some(close) if close >= body => close,
-            _ => find(text, CLOSE, body, end).unwrap_or(end),
+            _ => find_in(text, CLOSE, body, end).unwrap_or(end),
         };
         next_close = Some(close);
         let start = skip_space(b, body);

@@ -1,17 +1,16 @@
 //! `llama3-json`: Llama 3.1-3.3 JSON tool calls. The specification is
 //! `python/toolsift/_pure/dialects/llama3_json.py`; this follows it line by line.
 
-use super::text::{at, find, joined_content, json_calls, skip_space, trim_space};
+use super::text::{nameless, at, find_in, joined_content, json_calls, skip_space};
 use super::{Parsed, Tools};
-use crate::calls::{Arguments, Call};
-use std::borrow::Cow;
+use crate::calls::Call;
 
 const TAG: &str = "<|python_tag|>";
 const KEYS: &[&str] = &["arguments", "parameters"];
 
 /// `<|python_tag|>`.
 pub fn detect(text: &str) -> bool {
-    find(text, TAG, 0, text.len()).is_some()
+    find_in(text, TAG, 0, text.len()).is_some()
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
@@ -19,7 +18,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
     let mut calls = Vec::new();
     let mut pieces = Vec::new();
     let mut pos = 0;
-    let limit = find(text, TAG, 0, text.len()).unwrap_or(text.len());
+    let limit = find_in(text, TAG, 0, text.len()).unwrap_or(text.len());
     let start = skip_space(b, 0);
     if at(b, start, limit, "{") {
         let mut bare = Vec::new();
@@ -30,13 +29,13 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
         }
     }
     loop {
-        let Some(open) = find(text, TAG, pos, text.len()) else {
+        let Some(open) = find_in(text, TAG, pos, text.len()) else {
             pieces.push(&text[pos..]);
             break;
         };
         pieces.push(&text[pos..open]);
         let body = open + TAG.len();
-        let limit = find(text, TAG, body, text.len()).unwrap_or(text.len());
+        let limit = find_in(text, TAG, body, text.len()).unwrap_or(text.len());
         let stop = read_calls(text, skip_space(b, body).min(limit), limit, &mut calls);
         pieces.push(&text[stop..limit]);
         pos = limit;
@@ -54,11 +53,7 @@ fn read_calls<'a>(text: &'a str, mut i: usize, limit: usize, calls: &mut Vec<Cal
     let b = text.as_bytes();
     loop {
         let Some(stop) = json_calls(text, i, limit, KEYS, false, calls) else {
-            calls.push(Call {
-                name: Some(Cow::Borrowed("")),
-                id: None,
-                arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(&text[i..limit]))),
-            });
+            calls.push(nameless(&text[i..limit]));
             return limit;
         };
         let after = skip_space(b, stop);

@@ -2,9 +2,7 @@
 //! The specification is `python/toolsift/_pure/dialects/mistral.py`; this follows it line
 //! by line.
 
-use super::text::{
-    at, find, joined_content, json_calls, json_end, outside_reasoning, skip_space, trim_space,
-};
+use super::text::{self, at, find_in, json_calls, json_end, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -13,28 +11,18 @@ const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";
 const CALL_ID: &str = "[CALL_ID]";
 const THINK: (&str, &str) = ("[THINK]", "[/THINK]");
-const TEXT_THINK: (&str, &str) = ("<think>", "</think>");
+
 const KEYS: &[&str] = &["arguments"];
 
 /// `[TOOL_CALLS]`.
 pub fn detect(text: &str) -> bool {
-    find(text, MARKER, 0, text.len()).is_some()
+    find_in(text, MARKER, 0, text.len()).is_some()
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
     let uses_tokens = text.contains(THINK.0) || text.contains(THINK.1);
-    let (open, close) = if uses_tokens { THINK } else { TEXT_THINK };
-    let (ranges, reasoning) = outside_reasoning(text, open, close);
-    let mut calls = Vec::new();
-    let mut pieces = Vec::new();
-    for range in ranges {
-        scan_blocks(text, range.start, range.end, &mut calls, &mut pieces);
-    }
-    Parsed {
-        calls,
-        content: joined_content(&pieces),
-        reasoning,
-    }
+    let (open, close) = if uses_tokens { THINK } else { text::THINK };
+    parse_around_reasoning(text, (open, close), scan_blocks)
 }
 
 /// The blocks in `text[pos..end]` appended to `calls`, the text outside to `pieces`.
@@ -45,14 +33,14 @@ fn scan_blocks<'a>(
     calls: &mut Vec<Call<'a>>,
     pieces: &mut Vec<&'a str>,
 ) {
-    let Some(mut marker) = find(text, MARKER, pos, end) else {
+    let Some(mut marker) = find_in(text, MARKER, pos, end) else {
         pieces.push(&text[pos..end]);
         return;
     };
     pieces.push(&text[pos..marker]);
     loop {
         let body = marker + MARKER.len();
-        let following = find(text, MARKER, body, end);
+        let following = find_in(text, MARKER, body, end);
         let limit = following.unwrap_or(end);
         let rest = read_block(text, body, limit, calls);
         pieces.push(&text[rest..limit]);

@@ -1,7 +1,7 @@
 //! Pythonic tool calls (`pythonic`): follows `python/toolsift/_pure/dialects/pythonic.py`
 //! (its docstring is the specification, the grammar included) line by line.
 
-use super::text::{joined_content, special_token_blocks, think_split, trim_whitespace};
+use super::text::{skip_space, joined_content, special_token_blocks, outside_reasoning, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -22,7 +22,7 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (spans, reasoning) = think_split(text);
+    let (spans, reasoning) = outside_reasoning(text, "<think>", "</think>");
     let mut outside = Vec::new();
     let mut calls = Vec::new();
     let mut blocks_seen = false;
@@ -36,7 +36,7 @@ pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
     }
     if !blocks_seen {
         let joined = outside.concat();
-        let bare = trim_whitespace(&joined);
+        let bare = trim_space(&joined);
         if bare.starts_with('[') {
             if let Ok(found) = read_calls(bare, false) {
                 // the names are copied: `bare` is the outside text joined here
@@ -70,7 +70,7 @@ fn call<'a>((name, arguments): (&'a str, String)) -> Call<'a> {
 
 /// The calls of a marker block, or one unreadable call keeping its text.
 fn block_calls(block: &str) -> Vec<Call<'_>> {
-    let text = trim_whitespace(block);
+    let text = trim_space(block);
     match read_calls(text, true) {
         Ok(found) => found.into_iter().map(call).collect(),
         Err(Unreadable) => vec![Call {
@@ -84,12 +84,12 @@ fn block_calls(block: &str) -> Vec<Call<'_>> {
 /// The NAME the block starts with (after an optional `[`) when `(` follows it.
 fn leading_name(text: &str) -> &str {
     let b = text.as_bytes();
-    let mut i = skip_whitespace(b, 0);
+    let mut i = skip_space(b, 0);
     if b.get(i) == Some(&b'[') {
-        i = skip_whitespace(b, i + 1);
+        i = skip_space(b, i + 1);
     }
     let end = name_end(b, i, true);
-    if end > i && b.get(skip_whitespace(b, end)) == Some(&b'(') {
+    if end > i && b.get(skip_space(b, end)) == Some(&b'(') {
         &text[i..end]
     } else {
         ""
@@ -100,15 +100,15 @@ fn leading_name(text: &str) -> &str {
 fn read_calls(text: &str, bare_call: bool) -> Result<Vec<(&str, String)>, Unreadable> {
     let b = text.as_bytes();
     let mut calls = Vec::new();
-    let mut i = skip_whitespace(b, 0);
+    let mut i = skip_space(b, 0);
     if b.get(i) == Some(&b'[') {
-        i = skip_whitespace(b, i + 1);
+        i = skip_space(b, i + 1);
         while b.get(i) != Some(&b']') {
             let (name, arguments, end) = read_call(text, i)?;
             calls.push((name, arguments));
-            i = skip_whitespace(b, end);
+            i = skip_space(b, end);
             if b.get(i) == Some(&b',') {
-                i = skip_whitespace(b, i + 1);
+                i = skip_space(b, i + 1);
             } else if b.get(i) != Some(&b']') {
                 return Err(Unreadable);
             }
@@ -121,7 +121,7 @@ fn read_calls(text: &str, bare_call: bool) -> Result<Vec<(&str, String)>, Unread
     } else {
         return Err(Unreadable);
     }
-    if skip_whitespace(b, i) != b.len() {
+    if skip_space(b, i) != b.len() {
         return Err(Unreadable);
     }
     Ok(calls)
@@ -135,11 +135,11 @@ fn read_call(text: &str, i: usize) -> Result<(&str, String, usize), Unreadable> 
         return Err(Unreadable);
     }
     let name = &text[i..end];
-    let mut i = skip_whitespace(b, end);
+    let mut i = skip_space(b, end);
     if b.get(i) != Some(&b'(') {
         return Err(Unreadable);
     }
-    i = skip_whitespace(b, i + 1);
+    i = skip_space(b, i + 1);
     let mut keys = HashSet::new();
     let mut out = String::from("{"); // the arguments' JSON text (each value written once)
     while b.get(i) != Some(&b')') {
@@ -151,7 +151,7 @@ fn read_call(text: &str, i: usize) -> Result<(&str, String, usize), Unreadable> 
         if !keys.insert(key) {
             return Err(Unreadable); // a repeated keyword is a syntax error in Python
         }
-        i = skip_whitespace(b, key_end);
+        i = skip_space(b, key_end);
         if b.get(i) != Some(&b'=') {
             return Err(Unreadable);
         }
@@ -160,9 +160,9 @@ fn read_call(text: &str, i: usize) -> Result<(&str, String, usize), Unreadable> 
         }
         out.push_str(&json_string(key));
         out.push(':');
-        i = skip_whitespace(b, read_value(text, skip_whitespace(b, i + 1), 1, &mut out)?);
+        i = skip_space(b, read_value(text, skip_space(b, i + 1), 1, &mut out)?);
         if b.get(i) == Some(&b',') {
-            i = skip_whitespace(b, i + 1);
+            i = skip_space(b, i + 1);
         } else if b.get(i) != Some(&b')') {
             return Err(Unreadable);
         }
@@ -213,7 +213,7 @@ fn read_container(
     let close = if is_dict { b'}' } else { b']' };
     out.push(char::from(b[i]));
     let mut first = true;
-    let mut i = skip_whitespace(b, i + 1);
+    let mut i = skip_space(b, i + 1);
     while b.get(i) != Some(&close) {
         if !first {
             out.push(',');
@@ -224,19 +224,19 @@ fn read_container(
                 return Err(Unreadable); // JSON keys are strings
             }
             let (key, end) = read_string(text, i)?;
-            i = skip_whitespace(b, end);
+            i = skip_space(b, end);
             if b.get(i) != Some(&b':') {
                 return Err(Unreadable);
             }
             out.push_str(&json_string(&key));
             out.push(':');
-            i = read_value(text, skip_whitespace(b, i + 1), depth, out)?;
+            i = read_value(text, skip_space(b, i + 1), depth, out)?;
         } else {
             i = read_value(text, i, depth, out)?;
         }
-        i = skip_whitespace(b, i);
+        i = skip_space(b, i);
         if b.get(i) == Some(&b',') {
-            i = skip_whitespace(b, i + 1);
+            i = skip_space(b, i + 1);
         } else if b.get(i) != Some(&close) {
             return Err(Unreadable);
         }
@@ -423,14 +423,6 @@ fn name_end(b: &[u8], i: usize, dotted: bool) -> usize {
         if !(dotted && b.get(i) == Some(&b'.') && ident_start(b.get(i + 1))) {
             return i;
         }
-        i += 1;
-    }
-    i
-}
-
-fn skip_whitespace(b: &[u8], i: usize) -> usize {
-    let mut i = i;
-    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
     }
     i

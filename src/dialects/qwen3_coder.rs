@@ -2,7 +2,8 @@
 //! `python/toolsift/_pure/dialects/qwen3_coder.py`, line by line; its docstring is the
 //! specification.
 
-use super::xmlcalls::{plain_key, skip_whitespace, split, trimmed_param, InvokeSyntax, Reader};
+use super::xmlcalls::{plain_key, split, trimmed_param, InvokeSyntax, Reader};
+use super::text::skip_space;
 use super::{Parsed, Tools};
 
 const OPEN: &str = "<tool_call>";
@@ -24,7 +25,7 @@ pub const SYNTAX: InvokeSyntax = InvokeSyntax {
 pub fn detect(text: &str) -> bool {
     let mut found = text.find(OPEN);
     while let Some(at) = found {
-        let after = skip_whitespace(text, at + OPEN.len());
+        let after = skip_space(text.as_bytes(), at + OPEN.len());
         if text[after..].starts_with(FUNCTION) {
             return true;
         }

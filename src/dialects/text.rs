@@ -2,46 +2,14 @@
 //! Indices are byte offsets where the pure code counts characters: every marker the
 //! scanners look for is ASCII or found by substring search, so both find the same places.
 
+use super::Parsed;
 use crate::calls::{decode_object, string_at, Arguments, Call};
 use crate::formats::litert::subtree;
 use crate::json::{self, Token};
 use crate::node::{Node, TapeNode};
+use memchr::memmem;
 use std::borrow::Cow;
 use std::ops::Range;
-
-/// The index just after the JSON container opening at `start` (braces inside JSON strings
-/// do not count), or the end of the text when it never closes.
-pub fn container_end(b: &[u8], start: usize) -> usize {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut i = start;
-    while i < b.len() {
-        let char = b[i];
-        if in_string {
-            if char == b'\\' {
-                i += 1; // the escaped character is skipped too
-            } else if char == b'"' {
-                in_string = false;
-            }
-        } else if char == b'"' {
-            in_string = true;
-        } else if matches!(char, b'{' | b'[') {
-            depth += 1;
-        } else if matches!(char, b'}' | b']') {
-            depth = depth.saturating_sub(1);
-            if depth == 0 {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    b.len()
-}
-
-/// The whitespace the dialects strip at the ends of a piece (ASCII, as the pure `WHITESPACE`).
-pub fn trim_whitespace(text: &str) -> &str {
-    text.trim_matches([' ', '\t', '\n', '\r'])
-}
 
 /// The first `pattern` in `text[from..to]`, as an index into `text`.
 ///
@@ -56,7 +24,7 @@ pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usiz
     let mut at = from;
     while at < to {
         at += memchr::memchr(first, &haystack[at..])?;
-        if haystack[at..].starts_with(pattern) {
+        if begins_with(&haystack[at..], pattern) {
             return Some(at);
         }
         at += 1;
@@ -64,47 +32,45 @@ pub fn find_in(text: &str, pattern: &str, from: usize, to: usize) -> Option<usiz
     None
 }
 
-const THINK_OPEN: &str = "<think>";
-const THINK_CLOSE: &str = "</think>";
-
-/// The spans of `text` outside `<think>...</think>` blocks, and the reasoning (see the
-/// pure `think_split`).
-pub fn think_split(text: &str) -> (Vec<Range<usize>>, Option<String>) {
-    let len = text.len();
-    let mut spans = Vec::new();
-    let mut blocks: Vec<&str> = Vec::new();
-    let mut pos = 0;
-    let first_close = find_in(text, THINK_CLOSE, 0, len);
-    let first_open = find_in(text, THINK_OPEN, 0, len);
-    if let Some(close) = first_close {
-        if first_open.is_none_or(|open| close < open) {
-            blocks.push(&text[..close]);
-            pos = close + THINK_CLOSE.len();
-        }
+/// The calls, content and reasoning of `text`: `scan(text, start, end, calls, pieces)` reads
+/// each range outside the reasoning blocks `think` ([`outside_reasoning`]), appending the
+/// calls and the text outside them; the content is the pieces joined ([`joined_content`]).
+pub fn parse_around_reasoning<'a>(
+    text: &'a str,
+    think: (&str, &str),
+    scan: impl Fn(&'a str, usize, usize, &mut Vec<Call<'a>>, &mut Vec<&'a str>),
+) -> Parsed<'a> {
+    let (ranges, reasoning) = outside_reasoning(text, think.0, think.1);
+    let mut calls = Vec::new();
+    let mut pieces = Vec::new();
+    for range in ranges {
+        scan(text, range.start, range.end, &mut calls, &mut pieces);
     }
-    loop {
-        let Some(open_at) = find_in(text, THINK_OPEN, pos, len) else {
-            spans.push(pos..len);
-            break;
-        };
-        if pos < open_at {
-            spans.push(pos..open_at); // (empty spans hold nothing)
-        }
-        let body = open_at + THINK_OPEN.len();
-        let Some(close_at) = find_in(text, THINK_CLOSE, body, len) else {
-            blocks.push(&text[body..]);
-            break;
-        };
-        blocks.push(&text[body..close_at]);
-        pos = close_at + THINK_CLOSE.len();
+    Parsed {
+        calls,
+        content: joined_content(&pieces),
+        reasoning,
     }
-    let kept: Vec<&str> = (blocks.into_iter())
-        .map(trim_whitespace)
-        .filter(|block| !block.is_empty())
-        .collect();
-    let reasoning = kept.join("\n\n");
-    (spans, (!reasoning.is_empty()).then_some(reasoning))
 }
+
+/// [`parse_around_reasoning`] (`<think>` blocks) of a special-token dialect: its blocks
+/// ([`special_token_blocks`] with these markers), each read by `block_call`.
+pub fn parse_special_tokens<'a>(
+    text: &'a str,
+    prefix: &str,
+    (begins, ends, dropped): (&[&str], &[&str], &[&str]),
+    block_call: fn(&'a str) -> Call<'a>,
+) -> Parsed<'a> {
+    parse_around_reasoning(text, THINK, |text, start, end, calls, pieces| {
+        let (outside, blocks) =
+            special_token_blocks(text, start..end, prefix, begins, ends, dropped);
+        pieces.extend(outside);
+        calls.extend(blocks.into_iter().map(block_call));
+    })
+}
+
+/// The reasoning block of most dialects.
+pub const THINK: (&str, &str) = ("<think>", "</think>");
 
 /// The call blocks in `text[span]` of a dialect whose markers are special tokens sharing
 /// `prefix`, and the text outside them (see the pure `special_token_blocks`).
@@ -117,8 +83,11 @@ pub fn special_token_blocks<'a, 'm>(
     dropped: &[&'m str],
 ) -> (Vec<&'a str>, Vec<&'a str>) {
     let (start, stop) = (span.start, span.end);
-    let marker_at =
-        |at: usize, markers: &[&'m str]| -> Option<&'m str> { marker_at(&text[at..stop], markers) };
+    // Asked only where `prefix` was found, and every marker begins with it.
+    debug_assert!((begins.iter().chain(ends).chain(dropped)).all(|m| m.starts_with(prefix)));
+    let marker_at = |at: usize, markers: &[&'m str]| -> Option<&'m str> {
+        marker_after_prefix(&text[..stop], at, prefix.len(), markers)
+    };
     let mut outside = Vec::new();
     let mut blocks = Vec::new();
     let mut pos = start; // text from here on is not yet in `outside` or `blocks`
@@ -145,7 +114,9 @@ pub fn special_token_blocks<'a, 'm>(
             };
             blocks.push(&text[body..block_end]);
             pos = end.map_or(block_end, |end| block_end + end.len());
-            at = find_in(text, prefix, pos, stop);
+            if end.is_some() {
+                at = find_in(text, prefix, pos, stop);
+            } // else the marker that cut the block off is next: `at` stays on it
             continue;
         }
         let marker = marker_at(here, ends).or_else(|| marker_at(here, dropped));
@@ -162,25 +133,51 @@ pub fn special_token_blocks<'a, 'm>(
 }
 
 /// The one of `markers` that `text` begins with, if any.
+#[inline]
 pub fn marker_at<'m>(text: &str, markers: &[&'m str]) -> Option<&'m str> {
-    markers
-        .iter()
-        .copied()
-        .find(|marker| text.starts_with(marker))
+    (markers.iter().copied()).find(|marker| begins_with(text.as_bytes(), marker.as_bytes()))
+}
+
+/// The one of `markers` at `at` in `text`, where a prefix of them all `skip` bytes long
+/// was found: only the rest is compared (markers sharing a long prefix, e.g. kimi's
+/// `<|tool_call`, would otherwise each compare it again at every place it is found).
+#[inline]
+pub fn marker_after_prefix<'m>(
+    text: &str,
+    at: usize,
+    skip: usize,
+    markers: &[&'m str],
+) -> Option<&'m str> {
+    let rest = &text.as_bytes()[at + skip..];
+    (markers.iter().copied()).find(|marker| begins_with(rest, &marker.as_bytes()[skip..]))
+}
+
+/// Whether `text` begins with `marker`, compared byte by byte: most places a scanner
+/// checks differ within a few bytes, and `starts_with` calls `memcmp` at each, which
+/// costs more than the scan when markers come every few bytes.
+#[inline]
+pub fn begins_with(text: &[u8], marker: &[u8]) -> bool {
+    let Some(head) = text.get(..marker.len()) else {
+        return false;
+    };
+    for (i, &byte) in marker.iter().enumerate() {
+        if head[i] != byte {
+            return false;
+        }
+    }
+    true
 }
 
 /// The text outside the calls: its pieces joined, whitespace at both ends stripped;
 /// None when nothing is left.
 pub fn joined_content(outside: &[&str]) -> Option<String> {
     let joined = outside.concat();
-    let kept = trim_whitespace(&joined);
+    let kept = trim_space(&joined);
     (!kept.is_empty()).then(|| kept.to_owned())
 }
 
-// ------------------------------------------------- JSON-in-text dialects (hermes, mistral,
-// granite, llama3-json, xlam): one call is a JSON object {"name": ..., "arguments": {...}}
-
-/// The whitespace skipped and trimmed at seams (JSON's; the same set on both backends).
+/// The whitespace skipped and trimmed at seams by every dialect (JSON's; the pure
+/// `WHITESPACE`).
 pub fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
@@ -208,12 +205,7 @@ pub fn skip_space(b: &[u8], mut i: usize) -> usize {
 /// Whether `needle` is at `i`, wholly before `end`.
 pub fn at(b: &[u8], i: usize, end: usize, needle: &str) -> bool {
     b.get(i..end)
-        .is_some_and(|rest| rest.starts_with(needle.as_bytes()))
-}
-
-/// The first `needle` in `text[from..end]`: its index.
-pub fn find(text: &str, needle: &str, from: usize, end: usize) -> Option<usize> {
-    memchr::memmem::find(text.as_bytes().get(from..end)?, needle.as_bytes()).map(|i| from + i)
+        .is_some_and(|rest| begins_with(rest, needle.as_bytes()))
 }
 
 /// The index just after the JSON container opening at `start` when it closes before
@@ -248,7 +240,9 @@ pub fn json_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
 /// The ranges of `text` outside its reasoning blocks `open ... close`, and the blocks'
 /// text (each trimmed, the non-empty ones joined by a blank line; None when there is
 /// none). Text before a first `close` that no `open` precedes is reasoning (the template
-/// opened the block in the prompt); an unclosed block runs to the end.
+/// opened the block in the prompt); an unclosed block runs to the end. Empty ranges are
+/// left out, but for the last. (The XML family splits reasoning its own way, `xmlcalls::split`: only between
+/// call blocks, joined by one newline.)
 pub fn outside_reasoning(
     text: &str,
     open: &str,
@@ -256,21 +250,29 @@ pub fn outside_reasoning(
 ) -> (Vec<Range<usize>>, Option<String>) {
     let mut ranges = Vec::new();
     let mut thoughts: Vec<&str> = Vec::new();
+    // Searchers built once per text: `find_in` stops at every `<`, and reasoning markers
+    // are rare where other markers are dense.
+    let (open_finder, close_finder) = (memmem::Finder::new(open), memmem::Finder::new(close));
+    let find = |finder: &memmem::Finder, from: usize, to: usize| {
+        finder.find(&text.as_bytes()[from..to]).map(|at| from + at)
+    };
     let mut pos = 0;
-    if let Some(first_close) = find(text, close, 0, text.len()) {
-        if find(text, open, 0, first_close).is_none() {
+    if let Some(first_close) = find(&close_finder, 0, text.len()) {
+        if find(&open_finder, 0, first_close).is_none() {
             thoughts.push(&text[..first_close]);
             pos = first_close + close.len();
         }
     }
     loop {
-        let Some(start) = find(text, open, pos, text.len()) else {
+        let Some(start) = find(&open_finder, pos, text.len()) else {
             ranges.push(pos..text.len());
             break;
         };
-        ranges.push(pos..start);
+        if pos < start {
+            ranges.push(pos..start); // (empty ranges hold nothing)
+        }
         let inner = start + open.len();
-        let Some(stop) = find(text, close, inner, text.len()) else {
+        let Some(stop) = find(&close_finder, inner, text.len()) else {
             thoughts.push(&text[inner..]);
             break;
         };
@@ -284,6 +286,33 @@ pub fn outside_reasoning(
     let reasoning = (!kept.is_empty()).then(|| kept.join("\n\n"));
     (ranges, reasoning)
 }
+
+/// A call whose block names nothing readable: name "", the block's text (trimmed) kept
+/// as undecodable arguments.
+pub fn nameless(block: &str) -> Call<'_> {
+    Call {
+        name: Some(Cow::Borrowed("")),
+        id: None,
+        arguments: Arguments::Undecodable(Cow::Borrowed(trim_space(block))),
+    }
+}
+
+/// Whether some `marker` in `text` is followed (after whitespace) by `next`.
+pub fn marker_then(text: &str, marker: &str, next: &str) -> bool {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(open) = find_in(text, marker, from, text.len()) {
+        let after = skip_space(b, open + marker.len());
+        if at(b, after, b.len(), next) {
+            return true;
+        }
+        from = after;
+    }
+    false
+}
+
+// ------------------------------------------------- JSON-in-text dialects (hermes, mistral,
+// granite, llama3-json, xlam): one call is a JSON object {"name": ..., "arguments": {...}}
 
 /// The name of a call object that does not decode (cut off, broken JSON), where it
 /// opens with `{"name": "..."`: that string, decoded; else "".
@@ -324,8 +353,10 @@ pub fn object_call<'a>(block: &'a str, keys: &[&str], with_id: bool) -> Call<'a>
         id: None,
         arguments: Arguments::Undecodable(Cow::Borrowed(block)),
     };
-    // Text that does not end with `}` is no object: spares the parser's error path.
-    let Some(Ok(tape)) = block.ends_with('}').then(|| json::parse_str(block)) else {
+    // Text that does not end with `}` is no object, and one without `"` has no name:
+    // spares the parser (a text of many `{}` makes one call each).
+    let readable = block.ends_with('}') && memchr::memchr(b'"', block.as_bytes()).is_some();
+    let Some(Ok(tape)) = readable.then(|| json::parse_str(block)) else {
         return unreadable();
     };
     let root = TapeNode::root(&tape);
@@ -428,26 +459,13 @@ pub fn json_calls<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::container_end;
+    use super::json_end;
 
     #[test]
     fn braces_inside_strings_do_not_count() {
         let text = br#"{"a": "}{\"}"} tail"#;
-        assert_eq!(container_end(text, 0), 14);
-        assert_eq!(container_end(b"{[}", 0), 3);
-        assert_eq!(container_end(b"{\"a\": 1", 0), 7);
-    }
-}
-
-#[cfg(test)]
-mod json_in_text_tests {
-    use super::container_end;
-
-    #[test]
-    fn braces_inside_strings_do_not_count() {
-        let text = br#"{"a": "}{\"}"} tail"#;
-        assert_eq!(container_end(text, 0), 14);
-        assert_eq!(container_end(b"{[}", 0), 3);
-        assert_eq!(container_end(b"{\"a\": 1", 0), 7);
+        assert_eq!(json_end(text, 0, text.len()), Some(14));
+        assert_eq!(json_end(b"{[}]", 0, 4), Some(4));
+        assert_eq!(json_end(b"{\"a\": 1", 0, 7), None);
     }
 }

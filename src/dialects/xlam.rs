@@ -1,13 +1,12 @@
 //! `xlam`: Salesforce xLAM-2 tool calls, a bare JSON list. The specification is
 //! `python/toolsift/_pure/dialects/xlam.py`; this follows it line by line.
 
-use super::text::{at, find, joined_content, json_calls, outside_reasoning, skip_space};
+use super::text::{THINK, at, find_in, json_calls, parse_around_reasoning, skip_space};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 
 const FENCE: &str = "```";
 const FENCE_LANGUAGE: &str = "json";
-const THINK: (&str, &str) = ("<think>", "</think>");
 const KEYS: &[&str] = &["arguments"];
 
 /// Never: a bare JSON list is not guessed.
@@ -16,17 +15,7 @@ pub fn detect(_text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    let (ranges, reasoning) = outside_reasoning(text, THINK.0, THINK.1);
-    let mut calls = Vec::new();
-    let mut pieces = Vec::new();
-    for range in ranges {
-        scan(text, range.start, range.end, &mut calls, &mut pieces);
-    }
-    Parsed {
-        calls,
-        content: joined_content(&pieces),
-        reasoning,
-    }
+    parse_around_reasoning(text, THINK, scan)
 }
 
 /// The lists in `text[pos..end]` appended to `calls`, the text outside to `pieces`.
@@ -43,7 +32,7 @@ fn scan<'a>(
         pos = stop;
     }
     loop {
-        let Some(fence) = find(text, FENCE, pos, end) else {
+        let Some(fence) = find_in(text, FENCE, pos, end) else {
             pieces.push(&text[pos..end]);
             return;
         };
@@ -51,7 +40,7 @@ fn scan<'a>(
         if at(b, body, end, FENCE_LANGUAGE) {
             body += FENCE_LANGUAGE.len();
         }
-        let close = find(text, FENCE, body, end);
+        let close = find_in(text, FENCE, body, end);
         let limit = close.unwrap_or(end);
         let Some(stop) = read_list(text, skip_space(b, body).min(limit), limit, calls) else {
             // not a list of calls: content up to its closing fence

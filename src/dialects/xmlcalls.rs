@@ -9,10 +9,9 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::schema::{object_text, typed_value};
+use super::text::{skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
-
-pub const WHITESPACE: &[u8] = b" \t\r\n";
 
 /// `text.find(marker, pos)` that remembers each search: a later search from a place at or
 /// after the one remembered, and not past what it found, has the same answer, so forward
@@ -59,19 +58,6 @@ impl<'a> Finder<'a> {
         }
         found
     }
-}
-
-pub fn skip_whitespace(text: &str, mut pos: usize) -> usize {
-    let b = text.as_bytes();
-    while pos < b.len() && WHITESPACE.contains(&b[pos]) {
-        pos += 1;
-    }
-    pos
-}
-
-/// The `WHITESPACE` stripped from both ends of `text`.
-pub fn strip(text: &str) -> &str {
-    text.trim_matches(|c: char| c.is_ascii() && WHITESPACE.contains(&(c as u8)))
 }
 
 /// A block reader: `(finder, index after the opening marker, tools)` -> `(calls, index
@@ -136,8 +122,8 @@ pub fn split<'a>(
         calls.extend(found_calls);
         pos = end;
     }
-    let joined = strip(&content.concat()).to_owned();
-    let thoughts: Vec<&str> = reasoning.iter().map(|part| strip(part)).collect();
+    let joined = trim_space(&content.concat()).to_owned();
+    let thoughts: Vec<&str> = reasoning.iter().map(|part| trim_space(part)).collect();
     let thought = (thoughts.iter().copied())
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
@@ -214,7 +200,7 @@ pub fn read_invokes<'a>(
     let text = finder.text;
     let mut calls = Vec::new();
     loop {
-        pos = skip_whitespace(text, pos);
+        pos = skip_space(text.as_bytes(), pos);
         if pos == text.len() {
             return (calls, pos);
         }
@@ -258,7 +244,7 @@ fn read_params(
     let text = finder.text;
     let mut pairs: Vec<(&str, String)> = Vec::new();
     loop {
-        pos = skip_whitespace(text, pos);
+        pos = skip_space(text.as_bytes(), pos);
         if text[pos..].starts_with(syntax.invoke_close) {
             return Some((object_text(&pairs), pos + syntax.invoke_close.len()));
         }
@@ -296,7 +282,7 @@ pub fn value_close(
     finder.remembered((close, true), pos, |finder| {
         let mut found = finder.find(close, pos);
         while let Some(at) = found {
-            let after = skip_whitespace(text, at + close.len());
+            let after = skip_space(text.as_bytes(), at + close.len());
             if after == text.len()
                 || followers
                     .iter()
@@ -308,59 +294,4 @@ pub fn value_close(
         }
         None
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::dialects::Dialect;
-
-    /// The table of tests/test_dialects_xml.py.
-    #[test]
-    fn detection_tells_the_tool_call_dialects_apart() {
-        let d = "\u{ff5c}DSML\u{ff5c}";
-        let function_calls = format!("<{d}function_calls>\n<{d}invoke name=\"f\">");
-        let tool_calls = format!("<{d}tool_calls>");
-        let table: &[(&str, Option<&str>)] = &[
-            (
-                "<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call>",
-                Some("seed-oss"),
-            ),
-            (
-                "x <tool_call>\n  <function=f>\n</function>\n</tool_call>",
-                Some("qwen3-coder"),
-            ),
-            (
-                "<tool_call>get_weather\n<arg_key>city</arg_key>",
-                Some("glm"),
-            ),
-            ("<tool_call>get_time</tool_call>", Some("glm")),
-            (
-                "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>",
-                None,
-            ),
-            ("<tool_call>\n[1]</tool_call>", None),
-            ("<tool_call>\n</tool_call>", None),
-            (
-                "<minimax:tool_call>\n<invoke name=\"f\">",
-                Some("minimax-m2"),
-            ),
-            (&function_calls, Some("deepseek-dsml")),
-            (&tool_calls, Some("deepseek-dsml")),
-            ("no markers at all", None),
-        ];
-        let mine = [
-            "seed-oss",
-            "qwen3-coder",
-            "glm",
-            "minimax-m2",
-            "deepseek-dsml",
-        ];
-        for (text, dialect) in table {
-            let found = (Dialect::ALL.iter())
-                .find(|d| d.detect(text))
-                .map(|d| d.name())
-                .filter(|name| mine.contains(name));
-            assert_eq!(found, *dialect, "{text}");
-        }
-    }
 }

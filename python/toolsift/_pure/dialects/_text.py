@@ -2,73 +2,55 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolsift._errors import ParseError
 from toolsift._jsontext import holds_too_long_int, loads
 from toolsift._pure.calls import arguments_of
 from toolsift._types import ToolCall
 
-
-def container_end(text: str, start: int) -> int:
-    """The index just after the JSON container opening at `start` (braces inside JSON
-    strings do not count), or the end of the text when it never closes."""
-    depth = 0
-    in_string = False
-    i = start
-    while i < len(text):
-        char = text[i]
-        if in_string:
-            if char == "\\":
-                i += 1  # the escaped character is skipped too
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth = max(depth - 1, 0)
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
-
+from . import Parsed
 
 WHITESPACE = " \t\n\r"
-THINK_OPEN = "<think>"
-THINK_CLOSE = "</think>"
+"""The whitespace skipped and stripped at seams by every dialect (JSON's)."""
 
 
-def think_split(text: str) -> tuple[list[tuple[int, int]], str | None]:
-    """The spans of `text` outside `<think>...</think>` blocks (empty ones before a block
-    left out), and the reasoning: each block's text (whitespace at its ends stripped), the
-    non-empty ones joined by a blank line, or None. A `</think>` before any `<think>`
-    closes a block the prompt opened (the chat template ends the prompt with `<think>`),
-    so the text before it is reasoning; an unclosed `<think>` runs to the end of the text.
-    Other `</think>` stay as text."""
-    spans: list[tuple[int, int]] = []
-    blocks: list[str] = []
-    pos = 0
-    first_close = text.find(THINK_CLOSE)
-    first_open = text.find(THINK_OPEN)
-    if first_close != -1 and (first_open == -1 or first_close < first_open):
-        blocks.append(text[:first_close])
-        pos = first_close + len(THINK_CLOSE)
-    while True:
-        open_at = text.find(THINK_OPEN, pos)
-        if open_at == -1:
-            spans.append((pos, len(text)))
-            break
-        if pos < open_at:  # (empty spans hold nothing)
-            spans.append((pos, open_at))
-        body = open_at + len(THINK_OPEN)
-        close_at = text.find(THINK_CLOSE, body)
-        if close_at == -1:
-            blocks.append(text[body:])
-            break
-        blocks.append(text[body:close_at])
-        pos = close_at + len(THINK_CLOSE)
-    reasoning = "\n\n".join(kept for block in blocks if (kept := block.strip(WHITESPACE)))
-    return spans, reasoning or None
+THINK = ("<think>", "</think>")
+"""The reasoning block of most dialects."""
+
+Scanner = Callable[[str, int, int, list[ToolCall], list[str]], None]
+"""`(text, start, end, calls, pieces)`: reads `text[start:end]`, appending the calls found
+to `calls` and the text outside them to `pieces`."""
+
+
+def parse_around_reasoning(text: str, think: tuple[str, str], scan: Scanner) -> Parsed:
+    """The calls, content and reasoning of `text`: `scan` reads each range outside the
+    reasoning blocks `think` (`outside_reasoning`); the content is the pieces joined
+    (`joined_content`)."""
+    ranges, reasoning = outside_reasoning(text, *think)
+    calls: list[ToolCall] = []
+    pieces: list[str] = []
+    for start, end in ranges:
+        scan(text, start, end, calls, pieces)
+    return Parsed(calls, joined_content(pieces), reasoning)
+
+
+def parse_special_tokens(
+    text: str,
+    prefix: str,
+    markers: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    block_call: Callable[[str], ToolCall],
+) -> Parsed:
+    """`parse_around_reasoning` (`<think>` blocks) of a special-token dialect: its blocks
+    (`special_token_blocks` with the markers `(begins, ends, dropped)`), each read by
+    `block_call`."""
+
+    def scan(text: str, start: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:
+        outside, blocks = special_token_blocks(text, (start, end), prefix, *markers)
+        pieces.extend(outside)
+        calls.extend(block_call(block) for block in blocks)
+
+    return parse_around_reasoning(text, THINK, scan)
 
 
 def special_token_blocks(
@@ -107,7 +89,8 @@ def special_token_blocks(
             blocks.append(text[body:at])
             end = marker_at(text, at, ends)
             pos = at if end is None else at + len(end)
-            at = text.find(prefix, pos, stop)
+            if end is not None:  # else the marker that cut the block off is next: `at` stays
+                at = text.find(prefix, pos, stop)
         elif text.startswith(removed, at):
             outside.append(text[pos:at])
             pos = at + len(marker_at(text, at, removed) or "")
@@ -168,7 +151,9 @@ def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int,
     """The `(start, end)` ranges of `text` outside its reasoning blocks `open ... close`,
     and the blocks' text (each trimmed, the non-empty ones joined by a blank line; None
     when there is none). Text before a first `close` that no `open` precedes is reasoning
-    (the template opened the block in the prompt); an unclosed block runs to the end."""
+    (the template opened the block in the prompt); an unclosed block runs to the end.
+    Empty ranges are left out, but for the last. (The XML family splits reasoning its own way,
+    `_xmlcalls.split`: only between call blocks, joined by one newline.)"""
     ranges: list[tuple[int, int]] = []
     thoughts: list[str] = []
     pos = 0
@@ -181,7 +166,8 @@ def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int,
         if start == -1:
             ranges.append((pos, len(text)))
             break
-        ranges.append((pos, start))
+        if pos < start:  # (empty ranges hold nothing)
+            ranges.append((pos, start))
         stop = text.find(close, start + len(open))
         if stop == -1:
             thoughts.append(text[start + len(open) :])
@@ -191,6 +177,23 @@ def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int,
     kept = [thought.strip(WHITESPACE) for thought in thoughts]
     reasoning = "\n\n".join(thought for thought in kept if thought)
     return ranges, reasoning or None
+
+
+def nameless(block: str) -> ToolCall:
+    """A call whose block names nothing readable: name "", the block's text (stripped)
+    kept in raw_arguments."""
+    return ToolCall("", {}, None, block.strip(WHITESPACE))
+
+
+def marker_then(text: str, marker: str, next: str) -> bool:
+    """Whether some `marker` in `text` is followed (after whitespace) by `next`."""
+    at = text.find(marker)
+    while at != -1:
+        after = skip_space(text, at + len(marker))
+        if text.startswith(next, after):
+            return True
+        at = text.find(marker, after)
+    return False
 
 
 def leading_name(block: str) -> str:
@@ -225,7 +228,9 @@ def object_call(block: str, keys: tuple[str, ...], with_id: bool) -> ToolCall:
     string) in raw_arguments; a block that does not decode to an object with a string
     name gives the leading name (else "") and the block's text."""
     value = None
-    if block.endswith("}"):  # else not an object's text: spares the parser's error path
+    # Text that does not end with `}` is no object, and one without `"` has no name:
+    # spares the parser (a text of many `{}` makes one call each).
+    if block.endswith("}") and '"' in block:
         try:
             value = loads(block)
         except ParseError:

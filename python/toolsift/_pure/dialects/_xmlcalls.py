@@ -56,8 +56,7 @@ from ..._types import ToolCall
 from ..calls import tool_call
 from . import Parsed, Tools
 from ._schema import object_text, typed_value
-
-WHITESPACE = " \t\r\n"
+from ._text import WHITESPACE, skip_space
 
 
 class Finder:
@@ -83,12 +82,6 @@ class Finder:
         found = search()
         self._last[key] = (pos, found)
         return found
-
-
-def skip_whitespace(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in WHITESPACE:
-        pos += 1
-    return pos
 
 
 #: A block reader: `(finder, index after the opening marker, tools)` ->
@@ -184,7 +177,7 @@ def read_invokes(
     text = finder.text
     calls: list[ToolCall] = []
     while True:
-        pos = skip_whitespace(text, pos)
+        pos = skip_space(text, pos)
         if pos == len(text):
             return calls, pos
         if text.startswith(syntax.close, pos):
@@ -220,7 +213,7 @@ def read_params(
     text = finder.text
     pairs: list[tuple[str, str]] = []
     while True:
-        pos = skip_whitespace(text, pos)
+        pos = skip_space(text, pos)
         if text.startswith(syntax.invoke_close, pos):
             return object_text(pairs), pos + len(syntax.invoke_close)
         if not text.startswith(syntax.param_open, pos):
@@ -254,7 +247,7 @@ def value_close(finder: Finder, pos: int, close: str, followers: tuple[str, ...]
     def search() -> int:
         found = finder.find(close, pos)
         while found != -1:
-            after = skip_whitespace(text, found + len(close))
+            after = skip_space(text, found + len(close))
             if after == len(text) or any(text.startswith(marker, after) for marker in followers):
                 return found
             found = finder.find(close, found + len(close))

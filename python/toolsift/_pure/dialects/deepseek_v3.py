@@ -15,7 +15,7 @@ a log must keep them (`skip_special_tokens=False`). `detect` looks for
 
 Rules:
 
-* Reasoning: R1's `<think>...</think>` blocks (`_text.think_split`: R1-0528's template
+* Reasoning: R1's `<think>...</think>` blocks (`_text.outside_reasoning`: R1-0528's template
   ends the prompt with `<think>`, so a `</think>` with no `<think>` before it closes a
   block the prompt opened). Markers inside them are not calls; their text is reasoning.
 * A call block is the text after `<｜tool▁call▁begin｜>` up to `<｜tool▁call▁end｜>`, or up to
@@ -41,7 +41,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, special_token_blocks, think_split
+from ._text import WHITESPACE, nameless, parse_special_tokens
 
 PREFIX = "<｜tool▁"
 SECTION_MARKERS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
@@ -58,22 +58,15 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    spans, reasoning = think_split(text)
-    outside: list[str] = []
-    calls: list[ToolCall] = []
-    for span in spans:
-        pieces, blocks = special_token_blocks(
-            text, span, PREFIX, (CALL_BEGIN,), (CALL_END,), SECTION_MARKERS
-        )
-        outside.extend(pieces)
-        calls.extend(block_call(block) for block in blocks)
-    return Parsed(calls, joined_content(outside), reasoning)
+    return parse_special_tokens(
+        text, PREFIX, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call
+    )
 
 
 def block_call(block: str) -> ToolCall:
     at = block.find(SEPARATOR)
     if at == -1:
-        return ToolCall("", {}, None, block.strip(WHITESPACE))
+        return nameless(block)
     rest = block[at + len(SEPARATOR) :]
     newline = rest.find("\n")
     if newline == -1:

@@ -13,7 +13,7 @@ them apart by that `function<｜tool▁sep｜>` right after the call marker.
 
 Rules:
 
-* Reasoning: `<think>...</think>` blocks (`_text.think_split`: in thinking mode the
+* Reasoning: `<think>...</think>` blocks (`_text.outside_reasoning`: in thinking mode the
   prompt ends with `<think>`, so a `</think>` with no `<think>` before it closes a block
   the prompt opened). Markers inside them are not calls; their text is the reasoning.
 * A call block is the text after `<｜tool▁call▁begin｜>` up to `<｜tool▁call▁end｜>`, or up to
@@ -35,7 +35,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, special_token_blocks, think_split
+from ._text import WHITESPACE, nameless, parse_special_tokens
 
 PREFIX = "<｜tool▁"
 SECTION_MARKERS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
@@ -51,21 +51,14 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    spans, reasoning = think_split(text)
-    outside: list[str] = []
-    calls: list[ToolCall] = []
-    for span in spans:
-        pieces, blocks = special_token_blocks(
-            text, span, PREFIX, (CALL_BEGIN,), (CALL_END,), SECTION_MARKERS
-        )
-        outside.extend(pieces)
-        calls.extend(block_call(block) for block in blocks)
-    return Parsed(calls, joined_content(outside), reasoning)
+    return parse_special_tokens(
+        text, PREFIX, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call
+    )
 
 
 def block_call(block: str) -> ToolCall:
     at = block.find(SEPARATOR)
     if at == -1:
-        return ToolCall("", {}, None, block.strip(WHITESPACE))
+        return nameless(block)
     name = block[:at].strip(WHITESPACE)
     return tool_call(name, None, block[at + len(SEPARATOR) :].strip(WHITESPACE))

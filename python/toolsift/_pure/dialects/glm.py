@@ -43,7 +43,8 @@ from ..._types import ToolCall
 from ..calls import tool_call
 from . import Parsed, Tools
 from ._schema import object_text, typed_value
-from ._xmlcalls import WHITESPACE, Finder, skip_whitespace, split, value_close
+from ._text import WHITESPACE, skip_space
+from ._xmlcalls import Finder, split, value_close
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
@@ -58,7 +59,7 @@ def detect(text: str) -> bool:
     `</tool_call>`."""
     found = text.find(OPEN)
     while found != -1:
-        start = skip_whitespace(text, found + len(OPEN))
+        start = skip_space(text, found + len(OPEN))
         name_end = text.find("<", start)
         if (
             name_end > start
@@ -80,7 +81,7 @@ def read_block(finder: Finder, pos: int, tools: Tools | None) -> tuple[list[Tool
     pairs: list[tuple[str, str]] = []
     pos = name_end
     while name and ">" not in name:
-        pos = skip_whitespace(text, pos)
+        pos = skip_space(text, pos)
         if text.startswith(CLOSE, pos):
             return [tool_call(name, None, object_text(pairs))], pos + len(CLOSE)
         if not text.startswith(KEY_OPEN, pos):
@@ -89,7 +90,7 @@ def read_block(finder: Finder, pos: int, tools: Tools | None) -> tuple[list[Tool
         if key_end == -1:
             break
         key = text[pos + len(KEY_OPEN) : key_end].strip(WHITESPACE)
-        value_start = skip_whitespace(text, key_end + len(KEY_CLOSE))
+        value_start = skip_space(text, key_end + len(KEY_CLOSE))
         if not key or not text.startswith(VALUE_OPEN, value_start):
             break
         value_start += len(VALUE_OPEN)

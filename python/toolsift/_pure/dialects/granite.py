@@ -30,33 +30,27 @@ from __future__ import annotations
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, json_calls, outside_reasoning, skip_space
+from ._text import (
+    THINK,
+    json_calls,
+    marker_then,
+    nameless,
+    parse_around_reasoning,
+    skip_space,
+)
 
 MARKERS = ("<|tool_call|>", "<tool_call>")
 CLOSE = "</tool_call>"
-THINK = ("<think>", "</think>")
 KEYS = ("arguments",)
 
 
 def detect(text: str) -> bool:
     """`<|tool_call|>` or `<tool_call>` followed (after whitespace) by `[`."""
-    for marker in MARKERS:
-        at = text.find(marker)
-        while at != -1:
-            after = skip_space(text, at + len(marker))
-            if text.startswith("[", after):
-                return True
-            at = text.find(marker, after)
-    return False
+    return any(marker_then(text, marker, "[") for marker in MARKERS)
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    ranges, reasoning = outside_reasoning(text, *THINK)
-    calls: list[ToolCall] = []
-    pieces: list[str] = []
-    for start, end in ranges:
-        scan_markers(text, start, end, calls, pieces)
-    return Parsed(calls, joined_content(pieces), reasoning)
+    return parse_around_reasoning(text, THINK, scan_markers)
 
 
 def scan_markers(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:
@@ -81,7 +75,7 @@ def scan_markers(text: str, pos: int, end: int, calls: list[ToolCall], pieces: l
         i = skip_space(text, body)
         stop = json_calls(text, i, limit, KEYS, False, calls)
         if stop is None:
-            calls.append(ToolCall("", {}, None, text[i:limit].strip(WHITESPACE)))
+            calls.append(nameless(text[i:limit]))
             pos = limit
             continue
         after = skip_space(text, stop)

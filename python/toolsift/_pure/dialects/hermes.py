@@ -39,39 +39,28 @@ from toolsift._types import ToolCall
 
 from . import Parsed, Tools
 from ._text import (
+    THINK,
     WHITESPACE,
-    joined_content,
     json_end,
     leading_name,
+    marker_then,
     object_call,
-    outside_reasoning,
+    parse_around_reasoning,
     skip_space,
 )
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
-THINK = ("<think>", "</think>")
 KEYS = ("arguments",)
 
 
 def detect(text: str) -> bool:
     """`<tool_call>` followed (after whitespace) by `{`."""
-    at = text.find(OPEN)
-    while at != -1:
-        after = skip_space(text, at + len(OPEN))
-        if text.startswith("{", after):
-            return True
-        at = text.find(OPEN, after)
-    return False
+    return marker_then(text, OPEN, "{")
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    ranges, reasoning = outside_reasoning(text, *THINK)
-    calls: list[ToolCall] = []
-    pieces: list[str] = []
-    for start, end in ranges:
-        scan_tags(text, start, end, calls, pieces)
-    return Parsed(calls, joined_content(pieces), reasoning)
+    return parse_around_reasoning(text, THINK, scan_tags)
 
 
 def scan_tags(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:

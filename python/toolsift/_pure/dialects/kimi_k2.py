@@ -14,7 +14,7 @@ The singular section markers `<|tool_call_section_begin|>` / `<|tool_call_sectio
 
 Rules:
 
-* Reasoning: `<think>...</think>` blocks (`_text.think_split`: a `</think>` with no
+* Reasoning: `<think>...</think>` blocks (`_text.outside_reasoning`: a `</think>` with no
   `<think>` before it closes a block the prompt opened). Markers inside them are not
   calls; their text is the reasoning.
 * A call block is the text after `<|tool_call_begin|>` up to `<|tool_call_end|>`, or up
@@ -38,7 +38,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, special_token_blocks, think_split
+from ._text import WHITESPACE, nameless, parse_special_tokens
 
 PREFIX = "<|tool_call"
 SECTION_MARKERS = (
@@ -60,22 +60,15 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    spans, reasoning = think_split(text)
-    outside: list[str] = []
-    calls: list[ToolCall] = []
-    for span in spans:
-        pieces, blocks = special_token_blocks(
-            text, span, PREFIX, (CALL_BEGIN,), (CALL_END,), SECTION_MARKERS
-        )
-        outside.extend(pieces)
-        calls.extend(block_call(block) for block in blocks)
-    return Parsed(calls, joined_content(outside), reasoning)
+    return parse_special_tokens(
+        text, PREFIX, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call
+    )
 
 
 def block_call(block: str) -> ToolCall:
     at = block.find(ARGUMENT_BEGIN)
     if at == -1:
-        return ToolCall("", {}, None, block.strip(WHITESPACE))
+        return nameless(block)
     header = block[:at].strip(WHITESPACE)
     arguments = block[at + len(ARGUMENT_BEGIN) :].strip(WHITESPACE)
     return tool_call(name_of(header), header or None, arguments)

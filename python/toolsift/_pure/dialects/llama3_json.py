@@ -31,7 +31,7 @@ from __future__ import annotations
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, json_calls, skip_space
+from ._text import joined_content, json_calls, nameless, skip_space
 
 TAG = "<|python_tag|>"
 KEYS = ("arguments", "parameters")
@@ -76,7 +76,7 @@ def read_calls(text: str, i: int, limit: int, calls: list[ToolCall]) -> int:
     while True:
         stop = json_calls(text, i, limit, KEYS, False, calls)
         if stop is None:
-            calls.append(ToolCall("", {}, None, text[i:limit].strip(WHITESPACE)))
+            calls.append(nameless(text[i:limit]))
             return limit
         after = skip_space(text, stop)
         if not text.startswith(";", after, limit):

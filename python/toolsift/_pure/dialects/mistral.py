@@ -39,14 +39,7 @@ from toolsift._pure.calls import arguments_of
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import (
-    WHITESPACE,
-    joined_content,
-    json_calls,
-    json_end,
-    outside_reasoning,
-    skip_space,
-)
+from ._text import WHITESPACE, json_calls, json_end, parse_around_reasoning, skip_space
 
 MARKER = "[TOOL_CALLS]"
 ARGS = "[ARGS]"
@@ -63,12 +56,7 @@ def detect(text: str) -> bool:
 
 def parse(text: str, tools: Tools | None) -> Parsed:
     uses_tokens = THINK[0] in text or THINK[1] in text
-    ranges, reasoning = outside_reasoning(text, *(THINK if uses_tokens else TEXT_THINK))
-    calls: list[ToolCall] = []
-    pieces: list[str] = []
-    for start, end in ranges:
-        scan_blocks(text, start, end, calls, pieces)
-    return Parsed(calls, joined_content(pieces), reasoning)
+    return parse_around_reasoning(text, THINK if uses_tokens else TEXT_THINK, scan_blocks)
 
 
 def scan_blocks(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:

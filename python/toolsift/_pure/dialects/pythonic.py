@@ -36,7 +36,7 @@ so the Rust twin reads the same)::
 
 Where the calls are:
 
-* Reasoning: `<think>...</think>` blocks (`_text.think_split`, OLMo 3 Think); markers
+* Reasoning: `<think>...</think>` blocks (`_text.outside_reasoning`, OLMo 3 Think); markers
   inside them are not calls.
 * Marker blocks: the text after `<|python_start|>` or `<|tool_call_start|>` up to
   `<|python_end|>` or `<|tool_call_end|>`, the next start marker or the end of the text
@@ -58,7 +58,7 @@ from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, joined_content, special_token_blocks, think_split
+from ._text import WHITESPACE, joined_content, outside_reasoning, skip_space, special_token_blocks
 
 BEGINS = ("<|python_start|>", "<|tool_call_start|>")
 ENDS = ("<|python_end|>", "<|tool_call_end|>")
@@ -96,7 +96,7 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    spans, reasoning = think_split(text)
+    spans, reasoning = outside_reasoning(text, "<think>", "</think>")
     outside: list[str] = []
     calls: list[ToolCall] = []
     blocks_seen = False
@@ -129,25 +129,25 @@ def block_calls(block: str) -> list[ToolCall]:
 
 def leading_name(text: str) -> str:
     """The NAME the block starts with (after an optional `[`) when `(` follows it."""
-    i = skip_whitespace(text, 0)
+    i = skip_space(text, 0)
     if text.startswith("[", i):
-        i = skip_whitespace(text, i + 1)
+        i = skip_space(text, i + 1)
     end = name_end(text, i, True)
-    return text[i:end] if end > i and text.startswith("(", skip_whitespace(text, end)) else ""
+    return text[i:end] if end > i and text.startswith("(", skip_space(text, end)) else ""
 
 
 def read_calls(text: str, bare_call: bool) -> list[tuple[str, str]]:
     """(name, arguments as JSON text) of each call in `text`, the whole of it."""
     calls: list[tuple[str, str]] = []
-    i = skip_whitespace(text, 0)
+    i = skip_space(text, 0)
     if text.startswith("[", i):
-        i = skip_whitespace(text, i + 1)
+        i = skip_space(text, i + 1)
         while not text.startswith("]", i):
             name, arguments, i = read_call(text, i)
             calls.append((name, arguments))
-            i = skip_whitespace(text, i)
+            i = skip_space(text, i)
             if text.startswith(",", i):
-                i = skip_whitespace(text, i + 1)
+                i = skip_space(text, i + 1)
             elif not text.startswith("]", i):
                 raise Unreadable
         i += 1
@@ -156,7 +156,7 @@ def read_calls(text: str, bare_call: bool) -> list[tuple[str, str]]:
         calls.append((name, arguments))
     else:
         raise Unreadable
-    if skip_whitespace(text, i) != len(text):
+    if skip_space(text, i) != len(text):
         raise Unreadable
     return calls
 
@@ -167,10 +167,10 @@ def read_call(text: str, i: int) -> tuple[str, str, int]:
     if end == i:
         raise Unreadable
     name = text[i:end]
-    i = skip_whitespace(text, end)
+    i = skip_space(text, end)
     if not text.startswith("(", i):
         raise Unreadable
-    i = skip_whitespace(text, i + 1)
+    i = skip_space(text, i + 1)
     keys: set[str] = set()
     out = ["{"]  # the arguments' JSON text, in pieces (each value written once)
     while not text.startswith(")", i):
@@ -181,15 +181,15 @@ def read_call(text: str, i: int) -> tuple[str, str, int]:
         if key in keys:
             raise Unreadable  # a repeated keyword is a syntax error in Python
         keys.add(key)
-        i = skip_whitespace(text, key_end)
+        i = skip_space(text, key_end)
         if not text.startswith("=", i):
             raise Unreadable
         if len(out) > 1:
             out.append(",")
         out += (json_string(key), ":")
-        i = skip_whitespace(text, read_value(text, skip_whitespace(text, i + 1), 1, out))
+        i = skip_space(text, read_value(text, skip_space(text, i + 1), 1, out))
         if text.startswith(",", i):
-            i = skip_whitespace(text, i + 1)
+            i = skip_space(text, i + 1)
         elif not text.startswith(")", i):
             raise Unreadable
     out.append("}")
@@ -224,7 +224,7 @@ def read_container(text: str, i: int, depth: int, out: list[str]) -> int:
     close = "}" if is_dict else "]"
     out.append(text[i])
     first = True
-    i = skip_whitespace(text, i + 1)
+    i = skip_space(text, i + 1)
     while not text.startswith(close, i):
         if not first:
             out.append(",")
@@ -233,16 +233,16 @@ def read_container(text: str, i: int, depth: int, out: list[str]) -> int:
             if not string_start(text, i):
                 raise Unreadable  # JSON keys are strings
             key, i = read_string(text, i)
-            i = skip_whitespace(text, i)
+            i = skip_space(text, i)
             if not text.startswith(":", i):
                 raise Unreadable
             out += (json_string(key), ":")
-            i = read_value(text, skip_whitespace(text, i + 1), depth, out)
+            i = read_value(text, skip_space(text, i + 1), depth, out)
         else:
             i = read_value(text, i, depth, out)
-        i = skip_whitespace(text, i)
+        i = skip_space(text, i)
         if text.startswith(",", i):
-            i = skip_whitespace(text, i + 1)
+            i = skip_space(text, i + 1)
         elif not text.startswith(close, i):
             raise Unreadable
     out.append(close)
@@ -356,12 +356,6 @@ def name_end(text: str, i: int, dotted: bool) -> int:
             i += 1
         if not (dotted and text.startswith(".", i) and text[i + 1 : i + 2] in tuple(IDENT_START)):
             return i
-        i += 1
-    return i
-
-
-def skip_whitespace(text: str, i: int) -> int:
-    while i < len(text) and text[i] in WHITESPACE:
         i += 1
     return i
 

@@ -34,7 +34,8 @@ SGLang's `qwen3_coder` detector)::
 from __future__ import annotations
 
 from . import Parsed, Tools
-from ._xmlcalls import WHITESPACE, InvokeSyntax, invoke_reader, plain_key, split, trimmed_param
+from ._text import WHITESPACE
+from ._xmlcalls import InvokeSyntax, invoke_reader, plain_key, split, trimmed_param
 
 OPEN = "<tool_call>"
 FUNCTION = "<function="

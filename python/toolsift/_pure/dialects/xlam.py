@@ -33,11 +33,10 @@ from __future__ import annotations
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import joined_content, json_calls, outside_reasoning, skip_space
+from ._text import THINK, json_calls, parse_around_reasoning, skip_space
 
 FENCE = "```"
 FENCE_LANGUAGE = "json"
-THINK = ("<think>", "</think>")
 KEYS = ("arguments",)
 
 
@@ -47,12 +46,7 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    ranges, reasoning = outside_reasoning(text, *THINK)
-    calls: list[ToolCall] = []
-    pieces: list[str] = []
-    for start, end in ranges:
-        scan(text, start, end, calls, pieces)
-    return Parsed(calls, joined_content(pieces), reasoning)
+    return parse_around_reasoning(text, THINK, scan)
 
 
 def scan(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:
