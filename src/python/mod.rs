@@ -7,6 +7,7 @@ mod files;
 mod litert;
 mod objects;
 mod stream;
+mod strings;
 
 use crate::bulk::source::MAX_LINE_BYTES;
 use crate::bulk::{Outcome, Reader as RecordReader};

@@ -1,6 +1,6 @@
 //! The caller's Python objects as [`Node`]s: dicts by key, SDK objects by attribute.
 
-use super::build::field_key;
+use super::strings::field_key;
 use crate::node::{Index, Node};
 use pyo3::exceptions::PyAttributeError;
 use pyo3::intern;

@@ -1,14 +1,16 @@
 //! Core results to Python objects: tool calls, their arguments, whole responses. The
 //! [`Builder`] (here) holds what every conversion needs; `hooks` the Python objects it
-//! looks up once, `strings` Python strings from Rust text, `convert` arguments values,
-//! `respond` the AgentResponse of a record or of the caller's own objects.
+//! looks up once, `convert` arguments values, `respond` the AgentResponse of a record or
+//! of the caller's own objects. Python strings from Rust text (and the key caches) are
+//! `python::strings`, a leaf that `objects` uses too.
 
 mod convert;
 mod hooks;
 mod respond;
-mod strings;
 
 use super::objects::{surrogatepass, Input};
+pub use super::strings::new_str;
+use super::strings::{KeyCache, KEYS};
 use crate::formats::Walked;
 use crate::json::{JsonError, Tape, Token};
 pub use convert::arguments_pair;
@@ -19,8 +21,6 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 pub use respond::{calls_from_record, response_from_object, response_from_outcome};
 use std::borrow::Cow;
-pub use strings::{field_key, new_str};
-use strings::{KeyCache, KEYS};
 
 /// Builds Python results; holds the key cache while it lives.
 pub struct Builder<'py> {
