@@ -186,3 +186,65 @@ def test_other_parsers_leave_them_none(make: Any) -> None:
     body = {"choices": [{"message": {"content": "hi", "tool_calls": []}}]}
     response = make.OpenAIResponseParser().parse(json.dumps(body))
     assert (response.content, response.reasoning) == (None, None)
+
+
+def test_cli_extract_with_a_dialect_and_tools(impl: str, tmp_path: Path) -> None:
+    from test_cli import run
+
+    texts = tmp_path / "texts.jsonl"
+    call = "<tool_call><function=f><parameter=n>7</parameter></function></tool_call>"
+    texts.write_text(json.dumps(call) + "\nprose\n" + "before " + call + "\n")
+    tools = tmp_path / "tools.json"
+    tools.write_text(
+        json.dumps([{"name": "f", "parameters": {"properties": {"n": {"type": "integer"}}}}])
+    )
+    done = run(impl, "extract", texts, "--format", "qwen3-coder", "--tools", tools)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["record"], r["format"], r["name"], r["arguments"]) for r in rows] == [
+        (0, "qwen3-coder", "f", {"n": 7}),
+        (2, "qwen3-coder", "f", {"n": 7}),
+    ]
+    hermes = tmp_path / "hermes.jsonl"
+    hermes.write_text('<tool_call>{"name": "g", "arguments": {"a": 1}}</tool_call>\n')
+    done = run(impl, "extract", hermes, "--format", "hermes", "--tools", tools)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["arguments"] == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("tools_text", "message"),
+    [(None, "cannot read"), ("{not json", "cannot read"), ('{"a": 1}', "expected a JSON list")],
+)
+def test_cli_refuses_a_bad_tools_file(
+    impl: str, tmp_path: Path, tools_text: str | None, message: str
+) -> None:
+    from test_cli import run
+
+    texts = tmp_path / "texts.jsonl"
+    texts.write_text("prose\n")
+    tools = tmp_path / "tools.json"
+    if tools_text is not None:
+        tools.write_text(tools_text)
+    done = run(impl, "extract", texts, "--format", "hermes", "--tools", tools)
+    assert done.returncode == 2 and message in done.stderr
+    done = run(impl, "extract", texts, "--format", "openai", "--tools", tools)
+    assert (
+        done.returncode == 2 and "--tools can only be used with a raw-text dialect" in done.stderr
+    )
+
+
+DOCS = Path(__file__).resolve().parent.parent
+PAGES = (DOCS / "README.md", DOCS / "docs" / "formats.md")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_the_docs_hold_the_dialect_and_schema_tables(page: Path) -> None:
+    from toolsift._pure.dialects import _schema
+
+    text = page.read_text("utf-8")
+    assert formats.dialect_table() in text
+    schema_table = "\n".join(
+        line for line in (_schema.__doc__ or "").splitlines() if line.startswith("|")
+    )
+    assert schema_table in text

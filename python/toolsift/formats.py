@@ -302,7 +302,10 @@ def dialect_table() -> str:
     """The dialect table of the README and docs/formats.md (tests/test_raw_text.py checks
     both)."""
     rows = ["| `--format` | syntax | models | needs |", "|---|---|---|---|"]
-    rows += [f"| `{d.name}` | {d.syntax} | {d.models} | {d.needs} |" for d in DIALECTS]
+    for d in DIALECTS:
+        cells = (f"`{d.name}`", d.syntax, d.models, d.needs)
+        # A `|` inside a cell (in markers such as `<|call|>`) is escaped for the table.
+        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return "\n".join(rows)
 
 

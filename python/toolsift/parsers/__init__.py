@@ -52,6 +52,7 @@ class _ResponseParser:
 
     def __init__(self, **options: _Any) -> None:
         self._options = options
+        self._core_options = options  # the core's (`_options` are the class's, for pickling)
         self._core = self._backend.Parser(self._format, **options)
         # Responses without calls still to compare with auto-detection (FormatMismatchWarning).
         self._checks_left = 0 if self._format == _formats.AUTO else _FORMAT_CHECKS
