@@ -61,7 +61,7 @@ if str(ROOT / "tests") not in sys.path:  # conftest: same() and bind()
     sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import bind, same  # noqa: E402
-from toolsift import AgentResponse, ToolCall, _backend, parsers  # noqa: E402
+from toolsift import AgentResponse, ToolCall, _backend, formats, parsers  # noqa: E402
 
 from fuzz import gen, known  # noqa: E402
 from fuzz.source import ByteSource, Source  # noqa: E402
@@ -939,3 +939,62 @@ def iter_corpus(directory: Path) -> Iterator[tuple[str, bytes]]:
         for path in sorted(directory.iterdir()):
             if path.is_file() and not path.name.startswith(".") and path.suffix != ".md":
                 yield path.name, path.read_bytes()
+
+
+# ------------------------------------------------------------------------- raw text
+
+DIALECT_VECTORS = [
+    (name, case)
+    for name in formats.DIALECT_NAMES
+    for case in json.loads(
+        (ROOT / "tests" / "vectors" / "dialects" / f"{name}.json").read_text("utf-8")
+    )
+]
+"""Every dialect vector: (dialect, case), the texts `raw-text` mutates."""
+
+
+def text_response_view(response: Any, raw: Any) -> Any:
+    """`response_view` with the two fields only raw text fills."""
+    return [*response_view(response, raw, identical=False), response.content, response.reasoning]
+
+
+def build_raw_text_case(src: Source) -> tuple[str, Any, bytes]:
+    """(dialect or "auto", the vector's tools, a dialect vector's text edited, or not)."""
+    name, case = src.pick(DIALECT_VECTORS)
+    text = case["input"].encode("utf-8")
+    if not src.one_in(4):
+        text = gen.edit_text(src, text)
+    return ("auto" if src.one_in(3) else name), case.get("tools"), text
+
+
+def check_raw_text(dialect: str, tools: Any, text: bytes) -> None:
+    """`RawTextParser(dialect, tools)` on the text in every form, and on it as a JSONL
+    record (a JSON string, and as written) through `parse_many`."""
+    label = f"RawTextParser({dialect!r})"
+
+    def parser(backend: types.ModuleType) -> Any:
+        return _bound("RawTextParser", backend)(dialect, tools=tools)
+
+    for form, raw in text_forms(text):
+        differential(
+            f"{label}.parse({form})",
+            lambda _, backend, raw=raw: parser(backend).parse(raw),
+            lambda response, raw=raw: text_response_view(response, raw),
+            raw,
+            [text],
+        )
+    lines = [json.dumps(text.decode("utf-8", "replace")).encode(), text]
+    differential(
+        f"{label}.parse_many(JSONL records)",
+        lambda _, backend: parser(backend).parse_many(lines),
+        lambda responses: [text_response_view(r, r.raw) for r in responses],
+        lines,
+        lines,
+    )
+
+
+@target("raw-text")
+def raw_text(data: bytes) -> None:
+    """A dialect vector's text, mutated, through `RawTextParser` on both backends: the
+    calls, content and reasoning agree."""
+    check_raw_text(*build_raw_text_case(ByteSource(data)))

@@ -13,9 +13,25 @@ pub struct Record<'a> {
     /// The format the response was read as (the `format` column), or, where
     /// auto-detection recognized no shape, the error saying so.
     pub format: Result<&'static str, String>,
+    /// A raw-text dialect's text outside the calls (markers removed), where it has some.
+    pub content: Option<String>,
+    /// A raw-text dialect's reasoning blocks, where it has some.
+    pub reasoning: Option<String>,
 }
 
-impl Record<'_> {
+impl<'a> Record<'a> {
+    /// The record of calls read as `format` that do not point into a tape (text read
+    /// without one: LiteRT-LM).
+    pub fn found(calls: Vec<Call<'a>>, format: &'static str) -> Record<'a> {
+        Record {
+            tape: Tape::default(),
+            calls,
+            format: Ok(format),
+            content: None,
+            reasoning: None,
+        }
+    }
+
     /// The same record, borrowing nothing (a response read from text the reader made,
     /// such as a LiteRT-LM response inside a batch envelope).
     pub fn into_owned(self) -> Record<'static> {
@@ -23,6 +39,8 @@ impl Record<'_> {
             tape: self.tape.into_owned(),
             calls: self.calls.into_iter().map(Call::into_owned).collect(),
             format: self.format,
+            content: self.content,
+            reasoning: self.reasoning,
         }
     }
 }

@@ -29,7 +29,7 @@ impl Reader {
         match format {
             Format::Walked(walked) => Some(Reader::Walked(*walked)),
             Format::Auto => Some(Reader::Auto),
-            Format::Json(_) | Format::LiteRt => None,
+            Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
         }
     }
 }
@@ -106,6 +106,8 @@ pub fn record<'a>(
         tape,
         calls,
         format,
+        content: None,
+        reasoning: None,
     }
 }
 

@@ -21,7 +21,7 @@ pub fn parse_record_with<'a>(
     decode: bool,
 ) -> Result<Record<'a>, JsonError> {
     if format.reads_text() {
-        return Ok(crate::formats::litert::parse_record(text));
+        return Ok(format.text_record(text));
     }
     Ok(record_at_with(format, json::parse(text)?, 0, decode))
 }
@@ -67,6 +67,8 @@ pub fn record_at_with<'a>(
                 tape,
                 calls: Vec::new(),
                 format: Err(error),
+                content: None,
+                reasoning: None,
             };
         }
     };
@@ -101,6 +103,8 @@ pub fn record_at_with<'a>(
         tape,
         calls,
         format: Ok(name),
+        content: None,
+        reasoning: None,
     }
 }
 

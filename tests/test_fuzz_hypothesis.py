@@ -66,8 +66,17 @@ def test_litert(targets: Any, data: st.DataObject) -> None:
 
 
 @FUZZ
+@given(data=st.data())
+def test_raw_text(targets: Any, data: st.DataObject) -> None:
+    """A dialect vector's text, mutated, through RawTextParser (its dialect, or auto)."""
+    targets.check_raw_text(*targets.build_raw_text_case(source(data)))
+
+
+@FUZZ
 @given(raw=st.binary(max_size=300))
-@pytest.mark.parametrize("name", ["parse", "parse_structured", "parse_many", "to_arrow", "litert"])
+@pytest.mark.parametrize(
+    "name", ["parse", "parse_structured", "parse_many", "to_arrow", "litert", "raw-text"]
+)
 def test_raw_bytes(targets: Any, name: str, raw: bytes) -> None:
     """Any bytes, as atheris would hand them to the target."""
     targets.TARGETS[name](raw)

@@ -24,6 +24,11 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"tool_calls_key": "result.calls", "name_key": "fn", "arguments_key": "params"},
         {"tool_calls_key": "call", "single": True},
     ],
+    "RawTextParser": [
+        {"dialect": "hermes"},
+        {"dialect": "auto"},
+        {"dialect": "qwen3-coder", "tools": [{"name": "f", "parameters": {}}]},
+    ],
 }
 LINES = [
     '{"choices": [{"message": {"tool_calls": [{"function": {"name": "f", "arguments": "{}"}}]}}]}',

@@ -144,23 +144,32 @@ class AgentResponse:
     `raw` is the caller's input object itself. `error` says why there are no calls where
     something went wrong: a record the batch and file APIs could not read at all, or a
     stream that failed or held only pieces of calls (then `tool_calls` is empty).
+    `content` and `reasoning` are what `RawTextParser` reads around the calls of a
+    model's raw text: the text outside the calls (markers removed) and the text of its
+    reasoning blocks; None where there is none, and for every other parser.
     """
 
-    __slots__ = ("error", "raw", "tool_calls")
+    __slots__ = ("content", "error", "raw", "reasoning", "tool_calls")
 
     tool_calls: list[ToolCall]
     raw: Any
     error: str | None
+    content: str | None
+    reasoning: str | None
 
     def __init__(
         self,
         tool_calls: list[ToolCall] | None = None,
         raw: Any = None,
         error: str | None = None,
+        content: str | None = None,
+        reasoning: str | None = None,
     ) -> None:
         self.tool_calls = [] if tool_calls is None else tool_calls
         self.raw = raw
         self.error = error
+        self.content = content
+        self.reasoning = reasoning
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AgentResponse):
@@ -169,27 +178,42 @@ class AgentResponse:
             _equal(self.tool_calls, other.tool_calls)
             and _equal(self.raw, other.raw)
             and self.error == other.error
+            and self.content == other.content
+            and self.reasoning == other.reasoning
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like a pydantic model
 
     def __repr__(self) -> str:
-        error = "" if self.error is None else f", error={self.error!r}"
+        extra = "" if self.error is None else f", error={self.error!r}"
+        if self.content is not None:
+            extra += f", content={self.content!r}"
+        if self.reasoning is not None:
+            extra += f", reasoning={self.reasoning!r}"
         calls, raw = _safe_repr(self.tool_calls), _safe_repr(self.raw)
-        return f"AgentResponse(tool_calls={calls}, raw={raw}{error})"
+        return f"AgentResponse(tool_calls={calls}, raw={raw}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
-        """A plain dict; tool calls become dicts too."""
-        return {
+        """A plain dict; tool calls become dicts too. `content` and `reasoning` are in
+        it where they are not None (russo's AgentResponse has neither)."""
+        dumped = {
             "tool_calls": [call.model_dump() for call in self.tool_calls],
             "raw": self.raw,
             "error": self.error,
         }
+        if self.content is not None:
+            dumped["content"] = self.content
+        if self.reasoning is not None:
+            dumped["reasoning"] = self.reasoning
+        return dumped
 
     to_dict = model_dump
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (AgentResponse, (self.tool_calls, self.raw, self.error))
+        return (
+            AgentResponse,
+            (self.tool_calls, self.raw, self.error, self.content, self.reasoning),
+        )
 
 
 class Stream(Protocol):

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (DeepSeek's markers are written with U+FF5C, the full-width bar)
 """The formats toolsift reads, listed once for the public layer: each format's name (the
 `--format` choice), its parser class, where its calls are and what its `ToolCall.id` is
 (the format table of the README and docs/formats.md). The parser classes, the CLI, the
@@ -15,9 +16,14 @@ from dataclasses import dataclass
 __all__ = [
     "AUTO",
     "AUTO_PARSER_CLASS",
+    "AUTO_TEXT",
+    "DIALECTS",
+    "DIALECT_NAMES",
     "FORMATS",
     "NAMES",
+    "RAW_TEXT_PARSER_CLASS",
     "WALKED",
+    "Dialect",
     "Format",
     "by_name",
     "described",
@@ -154,7 +160,133 @@ FORMATS: tuple[Format, ...] = (
 """Every format, in registry order: the walked ones (auto-detection order), then `json`
 and `litert`."""
 
-NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS)
+
+@dataclass(frozen=True)
+class Dialect:
+    """What the public layer knows of one raw-text tool-call dialect (how it is read is the
+    backends' part: `toolsift._pure.dialects`, the Rust `dialects!`)."""
+
+    name: str
+    syntax: str
+    """The syntax in brief, as Markdown."""
+    models: str
+    needs: str
+    """What a text needs to be read fully: its special tokens kept (a log decoded with
+    `skip_special_tokens=False`), `tools` for schema typing; as Markdown."""
+
+
+_TOKENS = "special tokens kept"
+_SCHEMA = "`tools` to type values (else strings)"
+
+DIALECTS: tuple[Dialect, ...] = (
+    Dialect(
+        "seed-oss",
+        "`<seed:tool_call><function=NAME><parameter=KEY>value</parameter></function>"
+        "</seed:tool_call>`, after a `<seed:think>` block",
+        "Seed-OSS",
+        _SCHEMA,
+    ),
+    Dialect(
+        "qwen3-coder",
+        "`<tool_call><function=NAME><parameter=KEY>value</parameter>...</function></tool_call>`",
+        "Qwen3-Coder, Qwen3.5 coder-style",
+        _SCHEMA,
+    ),
+    Dialect(
+        "glm",
+        "`<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>...</tool_call>`",
+        "GLM-4.5, 4.6, 4.7",
+        _SCHEMA,
+    ),
+    Dialect(
+        "minimax-m2",
+        '`<minimax:tool_call><invoke name="..."><parameter name="...">v</parameter></invoke>'
+        "</minimax:tool_call>`",
+        "MiniMax-M2",
+        _SCHEMA,
+    ),
+    Dialect(
+        "deepseek-dsml",
+        '`<｜DSML｜invoke name="...">` / `<｜DSML｜parameter name="..." string="true|false">`',
+        "DeepSeek V3.2, V4",
+        _SCHEMA,
+    ),
+    Dialect(
+        "deepseek-v3.1",
+        "`<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>`",
+        "DeepSeek V3.1, V3.2-Exp",
+        _TOKENS,
+    ),
+    Dialect(
+        "deepseek-v3",
+        "`<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME` and a ```` ```json ```` fenced object",
+        "DeepSeek V3, R1",
+        _TOKENS,
+    ),
+    Dialect(
+        "kimi-k2",
+        "`<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX"
+        "<|tool_call_argument_begin|>{...}<|tool_call_end|>` (id `functions.NAME:IDX`)",
+        "Kimi K2",
+        _TOKENS,
+    ),
+    Dialect(
+        "harmony",
+        "`<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>`",
+        "gpt-oss",
+        _TOKENS,
+    ),
+    Dialect(
+        "pythonic",
+        "`[get_weather(city='SF', days=3), ...]`, also in `<|python_start|>...` or "
+        "`<|tool_call_start|>...`",
+        "Llama 3.2 small / 4, OLMo 3, LFM2, ToolACE",
+        "-",
+    ),
+    Dialect(
+        "mistral",
+        "`[TOOL_CALLS] [{...}, ...]` (before tokenizer v11), `[TOOL_CALLS]NAME{...}` per call "
+        "(v11+, `[ARGS]` / `[CALL_ID]`)",
+        "Mistral, Magistral, Devstral, Codestral",
+        _TOKENS,
+    ),
+    Dialect(
+        "granite",
+        '`<|tool_call|>[{"name", "arguments"}]` (3.1: `<tool_call>[...]`)',
+        "Granite 3.x",
+        _TOKENS + " (3.0)",
+    ),
+    Dialect(
+        "hermes",
+        '`<tool_call>{"name": ..., "arguments": {...}}</tool_call>`, repeated',
+        "Qwen2.5 / Qwen3, Hermes 2/3, Granite 4, most fine-tunes",
+        "-",
+    ),
+    Dialect(
+        "llama3-json",
+        '`{"name": ..., "parameters": {...}}`, bare or after `<|python_tag|>`, joined by `;`',
+        "Llama 3.1-3.3",
+        "- (never auto-detected bare)",
+    ),
+    Dialect(
+        "xlam",
+        "a JSON array of `{name, arguments}`, bare, fenced or after `</think>`",
+        "xLAM-2",
+        "- (never auto-detected)",
+    ),
+)
+"""The raw-text dialects (`RawTextParser`), in auto-detection order."""
+
+DIALECT_NAMES: tuple[str, ...] = tuple(d.name for d in DIALECTS)
+
+NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS) + DIALECT_NAMES
+"""Every `--format` name: the formats, then the raw-text dialects."""
+
+AUTO_TEXT = "auto-text"
+"""`RawTextParser("auto")`'s core format: each text read as the dialect whose markers it
+holds."""
+
+RAW_TEXT_PARSER_CLASS = "RawTextParser"
 
 WALKED: tuple[str, ...] = tuple(f.name for f in FORMATS if f.walked)
 """The names of the formats auto-detection tries, in its order."""
@@ -164,6 +296,17 @@ AUTO = "auto"
 that recognizes it."""
 
 AUTO_PARSER_CLASS = "AutoResponseParser"
+
+
+def dialect_table() -> str:
+    """The dialect table of the README and docs/formats.md (tests/test_raw_text.py checks
+    both)."""
+    rows = ["| `--format` | syntax | models | needs |", "|---|---|---|---|"]
+    for d in DIALECTS:
+        cells = (f"`{d.name}`", d.syntax, d.models, d.needs)
+        # A `|` inside a cell (in markers such as `<|call|>`) is escaped for the table.
+        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(rows)
 
 
 def by_name(name: str) -> Format:
@@ -184,7 +327,11 @@ def described(name: str) -> tuple[str, str, str]:
 def parser_classes() -> dict[str, str]:
     """Format name -> parser class name, for every format and `auto` (the CLI's and the
     engines' choices)."""
-    return {**{f.name: f.parser_class for f in FORMATS}, AUTO: AUTO_PARSER_CLASS}
+    return {
+        **{f.name: f.parser_class for f in FORMATS},
+        **{name: RAW_TEXT_PARSER_CLASS for name in DIALECT_NAMES},
+        AUTO: AUTO_PARSER_CLASS,
+    }
 
 
 def markdown_table() -> str:

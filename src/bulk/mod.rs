@@ -188,7 +188,10 @@ impl Reader {
         match located.response {
             // The record itself: the document decoded above is read as it is.
             Ok(0) => Outcome::Read {
-                record: crate::formats::litert::document_record(tape),
+                record: match &self.format {
+                    Format::Text(format) => format.document_record(text, &tape),
+                    _ => crate::formats::litert::document_record(tape),
+                },
                 custom_id: None,
             },
             Ok(root) => {
@@ -202,7 +205,7 @@ impl Reader {
                 };
                 // Read here, on the reader's thread, as every other response is.
                 Outcome::Read {
-                    record: crate::formats::litert::parse_record(text.as_bytes()).into_owned(),
+                    record: self.format.text_record(text.as_bytes()).into_owned(),
                     custom_id: located.custom_id,
                 }
             }
@@ -215,7 +218,7 @@ impl Reader {
 
     fn litert_text<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
         Outcome::Read {
-            record: crate::formats::litert::parse_record(text),
+            record: self.format.text_record(text),
             custom_id: None,
         }
     }
@@ -224,7 +227,7 @@ impl Reader {
     /// given as Python's `encode("utf-8", "surrogatepass")` writes it.
     pub fn not_utf8(&self, encoded: &[u8]) -> Outcome<'static> {
         match (&self.format, &self.path) {
-            (Format::LiteRt, None) => self.litert_text(b""), // text without calls
+            (format, None) if format.reads_text() => self.litert_text(b""), // text without calls
             _ => Outcome::NotJson(json_errors::explained(
                 encoded,
                 JsonError {

@@ -7,8 +7,11 @@
 //! formats in the same order (a test says so).
 
 use crate::accumulator::Accumulator;
-use crate::json::{Keep, Tape};
+use crate::calls::Record;
+use crate::dialects::{self, Dialect, Tools};
+use crate::json::{Keep, Tape, Token};
 use crate::node::{Located, Node, TapeNode};
+use std::sync::Arc;
 
 pub mod anthropic;
 pub mod bedrock;
@@ -231,10 +234,57 @@ pub enum Format {
     /// LiteRT-LM / Gemma 4 (`litert`): read as text, not by a walk over one document;
     /// see [`litert`].
     LiteRt,
+    /// A raw-text tool-call dialect (`RawTextParser`), read as text; see [`TextFormat`].
+    Text(TextFormat),
     /// `auto` (`AutoResponseParser`): each response read as the first walked format
     /// whose `detect` recognizes it.
     Auto,
 }
+
+/// A raw-text dialect, or (`dialect` None: `RawTextParser("auto")`) the dialect whose
+/// markers each text holds ([`dialects::detected`]); `tools` type the values the
+/// XML-style dialects carry as text.
+#[derive(Clone, Debug)]
+pub struct TextFormat {
+    pub dialect: Option<Dialect>,
+    pub tools: Option<Arc<Tools>>,
+}
+
+impl TextFormat {
+    /// The record of one output text. Never an error: text that is not UTF-8 has no
+    /// calls; text no dialect recognizes (auto) has no calls, the text is its content.
+    /// The calls do not point into the tape, which stays empty.
+    pub fn record<'a>(&self, text: &'a [u8]) -> Record<'a> {
+        let text = simdutf8::basic::from_utf8(text).unwrap_or_default();
+        let dialect = self.dialect.or_else(|| dialects::detected(text));
+        let parsed = match dialect {
+            Some(dialect) => dialect.parse(text, self.tools.as_deref()),
+            None => dialects::Parsed {
+                content: dialects::text::joined_content(&[text]),
+                ..dialects::Parsed::default()
+            },
+        };
+        Record {
+            tape: Tape::default(),
+            calls: parsed.calls,
+            format: Ok(dialect.map_or(AUTO_TEXT, Dialect::name)),
+            content: parsed.content,
+            reasoning: parsed.reasoning,
+        }
+    }
+
+    /// The record of a JSONL line that decoded to `tape` (the record itself, not an
+    /// envelope): a JSON string is the text; any other line is the text as written.
+    pub fn document_record<'a>(&self, line: &'a [u8], tape: &Tape<'_>) -> Record<'a> {
+        match &tape.tokens[0] {
+            Token::Str(text) => self.record(tape.text(text).as_bytes()).into_owned(),
+            _ => self.record(line),
+        }
+    }
+}
+
+/// `RawTextParser("auto")`: each text read as the dialect whose markers it holds.
+pub const AUTO_TEXT: &str = "auto-text";
 
 /// What a walk found: the calls and the format they were read as; or, for
 /// auto-detection, that no format recognized the response.
@@ -254,10 +304,11 @@ pub const AUTO: &str = "auto";
 
 impl Format {
     /// Every format's name, in registry order (the CLI's `--format` choices): the
-    /// walked ones, then `json` and `litert`.
+    /// walked ones, then `json`, `litert` and the raw-text dialects.
     pub fn names() -> Vec<&'static str> {
         let walked = Walked::ALL.iter().map(|w| w.name());
-        walked.chain(["json", "litert"]).collect()
+        let dialects = Dialect::ALL.iter().map(|d| d.name());
+        walked.chain(["json", "litert"]).chain(dialects).collect()
     }
 
     /// The format called `name`, or an error that lists the valid names.
@@ -271,6 +322,12 @@ impl Format {
         if let Some(walked) = Walked::named(name) {
             return Ok(Format::Walked(walked));
         }
+        if let Some(dialect) = Dialect::named(name) {
+            return Ok(Format::Text(TextFormat {
+                dialect: Some(dialect),
+                tools: None,
+            }));
+        }
         match name {
             "json" => Ok(Format::Json(JsonOptions {
                 path: tool_calls_key.split('.').map(str::to_owned).collect(),
@@ -279,6 +336,10 @@ impl Format {
                 single,
             })),
             "litert" => Ok(Format::LiteRt),
+            AUTO_TEXT => Ok(Format::Text(TextFormat {
+                dialect: None,
+                tools: None,
+            })),
             AUTO => Ok(Format::Auto),
             other => Err(format!(
                 "unknown format {other:?}; expected one of: {}, {AUTO}",
@@ -287,9 +348,31 @@ impl Format {
         }
     }
 
-    /// Whether responses are read as text (LiteRT-LM) rather than as one JSON document.
+    /// The same format with `tools` (a JSON list of tool definitions), which only the
+    /// raw-text dialects take.
+    pub fn with_tools(self, tools: Option<&str>) -> Result<Format, String> {
+        match (self, tools) {
+            (format, None) => Ok(format),
+            (Format::Text(text), Some(tools)) => Ok(Format::Text(TextFormat {
+                tools: Some(Arc::new(Tools::from_json(tools)?)),
+                ..text
+            })),
+            (_, Some(_)) => Err("tools are read by the raw-text dialects only".to_owned()),
+        }
+    }
+
+    /// Whether responses are read as text (LiteRT-LM, the raw-text dialects) rather than
+    /// as one JSON document.
     pub fn reads_text(&self) -> bool {
-        matches!(self, Format::LiteRt)
+        matches!(self, Format::LiteRt | Format::Text(_))
+    }
+
+    /// The record of one response text, for a format that [reads text](Self::reads_text).
+    pub fn text_record<'a>(&self, text: &'a [u8]) -> Record<'a> {
+        match self {
+            Format::Text(format) => format.record(text),
+            _ => litert::parse_record(text),
+        }
     }
 
     /// The parts of a response the walker reads (for `json::parse_pruned`); None when
@@ -298,8 +381,8 @@ impl Format {
         match self {
             Format::Walked(walked) => Some(with_streams(walked.keep())),
             Format::Json(options) => Some(json_path::keep(options)),
-            // LiteRT-LM responses are read as text (`litert::parse_record`).
-            Format::LiteRt => None,
+            // Read as text (`litert::parse_record`, `TextFormat::record`).
+            Format::LiteRt | Format::Text(_) => None,
             // What any walked format reads (each keeps what its `detect` reads too).
             Format::Auto => Some(with_streams(Walked::ALL.iter().fold(
                 Keep::default(),
@@ -320,7 +403,7 @@ impl Format {
         match self {
             Format::Walked(walked) => Some(*walked),
             Format::Auto => detected(doc),
-            Format::Json(_) | Format::LiteRt => None,
+            Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
         }
     }
 
@@ -344,6 +427,8 @@ impl Format {
             // Read by `litert::parse_record` (text) and, for the caller's dicts,
             // `python::litert::calls_of_object`.
             Format::LiteRt => "litert",
+            // Read by `TextFormat::record` (text); the caller's dicts have no calls.
+            Format::Text(_) => AUTO_TEXT,
             Format::Auto => {
                 let Some(walked) = detected(doc) else {
                     return Ok(Walk::Unrecognized);

@@ -63,17 +63,19 @@ impl Parser {
 #[pymethods]
 impl Parser {
     #[new]
-    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None))]
+    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None, tools=None))]
     fn new(
         format: &str,
         tool_calls_key: &str,
         name_key: &str,
         arguments_key: &str,
         single: Option<&Bound<'_, PyAny>>,
+        tools: Option<&str>,
     ) -> PyResult<Self> {
         // `single` is read for its truth value, as russo does.
         let single = single.map_or(Ok(false), |s| s.is_truthy())?;
         let format = Format::new(format, tool_calls_key, name_key, arguments_key, single)
+            .and_then(|format| format.with_tools(tools))
             .map_err(PyValueError::new_err)?;
         // Argument strings are decoded straight into Python objects while building.
         let reader = RecordReader::new(&format, None).with_encoded_arguments();
@@ -123,6 +125,11 @@ impl Parser {
             Format::LiteRt => {
                 return Err(PyValueError::new_err(
                     "the 'litert' format has no stream reader",
+                ))
+            }
+            Format::Text(_) => {
+                return Err(PyValueError::new_err(
+                    "the raw-text dialects have no stream reader yet",
                 ))
             }
         };

@@ -75,12 +75,14 @@ from toolsift._types import COLUMNS, AgentResponse, ToolCall
 __all__ = [
     "BATCH_ROWS",
     "ArrowColumns",
+    "TextCalls",
     "blank",
     "describe",
     "locate",
     "locate_object",
     "open_records",
     "read_record",
+    "response",
     "text_error",
 ]
 
@@ -352,6 +354,31 @@ NO_RESPONSE = "no response (null)"
 """The error of an in-memory record that is None (a null in a column of responses)."""
 
 
+class TextCalls(list[ToolCall]):
+    """The calls a raw-text dialect read in one text, with the dialect's name (the
+    `format` column) and the text around the calls (the Rust `Record`'s `content` and
+    `reasoning`), carried to the AgentResponse."""
+
+    def __init__(
+        self,
+        calls: list[ToolCall],
+        format: str,
+        content: str | None = None,
+        reasoning: str | None = None,
+    ) -> None:
+        super().__init__(calls)
+        self.format = format
+        self.content = content
+        self.reasoning = reasoning
+
+
+def response(calls: list[ToolCall], raw: Any, error: str | None = None) -> AgentResponse:
+    """The AgentResponse of `calls` read in `raw` (a dialect's content and reasoning kept)."""
+    if isinstance(calls, TextCalls):
+        return AgentResponse(list(calls), raw, error, calls.content, calls.reasoning)
+    return AgentResponse(calls, raw, error)
+
+
 def text_error(record: Any) -> str | None:
     """Why an in-memory record is not text (None when it is)."""
     if isinstance(record, (str, bytes, bytearray, memoryview)):
@@ -574,7 +601,7 @@ def _responses(
             yield AgentResponse([], b"", too_long_message(max_line_bytes))
             continue
         calls, _, error, _ = read_record(reading, line, record_path)
-        yield AgentResponse(calls, line, error)
+        yield response(calls, line, error)
 
 
 _forks = [0]  # fork() calls between this process and the one that imported toolsift

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from toolsift import _collector as collector
+from toolsift import formats as public
 from toolsift._errors import (
     ParseError,
     UnrecognizedShape,
@@ -19,10 +20,12 @@ from toolsift._errors import (
     check_threads,
     record_error,
 )
-from toolsift._jsontext import loads, may_hold_big_integer
-from toolsift._pure import bulk, formats
+from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
+from toolsift._pure import bulk, dialects, formats
 from toolsift._pure.accumulator import response_error
+from toolsift._pure.bulk import TextCalls, response
 from toolsift._pure.calls import decoded_tool_call, harvest
+from toolsift._pure.dialects._text import joined_content
 from toolsift._pure.events import NOT_JSON, Assembler
 from toolsift._pure.formats import litert
 from toolsift._pure.framing import starts_sse
@@ -55,6 +58,21 @@ def holds_stream(doc: Any) -> bool:
     return isinstance(doc, str) and starts_sse(doc.encode("utf-8", "surrogatepass"))
 
 
+def _text_of(record: Any) -> str:
+    """A record's text: `str` as it is, bytes as UTF-8 ("" where they are not UTF-8, or a
+    str holds a lone surrogate: text without calls, as for LiteRT-LM)."""
+    if isinstance(record, str):
+        try:
+            record.encode("utf-8")
+        except UnicodeEncodeError:
+            return ""
+        return record
+    try:
+        return bytes(record).decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+
+
 class Parser:
     """One configured walker; the public parser classes delegate to it."""
 
@@ -65,6 +83,7 @@ class Parser:
         name_key: str = "name",
         arguments_key: str = "arguments",
         single: object = None,
+        tools: str | None = None,
     ) -> None:
         self._format = format
         self._options = {
@@ -74,9 +93,16 @@ class Parser:
             "single": single,
         }
         self._auto = format == formats.AUTO
-        spec = None if self._auto else formats.by_name(format)
+        # A raw-text dialect (None: `auto-text`, the dialect whose markers a text holds).
+        self._text = format in public.DIALECT_NAMES or format == public.AUTO_TEXT
+        self._dialect = dialects.DIALECTS.get(format)
+        if tools is not None and not self._text:
+            raise ValueError("tools are read by the raw-text dialects only")
+        self._tools = None if tools is None else dialects.Tools(loads(tools))
+        spec = None if self._auto or self._text else formats.by_name(format)
         self._spec = spec
-        self._litert = spec is not None and spec.reads_text
+        # Reads text: LiteRT-LM, or a raw-text dialect.
+        self._litert = self._text or (spec is not None and spec.reads_text)
         # A record that is a list (of events) or a string (an SSE transcript) holds a
         # whole stream, for the walked formats and auto (`json` reads lists its own way).
         self._streams = self._auto or spec in formats.WALKED
@@ -130,9 +156,22 @@ class Parser:
         an envelope's response (or the value at `path`) as the bulk APIs read it."""
         if isinstance(raw, TEXT_TYPES):
             calls, _, error, _ = bulk.read_record(self, raw, path)
-            return AgentResponse(calls, raw, error)
-        response, _, error = bulk.locate_object(raw, path)
-        return AgentResponse([] if error is not None else litert.parse_sdk(response), raw, error)
+            return response(calls, raw, error)
+        found, _, error = bulk.locate_object(raw, path)
+        if error is not None:
+            return AgentResponse([], raw, error)
+        if self._text:  # a string inside an envelope is text; the caller's dicts hold none
+            return response(self._dialect_read(found) if isinstance(found, str) else [], raw)
+        return AgentResponse(litert.parse_sdk(found), raw)
+
+    def _dialect_read(self, text: str) -> TextCalls:
+        """The calls, content and reasoning of one output text (`auto-text`: read by the
+        dialect whose markers it holds; none: no calls, the text is the content)."""
+        name = dialects.detected(text) if self._dialect is None else self._format
+        if name is None:
+            return TextCalls([], public.AUTO_TEXT, joined_content([text]))
+        parsed = dialects.DIALECTS[name].parse(text, self._tools)
+        return TextCalls(parsed.tool_calls, name, parsed.content, parsed.reasoning)
 
     def stream(self) -> Stream:
         """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
@@ -190,6 +229,16 @@ class Parser:
         column). A str is not decoded here, except JSON text inside a string; LiteRT-LM
         reads it as text, as `parse_sdk` does. Auto-detection that recognizes no shape
         raises `UnrecognizedShape`."""
+        if self._text:
+            # Inside an envelope: a string is the text, an object or array its JSON text.
+            if isinstance(doc, str):
+                text = doc
+            elif isinstance(doc, (dict, list)):
+                text = dumps_compact(doc)
+            else:
+                text = ""
+            calls = self._dialect_read(text)
+            return calls, calls.format
         if self._litert:
             return litert.parse_sdk(doc), self._format
         decoded = json_in_string(doc)
@@ -242,6 +291,18 @@ class Parser:
     def text_read(self, text: Any) -> tuple[list[ToolCall], str] | None:
         """For LiteRT-LM, which reads text: the calls `parse` finds in a record, and the
         format. None for the other formats."""
+        if self._text:
+            # A JSONL line that is a JSON string is the text; any other, the text as written.
+            line = _text_of(text)
+            if line.lstrip(" \t\r\n").startswith('"'):
+                try:
+                    decoded = loads(line)
+                except ParseError:
+                    decoded = None
+                if isinstance(decoded, str):
+                    line = _text_of(decoded)
+            calls = self._dialect_read(line)
+            return calls, calls.format
         return (litert.parse_sdk(text), self._format) if self._litert else None
 
     def parse_file(

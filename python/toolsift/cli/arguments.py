@@ -98,7 +98,14 @@ def _what_to_read(extract: argparse.ArgumentParser) -> None:
         "--format",
         default="auto",
         choices=tuple(FORMATS),
-        help="the responses' provider format (default: auto, each line recognized on its own)",
+        help="the responses' provider format, or the raw-text dialect of open models' "
+        "output text (default: auto, each line recognized on its own)",
+    )
+    extract.add_argument(
+        "--tools",
+        metavar="FILE",
+        help="a JSON list of the request's tool definitions (OpenAI-style), for a raw-text "
+        "dialect: the values XML-style dialects write as text are typed by their schema",
     )
     extract.add_argument(
         "--record-path",
@@ -197,7 +204,14 @@ def parser_class(name: str) -> Any:
 
 
 def parser_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The JsonResponseParser keywords given on the command line (only those)."""
+    """The JsonResponseParser keywords given on the command line (only those), or a
+    raw-text dialect's (`RawTextParser(dialect, tools)`, the tools file read here, once)."""
+    if args.format in formats.DIALECT_NAMES:
+        return {"dialect": args.format, "tools": _tools(args.tools)}
+    if args.tools is not None:
+        raise UsageError(
+            f"--tools can only be used with a raw-text dialect (got --format {args.format})"
+        )
     given = {key: getattr(args, key) for key in JSON_OPTIONS if getattr(args, key) is not None}
     if given and args.format != "json":
         flags = ", ".join(JSON_OPTIONS[key] for key in given)
@@ -205,6 +219,22 @@ def parser_options(args: argparse.Namespace) -> dict[str, Any]:
             f"{flags} can only be used with --format json (got --format {args.format})"
         )
     return given
+
+
+def _tools(path: str | None) -> list[Any] | None:
+    """The tool definitions in the `--tools` file (a JSON list), or a UsageError."""
+    if path is None:
+        return None
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            tools = json.load(file)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"--tools {path}: cannot read a JSON list of tools: {exc}") from None
+    if not isinstance(tools, list):
+        raise UsageError(f"--tools {path}: expected a JSON list of tool definitions")
+    return tools
 
 
 def output_kind(output: str | None) -> str:

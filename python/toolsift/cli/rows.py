@@ -59,11 +59,12 @@ def count_errors(batch: Any, errors: collections.Counter[str]) -> None:
         errors[item["values"]] += item["counts"]
 
 
-def pure_reader(format: str, options: dict[str, Any]) -> Any:
-    """The pure backend's parser of `format` (what `column_batches` reads with)."""
+def pure_reader(parser: Any) -> Any:
+    """The pure backend's twin of the core of `parser` (a public parser class's instance):
+    what `column_batches` reads with."""
     from toolsift._backend import load
 
-    return load("python").Parser(format, **options)
+    return load("python").Parser(parser._format, **parser._core_options)
 
 
 def plain_batches(

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from toolsift import _bulk
+from toolsift import _bulk, formats
 from toolsift.cli.arguments import build_parser, output_kind, parser_class, parser_options
 from toolsift.cli.errors import STDIN, STDOUT_NAME, OutputError, UsageError
 from toolsift.cli.inputs import check_inputs, check_output_is_no_input, input_files, no_calls_note
@@ -155,7 +155,7 @@ def _checked(args: argparse.Namespace) -> _Run:
     inputs found and its parser made, before anything is read."""
     options = parser_options(args)
     for flag, given in (("--stream", args.stream), ("--stream-lines", args.stream_lines)):
-        if given and args.format in ("json", "litert"):
+        if given and (args.format in ("json", "litert") or args.format in formats.DIALECT_NAMES):
             raise UsageError(f"{flag} reads the streams of a provider format, not {args.format}")
     if args.stream and args.stream_lines:
         raise UsageError("--stream and --stream-lines cannot be used together")
@@ -186,7 +186,7 @@ def _rows(run: _Run, bar: Any) -> Any:
     a UsageError."""
     args, opened = run.args, run.opened
     # Without pyarrow, the pure backend reads the rows (`cli.rows`).
-    plain = None if have_pyarrow() else pure_reader(args.format, parser_options(args))
+    plain = None if have_pyarrow() else pure_reader(run.parser)
     try:
         if args.stream or args.stream_lines:
             return StreamRows(run.parser._core, opened[0], args, progress_into(bar), plain)

@@ -40,6 +40,7 @@ __all__ = [
     "OllamaResponseParser",
     "OpenAIResponseParser",
     "OpenAIResponsesParser",
+    "RawTextParser",
     "SdkResponseParser",
 ]
 
@@ -51,6 +52,7 @@ class _ResponseParser:
 
     def __init__(self, **options: _Any) -> None:
         self._options = options
+        self._core_options = options  # the core's (`_options` are the class's, for pickling)
         self._core = self._backend.Parser(self._format, **options)
         # Responses without calls still to compare with auto-detection (FormatMismatchWarning).
         self._checks_left = 0 if self._format == _formats.AUTO else _FORMAT_CHECKS
@@ -456,6 +458,51 @@ class SdkResponseParser(_ResponseParser):
         from toolsift._pure.formats import litert  # pure in both backends; when used
 
         return litert.tool_response_payload(text)
+
+
+class RawTextParser(_ResponseParser):
+    """Open-weight models' raw output text: the tool calls of one dialect (`"hermes"`,
+    `"qwen3-coder"`, ... : `toolsift.formats.DIALECT_NAMES`, the README's dialect table),
+    or `"auto"`: each text read as the dialect whose markers it holds (bare-JSON dialects,
+    `llama3-json` and `xlam`, are never guessed; text no dialect recognizes has no calls
+    and is all `content`).
+
+    `tools`: the request's tool definitions (OpenAI-style `{"type": "function",
+    "function": {"name", "parameters"}}` or flat `{"name", "parameters"}`), or None;
+    the XML-style dialects type the values they carry as text by each parameter's JSON
+    Schema (without `tools`, values are strings). `parse` takes `str` (or UTF-8 `bytes`)
+    and never raises: the AgentResponse has the calls, `content` (the text outside the
+    calls, markers removed) and `reasoning` (think / analysis blocks), None where there
+    is none. In the batch, file and Arrow APIs a record (a JSONL line) that is a JSON
+    string is the text; any other line is the text as written.
+    """
+
+    def __init__(self, dialect: str, tools: _Iterable[_Any] | None = None) -> None:
+        if dialect != _formats.AUTO and dialect not in _formats.DIALECT_NAMES:
+            names = ", ".join((*_formats.DIALECT_NAMES, _formats.AUTO))
+            raise ValueError(f"unknown dialect {dialect!r}; expected one of: {names}")
+        if tools is not None:
+            if isinstance(tools, (str, bytes, dict)) or not isinstance(tools, _Iterable):
+                raise TypeError("tools must be a list of tool definitions, or None")
+            tools = list(tools)
+        self.dialect = dialect
+        self.tools = tools
+        self._format = _formats.AUTO_TEXT if dialect == _formats.AUTO else dialect  # type: ignore[misc]
+        core_tools = None if tools is None else _json_text(tools)
+        super().__init__(tools=core_tools)
+        self._options = {"dialect": dialect, "tools": tools}
+        self._checks_left = 0  # auto-detection reads JSON responses, not raw text
+
+    def __repr__(self) -> str:
+        tools = "" if self.tools is None else f", tools=[...{len(self.tools)}]"
+        return f"RawTextParser({self.dialect!r}{tools})"
+
+
+def _json_text(value: _Any) -> str:
+    """`value` as JSON text (for the core, which reads the tools itself)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
 
 
 def __dir__() -> list[str]:

@@ -63,21 +63,13 @@ pub fn extract_tool_calls_str(text: &str) -> Vec<Call<'_>> {
 /// call, gives no calls (the pure `parse_sdk`). The calls do not point into the tape,
 /// which stays empty.
 pub fn parse_record(text: &[u8]) -> Record<'_> {
-    Record {
-        tape: Tape::default(),
-        calls: extract_tool_calls(text),
-        format: Ok("litert"),
-    }
+    Record::found(extract_tool_calls(text), "litert")
 }
 
 /// [`parse_record`] of a text already decoded as one JSON document (`tape`), so that a
 /// reader that decoded it to look for a batch envelope does not decode it again.
 pub fn document_record(tape: Tape<'_>) -> Record<'_> {
-    Record {
-        tape: Tape::default(),
-        calls: calls_from_segments(&[Segment::Decoded(tape)]),
-        format: Ok("litert"),
-    }
+    Record::found(calls_from_segments(&[Segment::Decoded(tape)]), "litert")
 }
 
 /// The raw Gemma 4 call blocks in one string value of a decoded document (the caller's
@@ -85,11 +77,7 @@ pub fn document_record(tape: Tape<'_>) -> Record<'_> {
 pub fn raw_record(text: &str) -> Record<'_> {
     let mut calls = Vec::new();
     raw_calls(text, Some(text), &mut calls);
-    Record {
-        tape: Tape::default(),
-        calls,
-        format: Ok("litert"),
-    }
+    Record::found(calls, "litert")
 }
 
 /// The response text to keep in the chat history: one JSON document re-written compact

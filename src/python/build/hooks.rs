@@ -10,7 +10,7 @@ pub(super) struct Hooks {
     /// ToolCall and AgentResponse: made as `object.__new__` makes them, their slots set,
     /// without a Python frame for their `__init__` (the same fields, the same values).
     pub(super) tool_call: SlotClass<4>,
-    pub(super) agent_response: SlotClass<3>,
+    pub(super) agent_response: SlotClass<5>,
     pub(super) parse_error: Py<PyAny>,
     pub(super) dumps_compact: Py<PyAny>,
     pub(super) loads: Py<PyAny>,
@@ -179,7 +179,7 @@ pub(super) fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             )?,
             agent_response: SlotClass::new(
                 types.getattr("AgentResponse")?.cast_into()?,
-                ["tool_calls", "raw", "error"],
+                ["tool_calls", "raw", "error", "content", "reasoning"],
             )?,
             parse_error: errors.getattr("ParseError")?.unbind(),
             dumps_compact: jsontext.getattr("dumps_compact")?.unbind(),

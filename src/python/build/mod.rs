@@ -176,9 +176,42 @@ impl<'py> Builder<'py> {
         raw: &Bound<'py, PyAny>,
         error: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.hooks
-            .agent_response
-            .instance(self.py, [tool_calls.into_any(), raw.clone(), error])
+        let none = self.py.None().into_bound(self.py);
+        self.hooks.agent_response.instance(
+            self.py,
+            [
+                tool_calls.into_any(),
+                raw.clone(),
+                error,
+                none.clone(),
+                none,
+            ],
+        )
+    }
+
+    /// `AgentResponse(calls, raw, None, content, reasoning)`: a raw-text dialect's.
+    pub fn text_response(
+        &self,
+        calls: Vec<Bound<'py, PyAny>>,
+        raw: &Bound<'py, PyAny>,
+        content: Option<&str>,
+        reasoning: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let text = |text: Option<&str>| match text {
+            Some(text) => new_str(py, text).into_any(),
+            None => py.None().into_bound(py),
+        };
+        self.hooks.agent_response.instance(
+            py,
+            [
+                PyList::new(py, calls)?.into_any(),
+                raw.clone(),
+                py.None().into_bound(py),
+                text(content),
+                text(reasoning),
+            ],
+        )
     }
 
     /// `(arguments, raw_arguments)` for a value that is neither an object nor a string.

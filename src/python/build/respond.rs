@@ -28,6 +28,14 @@ pub fn response_from_record<'py>(
         return Err(b.unrecognized(message));
     }
     let calls = calls_from_record(b, record)?;
+    if record.content.is_some() || record.reasoning.is_some() {
+        return b.text_response(
+            calls,
+            raw,
+            record.content.as_deref(),
+            record.reasoning.as_deref(),
+        );
+    }
     b.response(calls, raw)
 }
 
@@ -129,10 +137,14 @@ fn response_from_node<'py>(
         if !doc.is(raw) {
             if let Ok(text) = Input::of(doc) {
                 if let Some(text) = text.text() {
-                    let record = crate::formats::litert::parse_record(text);
+                    let record = format.text_record(text);
                     return response_from_record(b, raw, &record);
                 }
             }
+        }
+        if let Format::Text(_) = format {
+            // The caller's dicts and lists hold no text: no calls.
+            return b.response(Vec::new(), raw);
         }
         let calls = crate::python::litert::calls_of_object(b, doc)?;
         return b.response(calls, raw);

@@ -161,7 +161,9 @@ tries them after the envelopes every format shares (`formats!`'s `+ batch` in Ru
 REGISTRY: tuple[Format, ...] = (*WALKED, Format(json_path), Format(litert))
 """Every format, in registry order: the walked ones, then `json` and `litert`."""
 
-NAMES: tuple[str, ...] = tuple(f.name for f in REGISTRY)
+NAMES: tuple[str, ...] = tuple(f.name for f in REGISTRY) + public.DIALECT_NAMES
+"""Every `--format` name: the formats, then the raw-text dialects (`toolsift._pure.dialects`,
+read by `toolsift._pure.walk.Parser` as text)."""
 
 
 AUTO = public.AUTO
