@@ -154,11 +154,11 @@ class JsonValues:
         is an array whose objects were given."""
         text = self._text
         if not self._open:
-            first = _NOT_WHITESPACE.search(text, self._start)
-            if first is None:
+            found = _NOT_WHITESPACE.search(text, self._start)
+            if found is None:
                 self._start = self._scanned = len(text)
                 return None
-            self._start = self._scanned = first.start()
+            self._start = self._scanned = found.start()
             byte = text[self._start]
             if byte not in _VALUE_FIRST:
                 # Not JSON, whatever follows: given now, alone; a byte order mark whole
