@@ -118,6 +118,7 @@ __all__ = [
     "MAX_DEPTH",
     "HugeFloat",
     "TooLongInt",
+    "container_end",
     "dumps_arguments",
     "dumps_compact",
     "dumps_strict",
@@ -666,3 +667,28 @@ def _number(text: bytes, i: int, end: int) -> tuple[int, tuple[str, int] | None]
     if k >= end:
         return k, (_END, end)
     return k, (_INVALID_NUMBER, k)
+
+
+def container_end(text: str, start: int, end: int) -> int | None:
+    """The index just after the JSON container opening at `start` (a `{` or `[`) when it
+    closes before `end` (braces inside JSON strings do not count), else None."""
+    depth = 0
+    in_string = False
+    i = start
+    while i < end:
+        char = text[i]
+        if in_string:
+            if char == "\\":
+                i += 1  # the escaped character is skipped too
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None

@@ -2,7 +2,8 @@
 //! most fine-tunes). The specification is `python/toolsift/_pure/dialects/hermes.py`;
 //! this follows it line by line.
 
-use super::text::{marker_then, THINK, at, find_in, json_end, leading_name, object_call, parse_around_reasoning, skip_space, trim_space};
+use crate::json::container_end;
+use super::text::{marker_then, THINK, at, find_in, leading_name, object_call, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{Arguments, Call};
 use std::borrow::Cow;
@@ -46,7 +47,7 @@ fn scan_tags<'a>(
         next_close = Some(close);
         let start = skip_space(b, body);
         if at(b, start, end, "{") {
-            if let Some(object_end) = json_end(b, start, limit) {
+            if let Some(object_end) = container_end(b, start, limit) {
                 let after = skip_space(b, object_end);
                 if after == end || at(b, after, end, CLOSE) {
                     calls.push(object_call(&text[start..object_end], KEYS, false));

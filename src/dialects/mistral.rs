@@ -2,7 +2,8 @@
 //! The specification is `python/toolsift/_pure/dialects/mistral.py`; this follows it line
 //! by line.
 
-use super::text::{self, at, find_in, json_calls, json_end, parse_around_reasoning, skip_space, trim_space};
+use crate::json::container_end;
+use super::text::{self, at, find_in, json_calls, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -77,7 +78,7 @@ fn read_block<'a>(text: &'a str, body: usize, limit: usize, calls: &mut Vec<Call
     }
     let start = skip_space(b, i).min(limit);
     let stop = if at(b, start, limit, "{") {
-        json_end(b, start, limit)
+        container_end(b, start, limit)
     } else {
         None
     };

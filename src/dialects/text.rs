@@ -5,7 +5,7 @@
 use super::Parsed;
 use crate::calls::{decode_object, string_at, Arguments, Call};
 use crate::formats::litert::subtree;
-use crate::json::{self, Token};
+use crate::json::{self, container_end, Token};
 use crate::node::{Node, TapeNode};
 use memchr::memmem;
 use std::borrow::Cow;
@@ -208,35 +208,6 @@ pub fn at(b: &[u8], i: usize, end: usize, needle: &str) -> bool {
         .is_some_and(|rest| begins_with(rest, needle.as_bytes()))
 }
 
-/// The index just after the JSON container opening at `start` when it closes before
-/// `end` (braces inside JSON strings do not count), else None.
-pub fn json_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut i = start;
-    while i < end {
-        let char = b[i];
-        if in_string {
-            if char == b'\\' {
-                i += 1; // the escaped character is skipped too
-            } else if char == b'"' {
-                in_string = false;
-            }
-        } else if char == b'"' {
-            in_string = true;
-        } else if matches!(char, b'{' | b'[') {
-            depth += 1;
-        } else if matches!(char, b'}' | b']') {
-            depth = depth.wrapping_sub(1);
-            if depth == 0 {
-                return Some(i + 1);
-            }
-        }
-        i += 1;
-    }
-    None
-}
-
 /// The ranges of `text` outside its reasoning blocks `open ... close`, and the blocks'
 /// text (each trimmed, the non-empty ones joined by a blank line; None when there is
 /// none). Text before a first `close` that no `open` precedes is reasoning (the template
@@ -397,7 +368,7 @@ pub fn object_call<'a>(block: &'a str, keys: &[&str], with_id: bool) -> Call<'a>
 /// index just after the array (`end` when it does not close before `end`).
 pub fn array_items(text: &str, start: usize, end: usize) -> (Vec<&str>, usize) {
     let b = text.as_bytes();
-    let array_end = json_end(b, start, end);
+    let array_end = container_end(b, start, end);
     let stop = array_end.unwrap_or(end);
     let inner_end = if array_end.is_some() { stop - 1 } else { stop };
     let mut items = Vec::new();
@@ -407,7 +378,7 @@ pub fn array_items(text: &str, start: usize, end: usize) -> (Vec<&str>, usize) {
             items.push(trim_end_space(&text[i..inner_end]));
             break;
         }
-        let Some(item_end) = json_end(b, i, inner_end) else {
+        let Some(item_end) = container_end(b, i, inner_end) else {
             items.push(trim_end_space(&text[i..inner_end]));
             break;
         };
@@ -446,7 +417,7 @@ pub fn json_calls<'a>(
         return Some(stop);
     }
     if at(b, i, limit, "{") {
-        let end = json_end(b, i, limit);
+        let end = container_end(b, i, limit);
         let block = match end {
             None => trim_end_space(&text[i..limit]),
             Some(end) => &text[i..end],
@@ -455,17 +426,4 @@ pub fn json_calls<'a>(
         return Some(end.unwrap_or(limit));
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::json_end;
-
-    #[test]
-    fn braces_inside_strings_do_not_count() {
-        let text = br#"{"a": "}{\"}"} tail"#;
-        assert_eq!(json_end(text, 0, text.len()), Some(14));
-        assert_eq!(json_end(b"{[}]", 0, 4), Some(4));
-        assert_eq!(json_end(b"{\"a\": 1", 0, 7), None);
-    }
 }

@@ -32,7 +32,7 @@ pub use numbers::{
     value_holds_too_long_int,
 };
 pub use prune::Keep;
-pub use scan::{scan_plain, Sink};
+pub use scan::{container_end, scan_plain, Sink};
 pub use strings::{escaped_char, run_end, write_str, write_str_body};
 pub use tape::{own, Tape, Text, Token};
 

@@ -227,3 +227,45 @@ fn plain_string(text: &str, i: usize, owned: &mut String) -> Option<(Text, usize
         _ => None, // a control character
     }
 }
+
+/// The index just after the JSON container opening at `start` (a `{` or `[`) when it
+/// closes before `end` (braces inside JSON strings do not count), else None.
+pub fn container_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = start;
+    while i < end {
+        let char = b[i];
+        if in_string {
+            if char == b'\\' {
+                i += 1; // the escaped character is skipped too
+            } else if char == b'"' {
+                in_string = false;
+            }
+        } else if char == b'"' {
+            in_string = true;
+        } else if matches!(char, b'{' | b'[') {
+            depth += 1;
+        } else if matches!(char, b'}' | b']') {
+            depth = depth.wrapping_sub(1);
+            if depth == 0 {
+                return Some(i + 1);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod container_tests {
+    use super::container_end;
+
+    #[test]
+    fn braces_inside_strings_do_not_count() {
+        let text = br#"{"a": "}{\"}"} tail"#;
+        assert_eq!(container_end(text, 0, text.len()), Some(14));
+        assert_eq!(container_end(b"{[}]", 0, 4), Some(4));
+        assert_eq!(container_end(b"{\"a\": 1", 0, 7), None);
+    }
+}

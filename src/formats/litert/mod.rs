@@ -124,40 +124,11 @@ fn split_glued(text: &str) -> Option<Vec<&str>> {
         if !matches!(b[i], b'{' | b'[') {
             return None;
         }
-        let end = container_end(b, i);
+        let end = json::container_end(b, i, b.len()).unwrap_or(b.len());
         chunks.push(text.get(i..end)?);
         i = skip_whitespace(b, end);
     }
     (chunks.len() >= 2).then_some(chunks)
-}
-
-/// The index just after the container opening at `start` (braces inside JSON strings
-/// do not count), or the end of the text when it never closes.
-fn container_end(b: &[u8], start: usize) -> usize {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut i = start;
-    while i < b.len() {
-        let char = b[i];
-        if in_string {
-            if char == b'\\' {
-                i += 1; // the escaped character is skipped too
-            } else if char == b'"' {
-                in_string = false;
-            }
-        } else if char == b'"' {
-            in_string = true;
-        } else if matches!(char, b'{' | b'[') {
-            depth += 1;
-        } else if matches!(char, b'}' | b']') {
-            depth = depth.saturating_sub(1);
-            if depth == 0 {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    b.len()
 }
 
 fn is_whitespace(byte: u8) -> bool {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from toolsift._errors import ParseError
-from toolsift._jsontext import holds_too_long_int, loads
+from toolsift._jsontext import container_end, holds_too_long_int, loads
 from toolsift._pure.calls import arguments_of
 from toolsift._types import ToolCall
 
@@ -122,31 +122,6 @@ def skip_space(text: str, i: int) -> int:
     return i
 
 
-def json_end(text: str, start: int, end: int) -> int | None:
-    """The index just after the JSON container opening at `start` when it closes before
-    `end` (braces inside JSON strings do not count), else None."""
-    depth = 0
-    in_string = False
-    i = start
-    while i < end:
-        char = text[i]
-        if in_string:
-            if char == "\\":
-                i += 1  # the escaped character is skipped too
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return None
-
-
 def outside_reasoning(text: str, open: str, close: str) -> tuple[list[tuple[int, int]], str | None]:
     """The `(start, end)` ranges of `text` outside its reasoning blocks `open ... close`,
     and the blocks' text (each trimmed, the non-empty ones joined by a blank line; None
@@ -255,7 +230,7 @@ def array_items(text: str, start: int, end: int) -> tuple[list[str], int]:
     """The texts of the items of the JSON array opening at `start` (items are objects;
     what follows the last readable one, up to the array's end, is one more item), and
     the index just after the array (`end` when it does not close before `end`)."""
-    array_end = json_end(text, start, end)
+    array_end = container_end(text, start, end)
     stop = end if array_end is None else array_end
     inner_end = stop if array_end is None else stop - 1  # before the closing bracket
     items: list[str] = []
@@ -264,7 +239,7 @@ def array_items(text: str, start: int, end: int) -> tuple[list[str], int]:
         if text[i] != "{":
             items.append(text[i:inner_end].rstrip(WHITESPACE))
             break
-        item_end = json_end(text, i, inner_end)
+        item_end = container_end(text, i, inner_end)
         if item_end is None:
             items.append(text[i:inner_end].rstrip(WHITESPACE))
             break
@@ -290,7 +265,7 @@ def json_calls(
         calls.extend(object_call(item, keys, with_id) for item in items)
         return stop
     if text.startswith("{", i, limit):
-        end = json_end(text, i, limit)
+        end = container_end(text, i, limit)
         block = text[i:limit].rstrip(WHITESPACE) if end is None else text[i:end]
         calls.append(object_call(block, keys, with_id))
         return limit if end is None else end

@@ -35,13 +35,13 @@ repeated once per call, with any text before, between and after.
 
 from __future__ import annotations
 
+from toolsift._jsontext import container_end
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
 from ._text import (
     THINK,
     WHITESPACE,
-    json_end,
     leading_name,
     marker_then,
     object_call,
@@ -81,7 +81,7 @@ def scan_tags(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list
             next_close = end if found == -1 else found
         start = skip_space(text, body)
         if text.startswith("{", start, end):
-            object_end = json_end(text, start, limit)
+            object_end = container_end(text, start, limit)
             if object_end is not None:
                 after = skip_space(text, object_end)
                 if after == end or text.startswith(CLOSE, after, end):

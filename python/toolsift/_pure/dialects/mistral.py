@@ -35,11 +35,12 @@ Syntax (mistral-common's tokenizers, the models' chat templates, vLLM's mistral 
 
 from __future__ import annotations
 
+from toolsift._jsontext import container_end
 from toolsift._pure.calls import arguments_of
 from toolsift._types import ToolCall
 
 from . import Parsed, Tools
-from ._text import WHITESPACE, json_calls, json_end, parse_around_reasoning, skip_space
+from ._text import WHITESPACE, json_calls, parse_around_reasoning, skip_space
 
 MARKER = "[TOOL_CALLS]"
 ARGS = "[ARGS]"
@@ -95,7 +96,7 @@ def read_block(text: str, body: int, limit: int, calls: list[ToolCall]) -> int:
     if separator == ARGS:
         i += len(ARGS)
     start = skip_space(text, i)
-    stop = json_end(text, start, limit) if text.startswith("{", start, limit) else None
+    stop = container_end(text, start, limit) if text.startswith("{", start, limit) else None
     if stop is None:
         calls.append(ToolCall(name, {}, id, text[start:limit].strip(WHITESPACE)))
         return limit

@@ -126,6 +126,7 @@ from typing import Any, Literal
 import orjson
 
 from toolsift._jsontext import (
+    container_end,
     dumps_compact,
     dumps_strict,
     holds_too_long_int,
@@ -397,35 +398,11 @@ def _split_glued(text: str) -> list[str] | None:
     while i < len(text):
         if text[i] not in "{[":
             return None
-        end = _container_end(text, i)
+        end = container_end(text, i, len(text))
+        end = len(text) if end is None else end
         chunks.append(text[i:end])
         i = _skip_whitespace(text, end)
     return chunks if len(chunks) >= 2 else None
-
-
-def _container_end(text: str, start: int) -> int:
-    """The index just after the container opening at `start` (braces inside JSON strings
-    do not count), or the end of the text when it never closes."""
-    depth = 0
-    in_string = False
-    i = start
-    while i < len(text):
-        char = text[i]
-        if in_string:
-            if char == "\\":
-                i += 1  # the escaped character is skipped too
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(text)
 
 
 def _skip_whitespace(text: str, i: int) -> int:
