@@ -7,12 +7,12 @@ use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
 
-const PREFIX: &str = "<｜tool▁";
-const SECTION_MARKERS: [&str; 2] = ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"];
-const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
-const CALL_END: &str = "<｜tool▁call▁end｜>";
-const SEPARATOR: &str = "<｜tool▁sep｜>";
-const V3_CALL: &str = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>";
+pub(super) const PREFIX: &str = "<｜tool▁";
+pub(super) const SECTION_MARKERS: [&str; 2] = ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"];
+pub(super) const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
+pub(super) const CALL_END: &str = "<｜tool▁call▁end｜>";
+pub(super) const SEPARATOR: &str = "<｜tool▁sep｜>";
+pub(super) const V3_CALL: &str = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>";
 const FENCE: &str = "```";
 
 /// Whether the text holds a V3 call marker followed by the `function` type.

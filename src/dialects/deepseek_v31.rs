@@ -3,17 +3,10 @@
 //! line by line.
 
 use super::text::{nameless, find_in, parse_special_tokens, trim_space};
+use super::deepseek_v3::{CALL_BEGIN, CALL_END, PREFIX, SECTION_MARKERS, SEPARATOR, V3_CALL};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Call};
 use std::borrow::Cow;
-
-const PREFIX: &str = "<｜tool▁";
-const SECTION_MARKERS: [&str; 2] = ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"];
-const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
-const CALL_END: &str = "<｜tool▁call▁end｜>";
-const SEPARATOR: &str = "<｜tool▁sep｜>";
-/// DeepSeek V3 / R1 (`deepseek-v3`).
-const V3_CALL: &str = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>";
 
 /// Whether the text holds DeepSeek's call markers without V3's `function` type.
 pub fn detect(text: &str) -> bool {

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002  (DeepSeek's markers are written with full-width bars)
+# ruff: noqa: RUF002  (DeepSeek's markers are written with full-width bars)
 """DeepSeek V3.1 / V3.2-Exp tool calls (`deepseek-v3.1`): the pure-Python specification.
 
 Syntax (DeepSeek-V3.1 and V3.2-Exp `tokenizer_config.json` chat template; vLLM's
@@ -36,13 +36,7 @@ from toolsift._types import ToolCall
 
 from . import Parsed, Tools
 from ._text import WHITESPACE, nameless, parse_special_tokens
-
-PREFIX = "<｜tool▁"
-SECTION_MARKERS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
-CALL_BEGIN = "<｜tool▁call▁begin｜>"
-CALL_END = "<｜tool▁call▁end｜>"
-SEPARATOR = "<｜tool▁sep｜>"
-V3_CALL = CALL_BEGIN + "function" + SEPARATOR  # DeepSeek V3 / R1 (`deepseek-v3`)
+from .deepseek_v3 import CALL_BEGIN, CALL_END, PREFIX, SECTION_MARKERS, SEPARATOR, V3_CALL
 
 
 def detect(text: str) -> bool:
