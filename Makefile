@@ -26,7 +26,7 @@ TEST_EXTRAS := test,arrow,cli,zstd,dev,fuzz,ray,spark,docs
 NO_RUST_PATH := $(abspath $(VENV))/bin:$(shell printf '%s\n' "$$PATH" | tr ':' '\n' | \
 	while read -r d; do [ -x "$$d/cargo" ] || [ -x "$$d/rustc" ] || echo "$$d"; done | paste -sd: -)
 
-.PHONY: build java wheel wheel-check sdist-check workflow-lint sample install test test-rust test-python \
+.PHONY: oracle build java wheel wheel-check sdist-check workflow-lint sample install test test-rust test-python \
 	test-installed lint docs bench fuzz
 
 $(BUILD_PY):
@@ -151,6 +151,12 @@ lint: $(PY)
 # The docs site (mkdocs-material, API reference by mkdocstrings) into site/; warnings fail.
 docs: $(PY)
 	$(VENV)/bin/mkdocs build --strict --quiet --site-dir site
+
+# toolsift's raw-text dialects against vLLM's and SGLang's own tool parsers (a report,
+# not a gate; not in CI): a torch-free venv (tools/oracle/setup.sh, ORACLE_VENV overrides
+# its place), then every vector of tests/vectors/dialects through both (docs/formats.md).
+oracle:
+	ORACLE_VENV="$$(bash tools/oracle/setup.sh)" && "$$ORACLE_VENV/bin/python" tools/oracle/run.py
 
 bench: $(PY)
 	$(PY) -m pytest benches --benchmark-enable --benchmark-json=bench.json -p no:cacheprovider
