@@ -272,8 +272,10 @@ def compare(ours, engine, text: str, tools: list | None, run) -> str | None:  # 
         for c in ours.tool_calls
     ]
     if mine != calls:
-        theirs = [n for n, _ in calls]
-        return f"calls differ: toolsift {[n for n, _ in mine]}, engine {theirs}"
+        names, theirs = [n for n, _ in mine], [n for n, _ in calls]
+        if names == theirs:
+            return f"calls differ (arguments): {names}"
+        return f"calls differ: toolsift {names}, engine {theirs}"
     if _blank(ours.content) != _blank(content):
         return "content differs"
     return None
