@@ -36,6 +36,21 @@ def format_vectors() -> list[dict[str, Any]]:
     return cases
 
 
+def vector_text(text: Any) -> bytes:
+    """A case's text: a string, or pieces (a string, `$hex` bytes, `$repeat`)."""
+    if isinstance(text, str):
+        return text.encode()
+    out = b""
+    for piece in text:
+        if isinstance(piece, str):
+            out += piece.encode()
+        elif "$hex" in piece:
+            out += bytes.fromhex(piece["$hex"])
+        else:
+            out += piece["$repeat"].encode() * piece["times"]
+    return out
+
+
 def backend_module(name: str) -> types.ModuleType:
     try:
         return _backend.load(name)

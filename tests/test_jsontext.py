@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
-from conftest import mutate
+from conftest import mutate, vector_text
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from toolsift._errors import ParseError
@@ -294,21 +294,6 @@ def test_invalid(text: bytes, msg: str, pos: int) -> None:
 ERROR_VECTORS = json.loads(
     (Path(__file__).parent / "vectors" / "json_errors.json").read_text("utf-8")
 )["cases"]
-
-
-def vector_text(text: Any) -> bytes:
-    """A case's text: a string, or pieces (a string, `$hex` bytes, `$repeat`)."""
-    if isinstance(text, str):
-        return text.encode()
-    out = b""
-    for piece in text:
-        if isinstance(piece, str):
-            out += piece.encode()
-        elif "$hex" in piece:
-            out += bytes.fromhex(piece["$hex"])
-        else:
-            out += piece["$repeat"].encode() * piece["times"]
-    return out
 
 
 @pytest.mark.parametrize("case", ERROR_VECTORS, ids=lambda case: case["name"])

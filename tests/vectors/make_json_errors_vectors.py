@@ -21,7 +21,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from conftest import vector_text
 from toolsift._jsontext import MAX_DEPTH, error_for
 
 
@@ -31,20 +33,6 @@ def hexed(data: bytes) -> dict:
 
 def repeat(text: str, times: int) -> dict:
     return {"$repeat": text, "times": times}
-
-
-def text_of(pieces) -> bytes:
-    if isinstance(pieces, str):
-        return pieces.encode()
-    out = b""
-    for piece in pieces:
-        if isinstance(piece, str):
-            out += piece.encode()
-        elif "$hex" in piece:
-            out += bytes.fromhex(piece["$hex"])
-        else:
-            out += piece["$repeat"].encode() * piece["times"]
-    return out
 
 
 # (name, text): `text` as in a case; bytes are written as pieces.
@@ -217,7 +205,7 @@ STR_CASES = [
 def main() -> None:
     cases = []
     for name, text in CASES:
-        error = error_for(text_of(text))
+        error = error_for(vector_text(text))
         cases.append(
             {"name": name, "text": text, "error": None if error is None else [error.msg, error.pos]}
         )
