@@ -9,7 +9,7 @@ same seeded corpora, timed as `conftest.run_on_fresh_heap` times them: an untime
 `gc.collect()` first, then the run and the young-generation collection it leaves behind.
 
     python benches/interleaved.py [--lines 20000] [--rounds 9] [--seed 0] [--slow]
-                                  [--only {parse,bulk,files}] [--unfrozen]
+                                  [--only {parse,bulk,files,duckdb}] [--unfrozen]
 
 `--slow` adds the slow baselines (`json.loads` + walk or + russo, the python backend's
 bulk entries). `--unfrozen` runs the parse suite with nothing frozen (benches/README.md:
@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE))
 import corpus as corpus_mod  # noqa: E402
 import pytest  # noqa: E402
 import test_bench_bulk as bulk  # noqa: E402
+import test_bench_duckdb as duck  # noqa: E402
 import test_bench_parse as parse  # noqa: E402
 from conftest import Corpus  # noqa: E402
 
@@ -158,6 +159,36 @@ def bulk_groups(
         report(f"{group}: {len(found)} records", take_turns(entries, rounds), f.megabytes, bases)
 
 
+def duckdb_groups(lines: int, seed: int, rounds: int, folder: Path) -> None:
+    """`to_arrow` against DuckDB's typed reader on each provider's batch file, threads
+    matched; each entry's ratios to the DuckDB entries with its thread count."""
+    for provider in duck.PROVIDERS:
+        found = duck.batch_lines(provider, lines, seed)
+        path = folder / f"{provider}_batch_output.jsonl"
+        data = b"\n".join(found) + b"\n"
+        path.write_bytes(data)
+        f = duck.BatchFile(provider, path, len(data) / 1e6, len(found))
+        entries: dict[str, Run] = {}
+        for entry in duck.ENTRIES:
+            if provider in entry.providers:
+                run = made(entry.make, f)
+                if run is not None:
+                    entries[entry.key] = run
+        bases = {
+            key: [
+                other for other in entries if other.startswith("duckdb_") and other[-2:] == key[-2:]
+            ]
+            for key in entries
+            if key.startswith("rust_")
+        }
+        report(
+            f"duckdb-{provider}: {len(found)} records",
+            take_turns(entries, rounds),
+            f.megabytes,
+            bases,
+        )
+
+
 def main() -> None:
     args = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     args.add_argument("--lines", type=int, default=20_000)
@@ -166,8 +197,8 @@ def main() -> None:
     args.add_argument("--slow", action="store_true", help="also the slow baselines")
     args.add_argument(
         "--only",
-        choices=("parse", "bulk", "files"),
-        help="one of the two suites, or the bulk suite's bulk-files-gz group",
+        choices=("parse", "bulk", "files", "duckdb"),
+        help="one of the suites, or the bulk suite's bulk-files-gz group",
     )
     args.add_argument(
         "--unfrozen",
@@ -178,7 +209,10 @@ def main() -> None:
     print(f"{a.rounds} rounds, entries taking turns; medians; ratios within this run")
     if a.only in (None, "parse"):
         parse_groups(a.lines, a.seed, a.rounds, a.slow, frozen=not a.unfrozen)
-    if a.only != "parse":
+    if a.only in (None, "duckdb"):
+        with tempfile.TemporaryDirectory() as folder:
+            duckdb_groups(a.lines, a.seed, a.rounds, Path(folder))
+    if a.only not in ("parse", "duckdb"):
         groups = ("bulk-files-gz",) if a.only == "files" else BULK_GROUPS
         with tempfile.TemporaryDirectory() as folder:
             bulk_groups(a.lines, a.seed, a.rounds, a.slow, Path(folder), groups)
