@@ -126,3 +126,43 @@ def test_stream_reads_structured_calls(make: Any) -> None:
     delta = {"tool_calls": [call]}
     stream.feed({"choices": [{"index": 0, "delta": delta, "finish_reason": "tool_calls"}]})
     assert [c.name for c in stream.finish().tool_calls] == ["f"]
+
+
+def test_cli_text_dialect(impl: str, tmp_path: Path) -> None:
+    """`--text-dialect NAME` (with `--tools FILE`) on provider formats and auto; refused
+    for the formats without assistant text."""
+    from test_cli import run
+
+    cases = [c for c in CASES if c["parser"] == "ollama"]
+    lines = tmp_path / "ollama.jsonl"
+    lines.write_text("".join(json.dumps(c["input"]) + "\n" for c in cases))
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(cases[0]["tools"]))
+    for format in ("ollama", "auto"):
+        options = ("--format", format, "--text-dialect", "qwen3-coder", "--tools", tools)
+        done = run(impl, "extract", lines, *options)
+        assert done.returncode == 0, done.stderr
+        rows = [json.loads(line) for line in done.stdout.splitlines()]
+        got = [(r["record"], r["format"], r["name"], r["arguments"]) for r in rows]
+        assert got == [
+            (number, "ollama", call["name"], call["arguments"])
+            for number, case in enumerate(cases)
+            for call in (case["expect"]["tool_calls"] if number == 0 else [])
+        ] + [(1, "ollama", "book", {"people": 4})]
+    for format in ("json", "hermes"):
+        done = run(impl, "extract", lines, "--format", format, "--text-dialect", "hermes")
+        assert done.returncode == 2 and "--text-dialect reads provider responses" in done.stderr
+    done = run(impl, "extract", lines, "--text-dialect", "nope")
+    assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+def test_engines_take_text_dialect(make: Any) -> None:
+    """Ray and Spark make their parser by `parser_for` (a format name and options, or an
+    instance pickled as its class and options): `text_dialect` goes with them."""
+    from toolsift import _engines
+
+    case = next(c for c in CASES if c["parser"] == "openai")
+    parser = _engines.parser_for("openai", text_dialect="hermes")
+    assert dumped(parser.parse(case["input"])) == case["expect"]
+    shipped = pickle.loads(pickle.dumps(make.OpenAIResponseParser(text_dialect="hermes")))
+    assert dumped(_engines.parser_for(shipped).parse(case["input"])) == case["expect"]
