@@ -5,6 +5,7 @@ backends: tests/vectors/text-dialect.json (which `cargo test` reads too) through
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 from pathlib import Path
@@ -106,6 +107,27 @@ def test_auto_parser_and_pickling(make: Any) -> None:
         "OllamaResponseParser(text_dialect='qwen3-coder', tools=[...1])"
     )
     assert repr(make.OpenAIResponseParser()) == "OpenAIResponseParser()"
+
+
+def test_completions_and_sdk_objects(make: Any) -> None:
+    """Auto-detection reads a `/v1/completions` response as `openai`; the openai SDK's
+    ChatCompletion (read by attribute) gives what its dict gives."""
+    completions = next(c for c in CASES if c["input"].get("object") == "text_completion")
+    auto = make.AutoResponseParser(text_dialect=completions["text_dialect"])
+    assert dumped(auto.parse(completions["input"])) == completions["expect"]
+    openai_chat = pytest.importorskip("openai.types.chat")
+    for case in CASES:
+        doc = case["input"]
+        chat = case["parser"] == "openai" and doc.get("object") == "chat.completion"
+        # The SDK's message content is a str (or None).
+        if not chat or any(isinstance(c["message"]["content"], list) for c in doc["choices"]):
+            continue
+        doc = {"created": 0, **copy.deepcopy(doc)}
+        for choice in doc["choices"]:
+            choice.setdefault("finish_reason", "stop")
+        sdk = openai_chat.ChatCompletion.model_validate(doc)
+        parser = text_parser(make, case)
+        assert dumped(parser.parse(sdk)) == case["expect"], case["name"]
 
 
 def test_wrong_options(make: Any) -> None:
