@@ -7,6 +7,7 @@ and pickles (for multiprocessing) as its class and constructor options.
 of that SDK as class-level functions.
 """
 
+import inspect as _inspect
 import os as _os
 import sys as _sys
 import warnings as _warnings
@@ -304,8 +305,8 @@ def _named_class(cls: type) -> type:
 
 
 class _TextDialectParser(_ResponseParser):
-    """A parser of provider responses whose assistant text may hold tool calls as raw
-    text: `text_dialect` (a dialect name of `toolsift.formats.DIALECT_NAMES`, or
+    """Servers started without a tool-call parser leave the calls as raw text in the
+    assistant text: `text_dialect` (a dialect name of `toolsift.formats.DIALECT_NAMES`, or
     `"auto"`: the dialect whose markers the text holds) reads the calls from the text of
     each message (choice) that has no structured call (structured calls win); `tools`
     type the values, as `RawTextParser`'s. With `text_dialect`, the AgentResponse's
@@ -354,7 +355,10 @@ class _WalkedParser(_TextDialectParser):
         super().__init_subclass__(**kwargs)
         if cls.__dict__.get("__doc__") is None:
             spec = _formats.by_name(cls._format)
-            cls.__doc__ = f"`{spec.name}` responses: calls at {spec.where}; id: {spec.id}."
+            cls.__doc__ = (
+                f"`{spec.name}` responses: calls at {spec.where}; id: {spec.id}.\n\n"
+                f"{_inspect.cleandoc(_TextDialectParser.__doc__ or '')}"
+            )
 
 
 # One class per format of the registry (tests/test_registry.py checks they agree).
