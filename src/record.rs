@@ -76,10 +76,8 @@ pub fn record_at_with<'a>(
     if let (Format::WithText(_, text), Some(walked)) = (format, Walked::named(name)) {
         return text_record(text, walked, tape, root, decode); // calls in the text too
     }
-    let found: Vec<Found> = raw_calls.into_iter().map(found_at).collect();
-    let calls = found
-        .into_iter()
-        .map(|found| call_at(&tape, found, decode))
+    let calls = (raw_calls.into_iter())
+        .map(|call| call_at(&tape, found_at(call), decode))
         .collect();
     Record {
         tape,
