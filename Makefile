@@ -169,7 +169,7 @@ bench: $(PY)
 # after `make test`, the tree after `make build`).
 FUZZ_SECONDS ?= 60
 FUZZ_EXAMPLES ?= 150
-FUZZ_TARGETS := parse parse_structured parse_many to_arrow litert streams stream_shapes
+FUZZ_TARGETS := parse parse_structured parse_many to_arrow litert streams stream_shapes raw-text
 
 fuzz: $(PY)
 	@failed=""; for target in $(FUZZ_TARGETS); do \

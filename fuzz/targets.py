@@ -991,6 +991,27 @@ def check_raw_text(dialect: str, tools: Any, text: bytes) -> None:
         lines,
         lines,
     )
+    check_text_dialect(dialect, tools, text.decode("utf-8", "replace"))
+
+
+def check_text_dialect(dialect: str, tools: Any, content: str) -> None:
+    """`text_dialect=`: the text as an OpenAI chat message's content and a completions
+    choice's text (a dict, and its JSON text), through `OpenAIResponseParser`."""
+    label = f"OpenAIResponseParser(text_dialect={dialect!r})"
+    doc = {"choices": [{"message": {"content": content}}, {"index": 1, "text": content}]}
+    line = json.dumps(doc).encode()
+
+    def parser(backend: types.ModuleType) -> Any:
+        return _bound("OpenAIResponseParser", backend)(text_dialect=dialect, tools=tools)
+
+    for raw in (doc, line):
+        differential(
+            f"{label}.parse({type(raw).__name__})",
+            lambda _, backend, raw=raw: parser(backend).parse(raw),
+            lambda response, raw=raw: text_response_view(response, raw),
+            raw,
+            [line],
+        )
 
 
 @target("raw-text")

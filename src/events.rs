@@ -29,6 +29,7 @@ impl Reader {
         match format {
             Format::Walked(walked) => Some(Reader::Walked(*walked)),
             Format::Auto => Some(Reader::Auto),
+            Format::WithText(format, _) => Reader::for_records(format),
             Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
         }
     }
@@ -53,7 +54,7 @@ pub fn piece_reader<N: Node>(
         Some(walked) => walked
             .is_stream_piece(doc)?
             .then_some(Reader::Walked(walked)),
-        None if matches!(format, Format::Auto) && !is_text => Some(Reader::Auto),
+        None if matches!(format.provider(), Format::Auto) && !is_text => Some(Reader::Auto),
         None => None,
     })
 }

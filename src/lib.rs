@@ -20,6 +20,7 @@ pub mod pipeline;
 pub mod record;
 pub mod stream;
 pub mod sync;
+pub mod text_dialect;
 
 #[cfg(feature = "python")]
 mod python;

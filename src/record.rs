@@ -3,9 +3,10 @@
 
 use crate::calls::{decode_object, string_at, Arguments, Call, Record};
 use crate::events::{self, holds_stream, Reader};
-use crate::formats::{Format, Walk, Walked};
+use crate::formats::{Format, RawCall, TextFormat, Walk, Walked};
 use crate::json::{self, JsonError, Tape, Token};
 use crate::node::TapeNode;
+use crate::text_dialect;
 
 /// Parse one response and find its calls.
 /// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
@@ -72,32 +73,11 @@ pub fn record_at_with<'a>(
             };
         }
     };
-    type Found = (Option<usize>, Option<usize>, Option<usize>, bool);
-    let found: Vec<Found> = raw_calls
-        .into_iter()
-        .map(|c| {
-            (
-                c.name.map(|n| n.idx),
-                c.id.map(|n| n.idx),
-                c.arguments.map(|n| n.idx),
-                c.verbatim,
-            )
-        })
-        .collect();
-    let calls = found
-        .into_iter()
-        .map(|(name, id, arguments, verbatim)| Call {
-            name: name.and_then(|idx| string_at(&tape, idx)),
-            id: id.and_then(|idx| string_at(&tape, idx)),
-            arguments: match arguments {
-                None => Arguments::Missing,
-                // Free text (a custom tool's input): a string is kept as it is.
-                Some(idx) if verbatim && matches!(tape.tokens[idx], Token::Str(_)) => {
-                    string_at(&tape, idx).map_or(Arguments::Missing, Arguments::Undecodable)
-                }
-                Some(idx) => arguments_at(&tape, idx, decode),
-            },
-        })
+    if let (Format::WithText(_, text), Some(walked)) = (format, Walked::named(name)) {
+        return text_record(text, walked, tape, root, decode); // calls in the text too
+    }
+    let calls = (raw_calls.into_iter())
+        .map(|call| call_at(&tape, found_at(call), decode))
         .collect();
     Record {
         tape,
@@ -105,6 +85,68 @@ pub fn record_at_with<'a>(
         format: Ok(name),
         content: None,
         reasoning: None,
+    }
+}
+
+/// Where a call's name, id and arguments are on the tape, and whether its arguments are
+/// free text.
+type Found = (Option<usize>, Option<usize>, Option<usize>, bool);
+
+fn found_at(call: RawCall<TapeNode<'_, '_>>) -> Found {
+    (
+        call.name.map(|n| n.idx),
+        call.id.map(|n| n.idx),
+        call.arguments.map(|n| n.idx),
+        call.verbatim,
+    )
+}
+
+/// The call found at these places of the tape.
+fn call_at<'a>(tape: &Tape<'a>, (name, id, arguments, verbatim): Found, decode: bool) -> Call<'a> {
+    Call {
+        name: name.and_then(|idx| string_at(tape, idx)),
+        id: id.and_then(|idx| string_at(tape, idx)),
+        arguments: match arguments {
+            None => Arguments::Missing,
+            // Free text (a custom tool's input): a string is kept as it is.
+            Some(idx) if verbatim && matches!(tape.tokens[idx], Token::Str(_)) => {
+                string_at(tape, idx).map_or(Arguments::Missing, Arguments::Undecodable)
+            }
+            Some(idx) => arguments_at(tape, idx, decode),
+        },
+    }
+}
+
+/// The record of a response read with `text_dialect` (`crate::text_dialect`): each
+/// message's structured calls, or those its text holds, and the text's content.
+fn text_record<'a>(
+    text: &TextFormat,
+    walked: Walked,
+    tape: Tape<'a>,
+    root: usize,
+    decode: bool,
+) -> Record<'a> {
+    let node = TapeNode {
+        tape: &tape,
+        idx: root,
+    };
+    let Ok(text_dialect::TextRead {
+        calls,
+        content,
+        reasoning,
+    }) = text_dialect::read(walked, &node, text);
+    let calls = (calls.into_iter())
+        .map(|call| match call {
+            text_dialect::Found::Structured(call) => call_at(&tape, found_at(call), decode),
+            text_dialect::Found::Text(call) => call,
+        })
+        .collect();
+    Record {
+        tape,
+        calls,
+        format: Ok(walked.name()),
+        content,
+        reasoning,
     }
 }
 

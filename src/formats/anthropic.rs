@@ -4,7 +4,7 @@
 //! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/anthropic.py`
 //! line by line.
 
-use super::{field_of, items, members, path, RawCall};
+use super::{field_of, items, members, path, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::calls::string_at;
 use crate::compact;
@@ -23,6 +23,18 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
             ));
         }
     }
+    Ok(())
+}
+
+/// One turn: the `tool_use` blocks, and the `text` of the `text` blocks.
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    let mut turn = Turn {
+        calls: Vec::new(),
+        texts: Vec::new(),
+    };
+    walk(doc, &mut turn.calls)?;
+    super::typed_texts(doc.field("content")?, "text", &mut turn.texts)?;
+    out.push(turn);
     Ok(())
 }
 

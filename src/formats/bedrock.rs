@@ -4,13 +4,28 @@
 //! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/bedrock.py`
 //! line by line.
 
-use super::{field_of, items, members, path, RawCall, Unwrapped};
+use super::{field_of, items, members, path, RawCall, Turn, Unwrapped};
 use crate::accumulator::{index_of, Accumulator};
 use crate::calls::string_at;
 use crate::json::{Keep, Tape};
 use crate::node::{has, value, Index, Located, Node, TapeNode};
 use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine;
+
+/// One turn: the `toolUse` blocks, and the `text` blocks of `output.message.content`.
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    let mut turn = Turn {
+        calls: Vec::new(),
+        texts: Vec::new(),
+    };
+    walk(doc, &mut turn.calls)?;
+    let message = field_of(&doc.field("output")?, "message")?;
+    for block in super::elements_of(field_of(&message, "content")?) {
+        turn.texts.extend(block.field("text")?);
+    }
+    out.push(turn);
+    Ok(())
+}
 
 /// `output.message.content[].toolUse.{toolUseId, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {

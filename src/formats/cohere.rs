@@ -6,7 +6,7 @@
 //! both places (never `chat_history`, whose messages may carry earlier turns' calls).
 //! Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
 
-use super::{elements_of, field_of, items, members, openai, RawCall};
+use super::{elements_of, field_of, items, members, openai, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, kind_at, typed_event, Accumulator};
 use crate::json::Keep;
 use crate::node::{Index, Node, TapeNode};
@@ -38,6 +38,22 @@ pub const V1_FINISH_REASONS: [&str; 8] = [
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
     openai::message_calls(&doc.field("message")?, out)?;
     v1_calls(doc.field("tool_calls")?, out)
+}
+
+/// One turn: the calls, and the text: v2 `message.content` (text parts), v1 `text`.
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    let mut turn = Turn {
+        calls: Vec::new(),
+        texts: Vec::new(),
+    };
+    walk(doc, &mut turn.calls)?;
+    openai::content_texts(
+        field_of(&doc.field("message")?, "content")?,
+        &mut turn.texts,
+    )?;
+    turn.texts.extend(doc.field("text")?);
+    out.push(turn);
+    Ok(())
 }
 
 /// v1 `tool_calls[].{name, parameters}` (no id); an entry with neither is skipped.

@@ -1,7 +1,7 @@
 //! Gemini `generateContent` responses (`gemini`, `GeminiResponseParser`): the Rust twin
 //! of `python/toolsift/_pure/formats/gemini.py`.
 
-use super::{elements_of, field_of, items, members, path, RawCall};
+use super::{elements_of, field_of, items, members, path, RawCall, Turn};
 use crate::accumulator::{index_of, key, text_of, Accumulator, Slot, Tree};
 use crate::json::Keep;
 use crate::node::{Index, Node, TapeNode};
@@ -116,21 +116,7 @@ pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
 /// message's `tool_call.function_calls[]` (or REST `toolCall.functionCalls`).
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
     for candidate in elements_of(doc.field("candidates")?) {
-        let content = candidate.field("content")?;
-        for part in elements_of(field_of(&content, "parts")?) {
-            let call = match part.field("function_call")? {
-                Some(call) => call,
-                None => match part.field("functionCall")? {
-                    Some(call) => call,
-                    None => continue,
-                },
-            };
-            out.push(RawCall::new(
-                call.field("name")?,
-                call.field("id")?,
-                call.field("args")?,
-            ));
-        }
+        candidate_calls(&candidate, out)?;
     }
     for call in elements_of(live_calls(doc)?) {
         out.push(RawCall::new(
@@ -138,6 +124,60 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
             call.field("id")?,
             call.field("args")?,
         ));
+    }
+    Ok(())
+}
+
+/// A candidate's `content.parts[].function_call` (or REST `functionCall`).
+fn candidate_calls<N: Node>(candidate: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+    let content = candidate.field("content")?;
+    for part in elements_of(field_of(&content, "parts")?) {
+        let call = match part.field("function_call")? {
+            Some(call) => call,
+            None => match part.field("functionCall")? {
+                Some(call) => call,
+                None => continue,
+            },
+        };
+        out.push(RawCall::new(
+            call.field("name")?,
+            call.field("id")?,
+            call.field("args")?,
+        ));
+    }
+    Ok(())
+}
+
+/// Each candidate: its calls, and the `text` of its parts that are not thoughts
+/// (`thought: true`: reasoning, never read for calls); then a Live API message's calls.
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    for candidate in elements_of(doc.field("candidates")?) {
+        let mut turn = Turn {
+            calls: Vec::new(),
+            texts: Vec::new(),
+        };
+        candidate_calls(&candidate, &mut turn.calls)?;
+        let content = candidate.field("content")?;
+        for part in elements_of(field_of(&content, "parts")?) {
+            if !is_true(part.field("thought")?)? {
+                turn.texts.extend(part.field("text")?);
+            }
+        }
+        out.push(turn);
+    }
+    let mut live = Turn {
+        calls: Vec::new(),
+        texts: Vec::new(),
+    };
+    for call in elements_of(live_calls(doc)?) {
+        live.calls.push(RawCall::new(
+            call.field("name")?,
+            call.field("id")?,
+            call.field("args")?,
+        ));
+    }
+    if !live.calls.is_empty() {
+        out.push(live);
     }
     Ok(())
 }

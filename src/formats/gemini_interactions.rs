@@ -4,7 +4,7 @@
 //! of `steps[]`, with the same items. The steps of built-in and remote tools give none.
 //! Mirrors `python/toolsift/_pure/formats/gemini_interactions.py` line by line.
 
-use super::{field_of, items, members, RawCall};
+use super::{field_of, items, members, RawCall, Turn};
 use crate::accumulator::{index_of, kind_at, text_of, Accumulator};
 use crate::json::Keep;
 use crate::node::{Index, Node, TapeNode};
@@ -40,6 +40,26 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
             }
         }
     }
+    Ok(())
+}
+
+/// One turn: the calls, and the text of `model_output` steps (legacy: `text` outputs).
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    let mut turn = Turn {
+        calls: Vec::new(),
+        texts: Vec::new(),
+    };
+    walk(doc, &mut turn.calls)?;
+    for step in super::elements_of(doc.field("steps")?) {
+        if step
+            .field("type")?
+            .is_some_and(|t| t.is_str("model_output"))
+        {
+            super::typed_texts(step.field("content")?, "text", &mut turn.texts)?;
+        }
+    }
+    super::typed_texts(doc.field("outputs")?, "text", &mut turn.texts)?;
+    out.push(turn);
     Ok(())
 }
 

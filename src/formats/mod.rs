@@ -48,6 +48,25 @@ impl<N> RawCall<N> {
     }
 }
 
+/// One assistant message of a response (an OpenAI choice, a Gemini candidate; one for the
+/// formats with one message), for `text_dialect` (`crate::text_dialect`): its calls, and
+/// the values holding its text (the strings among them are the text, in order). A
+/// format's `turns` gives them; the pure twin's `turns` the same.
+pub struct Turn<N> {
+    pub calls: Vec<RawCall<N>>,
+    pub texts: Vec<N>,
+}
+
+/// The `text` of the items of `list` whose `type` is `kind` (content parts, blocks).
+pub fn typed_texts<N: Node>(list: Option<N>, kind: &str, out: &mut Vec<N>) -> Result<(), N::Error> {
+    for item in elements_of(list) {
+        if item.field("type")?.is_some_and(|t| t.is_str(kind)) {
+            out.extend(item.field("text")?);
+        }
+    }
+    Ok(())
+}
+
 /// The formats read by walking one response document, in registry order: the variant,
 /// its module (`walk`, `keep`, `detect`, `KEYS`, and its stream reader `stream_detect`,
 /// `stream_event`, `is_stream_piece`) and its `--format` name. The two formats with
@@ -105,6 +124,14 @@ macro_rules! formats {
             pub fn walk<N: Node>(self, doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
                 match self {
                     $(Walked::$variant => $module::walk(doc, out),)*
+                }
+            }
+
+            /// The assistant messages of a response, each with its calls and its text
+            /// (`text_dialect`; see [`Turn`]).
+            pub fn turns<N: Node>(self, doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+                match self {
+                    $(Walked::$variant => $module::turns(doc, out),)*
                 }
             }
 
@@ -239,6 +266,9 @@ pub enum Format {
     /// `auto` (`AutoResponseParser`): each response read as the first walked format
     /// whose `detect` recognizes it.
     Auto,
+    /// A walked format (or `auto`) whose assistant text is read by a raw-text dialect
+    /// where a message has no structured call (`text_dialect=`; `crate::text_dialect`).
+    WithText(Box<Format>, TextFormat),
 }
 
 /// A raw-text dialect, or (`dialect` None: `RawTextParser("auto")`) the dialect whose
@@ -348,6 +378,42 @@ impl Format {
         }
     }
 
+    /// The provider format read (the format itself, but for [`Format::WithText`]).
+    pub fn provider(&self) -> &Format {
+        match self {
+            Format::WithText(format, _) => format,
+            format => format,
+        }
+    }
+
+    /// The same format with its assistant text read by `dialect` (a dialect's name, or
+    /// `auto`; None: not read) and its values typed by `tools`; an error for a format
+    /// that has no assistant text (`json`, `litert`, the dialects).
+    pub fn with_text_dialect(
+        self,
+        dialect: Option<&str>,
+        tools: Option<&str>,
+    ) -> Result<Format, String> {
+        let Some(name) = dialect else {
+            return self.with_tools(tools);
+        };
+        let dialect = match name {
+            AUTO => None,
+            name => Some(Dialect::named(name).ok_or_else(|| format!("unknown dialect {name:?}"))?),
+        };
+        let text = Format::Text(TextFormat {
+            dialect,
+            tools: None,
+        });
+        let Format::Text(text) = text.with_tools(tools)? else {
+            unreachable!("with_tools keeps the variant")
+        };
+        match self {
+            Format::Walked(_) | Format::Auto => Ok(Format::WithText(Box::new(self), text)),
+            _ => Err("text_dialect is read by the provider formats and auto only".to_owned()),
+        }
+    }
+
     /// The same format with `tools` (a JSON list of tool definitions), which only the
     /// raw-text dialects take.
     pub fn with_tools(self, tools: Option<&str>) -> Result<Format, String> {
@@ -381,8 +447,9 @@ impl Format {
         match self {
             Format::Walked(walked) => Some(with_streams(walked.keep())),
             Format::Json(options) => Some(json_path::keep(options)),
-            // Read as text (`litert::parse_record`, `TextFormat::record`).
-            Format::LiteRt | Format::Text(_) => None,
+            // Read as text (`litert::parse_record`, `TextFormat::record`); or the whole
+            // document: the assistant text is read too.
+            Format::LiteRt | Format::Text(_) | Format::WithText(..) => None,
             // What any walked format reads (each keeps what its `detect` reads too).
             Format::Auto => Some(with_streams(Walked::ALL.iter().fold(
                 Keep::default(),
@@ -403,6 +470,7 @@ impl Format {
         match self {
             Format::Walked(walked) => Some(*walked),
             Format::Auto => detected(doc),
+            Format::WithText(format, _) => format.walked(doc, detected),
             Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
         }
     }
@@ -416,6 +484,8 @@ impl Format {
     ) -> Result<Walk<N>, N::Error> {
         let mut calls = Vec::new();
         let name = match self {
+            // The structured calls (`crate::text_dialect` reads the text after).
+            Format::WithText(format, _) => return format.walk(doc, detected),
             Format::Walked(walked) => {
                 walked.walk(doc, &mut calls)?;
                 walked.name()

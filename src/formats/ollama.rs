@@ -2,7 +2,7 @@
 //! arguments}` (`arguments` an object, or a JSON string); the id is the call's `id`
 //! where present. Mirrors `python/toolsift/_pure/formats/ollama.py` line by line.
 
-use super::{members, openai, RawCall};
+use super::{members, openai, RawCall, Turn};
 use crate::accumulator::Accumulator;
 use crate::json::{Keep, Token};
 use crate::node::{Node, TapeNode};
@@ -11,6 +11,19 @@ use crate::node::{Node, TapeNode};
 /// message's calls.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
     openai::message_calls(&doc.field("message")?, out)
+}
+
+/// One turn: the message's calls, and its `content` (the assistant text).
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    let message = doc.field("message")?;
+    let mut turn = Turn {
+        calls: Vec::new(),
+        texts: Vec::new(),
+    };
+    openai::message_calls(&message, &mut turn.calls)?;
+    openai::content_texts(super::field_of(&message, "content")?, &mut turn.texts)?;
+    out.push(turn);
+    Ok(())
 }
 
 /// The parts [`walk`] reads, and the scalars [`detect`] reads (for auto-detection on

@@ -1,7 +1,7 @@
 //! OpenAI Chat Completions (`openai`, `OpenAIResponseParser`): the Rust twin of
 //! `python/toolsift/_pure/formats/openai.py`.
 
-use super::{elements_of, field_of, items, members, path, RawCall};
+use super::{elements_of, field_of, items, members, path, typed_texts, RawCall, Turn};
 use crate::accumulator::{index_of, text_of, Accumulator};
 use crate::json::Keep;
 use crate::node::{Index, Node, TapeNode};
@@ -45,6 +45,36 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
         message_calls(&choice.field("message")?, out)?;
     }
     Ok(())
+}
+
+/// Each choice: its message's calls, and its assistant text for `text_dialect`: the
+/// message's `content` (a string, or a list of `{type: text, text}` parts), or a
+/// `/v1/completions` (`text_completion`) choice's `text`.
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    for choice in elements_of(doc.field("choices")?) {
+        let message = choice.field("message")?;
+        let mut turn = Turn {
+            calls: Vec::new(),
+            texts: Vec::new(),
+        };
+        message_calls(&message, &mut turn.calls)?;
+        content_texts(field_of(&message, "content")?, &mut turn.texts)?;
+        turn.texts.extend(choice.field("text")?);
+        out.push(turn);
+    }
+    Ok(())
+}
+
+/// A chat message's `content` as text pieces: a string, or the `text` of its parts of
+/// type `text` (Ollama's and Cohere v2's messages have the same shape).
+pub fn content_texts<N: Node>(content: Option<N>, out: &mut Vec<N>) -> Result<(), N::Error> {
+    match content {
+        Some(parts) if parts.is_array() => typed_texts(Some(parts), "text", out),
+        content => {
+            out.extend(content);
+            Ok(())
+        }
+    }
 }
 
 /// A chat message's `tool_calls[]`: `function.{name, arguments}`, or a custom tool's

@@ -5,7 +5,7 @@
 //! `apply_patch_call`, which the caller runs).
 //! Mirrors `python/toolsift/_pure/formats/openai_responses.py` line by line.
 
-use super::{items, members, path, RawCall};
+use super::{items, members, path, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, text_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::json::Keep;
 use crate::node::{Index, Node, TapeNode};
@@ -30,6 +30,22 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
             });
         }
     }
+    Ok(())
+}
+
+/// One turn: the calls, and the `output_text` parts of the `message` items.
+pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
+    let mut turn = Turn {
+        calls: Vec::new(),
+        texts: Vec::new(),
+    };
+    walk(doc, &mut turn.calls)?;
+    for item in super::elements_of(doc.field("output")?) {
+        if item.field("type")?.is_some_and(|t| t.is_str("message")) {
+            super::typed_texts(item.field("content")?, "output_text", &mut turn.texts)?;
+        }
+    }
+    out.push(turn);
     Ok(())
 }
 

@@ -63,7 +63,7 @@ impl Parser {
 #[pymethods]
 impl Parser {
     #[new]
-    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None, tools=None))]
+    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None, tools=None, text_dialect=None))]
     fn new(
         format: &str,
         tool_calls_key: &str,
@@ -71,11 +71,12 @@ impl Parser {
         arguments_key: &str,
         single: Option<&Bound<'_, PyAny>>,
         tools: Option<&str>,
+        text_dialect: Option<&str>,
     ) -> PyResult<Self> {
         // `single` is read for its truth value, as russo does.
         let single = single.map_or(Ok(false), |s| s.is_truthy())?;
         let format = Format::new(format, tool_calls_key, name_key, arguments_key, single)
-            .and_then(|format| format.with_tools(tools))
+            .and_then(|format| format.with_text_dialect(text_dialect, tools))
             .map_err(PyValueError::new_err)?;
         // Argument strings are decoded straight into Python objects while building.
         let reader = RecordReader::new(&format, None).with_encoded_arguments();
@@ -118,7 +119,8 @@ impl Parser {
 
     /// An accumulator of this format's stream events (`toolsift._pure.stream`).
     fn stream(&self) -> PyResult<stream::Stream> {
-        let reader = match &self.format {
+        // With `text_dialect`, the provider's stream: its structured calls.
+        let reader = match self.format.provider() {
             Format::Walked(walked) => Reader::Walked(*walked),
             Format::Json(options) => Reader::Json(options.clone()),
             Format::Auto => Reader::Auto,
@@ -127,7 +129,7 @@ impl Parser {
                     "the 'litert' format has no stream reader",
                 ))
             }
-            Format::Text(_) => {
+            Format::Text(_) | Format::WithText(..) => {
                 return Err(PyValueError::new_err(
                     "the raw-text dialects have no stream reader yet",
                 ))

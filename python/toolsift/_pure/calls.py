@@ -18,9 +18,21 @@ from toolsift._jsontext import (
 )
 from toolsift._types import ToolCall
 
-__all__ = ["RawCall", "Verbatim", "arguments_of", "decoded_tool_call", "harvest", "tool_call"]
+__all__ = [
+    "RawCall",
+    "Turn",
+    "Verbatim",
+    "arguments_of",
+    "decoded_tool_call",
+    "harvest",
+    "tool_call",
+]
 
 RawCall = tuple[Any, Any, Any]  # (name, id, arguments) as found, None where missing
+Turn = tuple[list[RawCall], list[Any]]
+"""One assistant message of a response (a choice, a candidate): its calls, and the values
+holding its text (the strings among them are the text, in order), which `text_dialect`
+reads where the message has no call (a format's `turns`)."""
 
 
 class Verbatim:

@@ -21,7 +21,7 @@ from toolsift._errors import (
     record_error,
 )
 from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
-from toolsift._pure import bulk, dialects, formats
+from toolsift._pure import assistant_text, bulk, dialects, formats
 from toolsift._pure.accumulator import response_error
 from toolsift._pure.bulk import TextCalls, response
 from toolsift._pure.calls import decoded_tool_call, harvest
@@ -84,6 +84,7 @@ class Parser:
         arguments_key: str = "arguments",
         single: object = None,
         tools: str | None = None,
+        text_dialect: str | None = None,
     ) -> None:
         self._format = format
         self._options = {
@@ -95,8 +96,14 @@ class Parser:
         self._auto = format == formats.AUTO
         # A raw-text dialect (None: `auto-text`, the dialect whose markers a text holds).
         self._text = format in public.DIALECT_NAMES or format == public.AUTO_TEXT
-        self._dialect = dialects.DIALECTS.get(format)
-        if tools is not None and not self._text:
+        # `text_dialect`: a walked format's (or auto's) assistant text read by a dialect.
+        self._in_text = text_dialect is not None
+        if self._in_text and not (self._auto or format in (f.name for f in formats.WALKED)):
+            raise ValueError(f"the {format!r} format has no assistant text for text_dialect")
+        # The dialect text is read as (None: the one whose markers a text holds).
+        text_name = text_dialect if self._in_text else format
+        self._dialect_name = text_name if text_name in dialects.DIALECTS else None
+        if tools is not None and not (self._text or self._in_text):
             raise ValueError("tools are read by the raw-text dialects only")
         self._tools = None if tools is None else dialects.Tools(loads(tools))
         spec = None if self._auto or self._text else formats.by_name(format)
@@ -131,7 +138,7 @@ class Parser:
             response, _, error = bulk.locate_object(raw, path)
             if error is not None:
                 return AgentResponse([], raw, error)
-            return AgentResponse(self.read(response)[0], raw)
+            return bulk.response(self.read(response)[0], raw)
         text = raw.tobytes() if isinstance(raw, memoryview) else raw  # as the Rust backend
         # Fast path: plain orjson. Only the calls are returned from the document, so
         # orjson's one inexactness (integers beyond 64 bits become floats) matters only
@@ -149,7 +156,7 @@ class Parser:
             if error is not None:
                 return AgentResponse([], raw, error)
             read = self.read(response)
-        return AgentResponse(read[0], raw)
+        return bulk.response(read[0], raw)
 
     def _parse_litert(self, raw: Any, path: Sequence[str] | None) -> AgentResponse:
         """LiteRT-LM reads text: a record that is not an envelope (or not JSON) as it is,
@@ -167,7 +174,7 @@ class Parser:
     def _dialect_read(self, text: str) -> TextCalls:
         """The calls, content and reasoning of one output text (`auto-text`: read by the
         dialect whose markers it holds; none: no calls, the text is the content)."""
-        name = dialects.detected(text) if self._dialect is None else self._format
+        name = self._dialect_name or dialects.detected(text)
         if name is None:
             return TextCalls([], public.AUTO_TEXT, joined_content([text]))
         parsed = dialects.DIALECTS[name].parse(text, self._tools)
@@ -257,6 +264,9 @@ class Parser:
             return self.assembled([doc], shown=doc)
         if self._streams and spec.is_stream_piece(doc):
             return self.assembled([doc], spec)  # a piece of a stream: read as one
+        if self._in_text:  # each message's calls, or those its text holds
+            turns = spec.module.turns(doc)
+            return assistant_text.read(turns, spec.name, self._dialect_read), spec.name
         if self._auto:
             return harvest(spec.module.calls(doc)), spec.name
         return harvest(self._walk(doc)), self._format
@@ -267,8 +277,8 @@ class Parser:
         rounded an integer in arguments given inline and `text` has a run of 19 digits
         (then decode `text` with `loads` and use `read`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
-        if self._litert or type(doc) is str:
-            return None  # SSE text, JSON text inside a string: read by `read`
+        if self._litert or self._in_text or type(doc) is str:
+            return None  # SSE text, JSON text inside a string, assistant text: by `read`
         if type(doc) is not dict and self._streams and holds_stream(doc):
             return None  # a stream: decoded exactly, by `read`
         spec = formats.detect_or_none(doc) if self._auto else self._spec

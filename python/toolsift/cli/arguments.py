@@ -113,6 +113,14 @@ def _what_to_read(extract: argparse.ArgumentParser) -> None:
         help='dot path to the response inside each line (e.g. "response.body"); '
         "default: unwrap known batch envelopes",
     )
+    extract.add_argument(
+        "--text-dialect",
+        metavar="NAME",
+        choices=(*formats.DIALECT_NAMES, formats.AUTO),
+        help="read tool calls the assistant text of provider responses holds as raw text "
+        "(a server without a tool-call parser), in this dialect (auto: by its markers), "
+        "where a message has no structured call; with --tools, values typed by schema",
+    )
     json_keys = extract.add_argument_group(
         "--format json", "where the calls are in each response (JsonResponseParser's keywords)"
     )
@@ -205,12 +213,16 @@ def parser_class(name: str) -> Any:
 
 def parser_options(args: argparse.Namespace) -> dict[str, Any]:
     """The JsonResponseParser keywords given on the command line (only those), or a
-    raw-text dialect's (`RawTextParser(dialect, tools)`, the tools file read here, once)."""
+    raw-text dialect's (`RawTextParser(dialect, tools)`, the tools file read here, once),
+    or `text_dialect` and `tools` for a provider format's (or auto's) parser."""
+    if args.text_dialect is not None and args.format not in _TEXT_DIALECT_FORMATS:
+        raise UsageError(f"--text-dialect reads provider responses (got --format {args.format})")
     if args.format in formats.DIALECT_NAMES:
         return {"dialect": args.format, "tools": _tools(args.tools)}
-    if args.tools is not None:
+    if args.tools is not None and args.text_dialect is None:
         raise UsageError(
-            f"--tools can only be used with a raw-text dialect (got --format {args.format})"
+            f"--tools can only be used with a raw-text dialect or --text-dialect "
+            f"(got --format {args.format})"
         )
     given = {key: getattr(args, key) for key in JSON_OPTIONS if getattr(args, key) is not None}
     if given and args.format != "json":
@@ -218,7 +230,13 @@ def parser_options(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(
             f"{flags} can only be used with --format json (got --format {args.format})"
         )
+    if args.text_dialect is not None:
+        return {"text_dialect": args.text_dialect, "tools": _tools(args.tools)}
     return given
+
+
+_TEXT_DIALECT_FORMATS = (*formats.WALKED, formats.AUTO)
+"""The formats whose parser classes take `text_dialect` (the provider formats, auto)."""
 
 
 def _tools(path: str | None) -> list[Any] | None:

@@ -7,6 +7,7 @@ and pickles (for multiprocessing) as its class and constructor options.
 of that SDK as class-level functions.
 """
 
+import inspect as _inspect
 import os as _os
 import sys as _sys
 import warnings as _warnings
@@ -303,18 +304,61 @@ def _named_class(cls: type) -> type:
     return cls
 
 
-class _WalkedParser(_ResponseParser):
-    """A format of the registry that takes no options: a subclass names its format, and
-    its docstring comes from the registry (`toolsift.formats`)."""
+class _TextDialectParser(_ResponseParser):
+    """Servers started without a tool-call parser leave the calls as raw text in the
+    assistant text: `text_dialect` (a dialect name of `toolsift.formats.DIALECT_NAMES`, or
+    `"auto"`: the dialect whose markers the text holds) reads the calls from the text of
+    each message (choice) that has no structured call (structured calls win); `tools`
+    type the values, as `RawTextParser`'s. With `text_dialect`, the AgentResponse's
+    `content` and `reasoning` are the dialect's reading of the assistant text (the text
+    outside the calls, markers removed; several choices' joined by a blank line)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(
+        self, *, text_dialect: str | None = None, tools: _Iterable[_Any] | None = None
+    ) -> None:
+        if text_dialect is None:
+            if tools is not None:
+                raise ValueError("tools are read with text_dialect only")
+            super().__init__()
+            return
+        tools = _checked_text_options(text_dialect, tools)
+        core_tools = None if tools is None else _json_text(tools)
+        super().__init__(text_dialect=text_dialect, tools=core_tools)
+        self._options = {"text_dialect": text_dialect, "tools": tools}
+
+    def __repr__(self) -> str:
+        text_dialect = self._options.get("text_dialect")
+        if text_dialect is None:
+            return f"{type(self).__name__}()"
+        tools = self._options.get("tools")
+        tools_repr = "" if tools is None else f", tools=[...{len(tools)}]"
+        return f"{type(self).__name__}(text_dialect={text_dialect!r}{tools_repr})"
+
+
+def _checked_text_options(dialect: str, tools: _Iterable[_Any] | None) -> list[_Any] | None:
+    """A dialect name (or "auto") checked, and `tools` as a list (None stays None)."""
+    if dialect != _formats.AUTO and dialect not in _formats.DIALECT_NAMES:
+        names = ", ".join((*_formats.DIALECT_NAMES, _formats.AUTO))
+        raise ValueError(f"unknown dialect {dialect!r}; expected one of: {names}")
+    if tools is None:
+        return None
+    if isinstance(tools, (str, bytes, dict)) or not isinstance(tools, _Iterable):
+        raise TypeError("tools must be a list of tool definitions, or None")
+    return list(tools)
+
+
+class _WalkedParser(_TextDialectParser):
+    """A format of the registry: a subclass names its format, and its docstring comes
+    from the registry (`toolsift.formats`)."""
 
     def __init_subclass__(cls, **kwargs: _Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.__dict__.get("__doc__") is None:
             spec = _formats.by_name(cls._format)
-            cls.__doc__ = f"`{spec.name}` responses: calls at {spec.where}; id: {spec.id}."
+            cls.__doc__ = (
+                f"`{spec.name}` responses: calls at {spec.where}; id: {spec.id}.\n\n"
+                f"{_inspect.cleandoc(_TextDialectParser.__doc__ or '')}"
+            )
 
 
 # One class per format of the registry (tests/test_registry.py checks they agree).
@@ -350,18 +394,16 @@ class CohereResponseParser(_WalkedParser):
     _format = "cohere"
 
 
-class AutoResponseParser(_ResponseParser):
+class AutoResponseParser(_TextDialectParser):
     """Any provider's responses, each recognized on its own by its shape (so one file may
     mix providers): read as the first format of the registry's detection order whose
     distinctive structure it has (docs: Formats and auto-detection). A response no format
     recognizes is `UnrecognizedShape` (a ParseError) from `parse`, and the error
     `unrecognized response shape (keys: a, b, c)` in batches. `to_arrow`'s `format`
-    column says which format each record was read as."""
+    column says which format each record was read as. `text_dialect` and `tools` as for
+    the provider parsers (`OpenAIResponseParser(text_dialect="hermes")`)."""
 
     _format = "auto"
-
-    def __init__(self) -> None:
-        super().__init__()
 
 
 class JsonResponseParser(_ResponseParser):
@@ -478,13 +520,7 @@ class RawTextParser(_ResponseParser):
     """
 
     def __init__(self, dialect: str, tools: _Iterable[_Any] | None = None) -> None:
-        if dialect != _formats.AUTO and dialect not in _formats.DIALECT_NAMES:
-            names = ", ".join((*_formats.DIALECT_NAMES, _formats.AUTO))
-            raise ValueError(f"unknown dialect {dialect!r}; expected one of: {names}")
-        if tools is not None:
-            if isinstance(tools, (str, bytes, dict)) or not isinstance(tools, _Iterable):
-                raise TypeError("tools must be a list of tool definitions, or None")
-            tools = list(tools)
+        tools = _checked_text_options(dialect, tools)
         self.dialect = dialect
         self.tools = tools
         self._format = _formats.AUTO_TEXT if dialect == _formats.AUTO else dialect  # type: ignore[misc]

@@ -5,10 +5,12 @@ use super::convert::{arguments_of_object, arguments_pair};
 use super::{new_str, Builder};
 use crate::accumulator::response_error;
 use crate::bulk::Outcome;
-use crate::calls::Record;
+use crate::calls::{Call, Record};
 use crate::events::{self, Reader};
-use crate::formats::{Format, RawCall, Walk};
+use crate::formats::{Format, RawCall, Walk, Walked};
+use crate::json::Tape;
 use crate::python::objects::{Input, PyNode};
+use crate::text_dialect::{self, Found, TextRead};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -59,22 +61,31 @@ pub fn calls_from_record<'py>(
     b: &mut Builder<'py>,
     record: &Record<'_>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let py = b.py;
     let tape = &record.tape;
     let mut calls = Vec::with_capacity(record.calls.len());
     for call in &record.calls {
-        let name = match &call.name {
-            Some(name) => new_str(py, name),
-            None => intern!(py, "").clone(),
-        };
-        let id = match &call.id {
-            Some(id) => new_str(py, id).into_any(),
-            None => py.None().into_bound(py),
-        };
-        let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
-        calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
+        calls.push(tool_call_of(b, tape, call)?);
     }
     Ok(calls)
+}
+
+/// The ToolCall of a call on `tape`.
+fn tool_call_of<'py>(
+    b: &mut Builder<'py>,
+    tape: &Tape<'_>,
+    call: &Call<'_>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let name = match &call.name {
+        Some(name) => new_str(py, name),
+        None => intern!(py, "").clone(),
+    };
+    let id = match &call.id {
+        Some(id) => new_str(py, id).into_any(),
+        None => py.None().into_bound(py),
+    };
+    let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
+    b.tool_call(name.into_any(), arguments, id, raw_arguments)
 }
 
 /// The AgentResponse for the caller's own dicts and SDK objects: a batch envelope is
@@ -175,7 +186,12 @@ fn response_from_node<'py>(
         return crate::python::stream::assembled_response(b, reader, &events, doc, raw);
     }
     let found = match format.walk(&node, |_| walked)? {
-        Walk::Calls(_, found) => found,
+        Walk::Calls(name, found) => match (format, Walked::named(name)) {
+            (Format::WithText(_, text), Some(walked)) => {
+                return text_response(b, text_dialect::read(walked, &node, text)?, raw)
+            }
+            _ => found,
+        },
         Walk::Unrecognized => return Err(b.unrecognized_object(doc)),
     };
     let calls = found
@@ -183,6 +199,30 @@ fn response_from_node<'py>(
         .map(|call| tool_call_of_object(b, call))
         .collect::<PyResult<Vec<_>>>()?;
     b.response(calls, raw)
+}
+
+/// The AgentResponse of the caller's own objects read with `text_dialect`.
+fn text_response<'py>(
+    b: &mut Builder<'py>,
+    read: TextRead<PyNode<'py>>,
+    raw: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let no_tape = Tape::default(); // a call read from text points into no tape
+    let calls = (read.calls.into_iter())
+        .map(|call| match call {
+            Found::Structured(call) => tool_call_of_object(b, call),
+            Found::Text(call) => tool_call_of(b, &no_tape, &call),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    if read.content.is_none() && read.reasoning.is_none() {
+        return b.response(calls, raw);
+    }
+    b.text_response(
+        calls,
+        raw,
+        read.content.as_deref(),
+        read.reasoning.as_deref(),
+    )
 }
 
 /// The ToolCall of a call found in the caller's own objects.

@@ -24,6 +24,7 @@ from toolsift._pure.accumulator import (
     set_whole,
     typed_event,
 )
+from toolsift._pure.calls import Turn
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift.formats import described
 
@@ -36,6 +37,16 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
     for block in elements(field(doc, "content")):
         if is_str(field(block, "type"), "tool_use"):
             yield field(block, "name"), field(block, "id"), field(block, "input")
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """One turn: the `tool_use` blocks, and the `text` of the `text` blocks."""
+    texts = [
+        field(b, "text")
+        for b in elements(field(doc, "content"))
+        if is_str(field(b, "type"), "text")
+    ]
+    yield list(calls(doc)), texts
 
 
 def detect(doc: Any) -> bool:

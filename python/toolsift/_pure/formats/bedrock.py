@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.accumulator import Accumulator, Slot, append, index_of, set_name
+from toolsift._pure.calls import Turn
 from toolsift._pure.nodes import describe, elements, field, is_str, member
 from toolsift.formats import described
 
@@ -33,6 +34,12 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
         if use is None or is_str(field(use, "type"), "server_tool_use"):
             continue
         yield field(use, "name"), field(use, "toolUseId"), field(use, "input")
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """One turn: the `toolUse` blocks, and the `text` blocks of `output.message.content`."""
+    message = field(field(doc, "output"), "message")
+    yield list(calls(doc)), [field(block, "text") for block in elements(field(message, "content"))]
 
 
 def detect(doc: Any) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.accumulator import Accumulator, append, index_of, set_name, typed_event
-from toolsift._pure.calls import RawCall
+from toolsift._pure.calls import RawCall, Turn
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift.formats import described
@@ -58,6 +58,12 @@ def v1_calls(tool_calls: Any) -> Iterator[RawCall]:
         parameters = field(call, "parameters")
         if name is not None or parameters is not None:
             yield name, None, parameters
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """One turn: the calls, and the text: v2 `message.content` (text parts), v1 `text`."""
+    texts = openai.content_texts(field(field(doc, "message"), "content"))
+    yield list(calls(doc)), [*texts, field(doc, "text")]
 
 
 def detect(doc: Any) -> bool:

@@ -14,7 +14,7 @@ from toolsift._pure.accumulator import (
     set_name,
     set_whole,
 )
-from toolsift._pure.calls import RawCall
+from toolsift._pure.calls import RawCall, Turn
 from toolsift._pure.nodes import elements, field, member
 from toolsift.formats import described
 
@@ -64,15 +64,31 @@ def calls(doc: Any) -> Iterator[RawCall]:
     """`candidates[].content.parts[].function_call` (or REST `functionCall`), then a Live
     API message's `tool_call.function_calls[]` (or REST `toolCall.functionCalls`)."""
     for candidate in elements(field(doc, "candidates")):
-        for part in elements(field(field(candidate, "content"), "parts")):
-            call = field(part, "function_call")
-            if call is None:
-                call = field(part, "functionCall")
-            if call is None:
-                continue
-            yield field(call, "name"), field(call, "id"), field(call, "args")
+        yield from candidate_calls(candidate)
     for call in live_calls(doc):
         yield field(call, "name"), field(call, "id"), field(call, "args")
+
+
+def candidate_calls(candidate: Any) -> Iterator[RawCall]:
+    """A candidate's `content.parts[].function_call` (or REST `functionCall`)."""
+    for part in elements(field(field(candidate, "content"), "parts")):
+        call = field(part, "function_call")
+        if call is None:
+            call = field(part, "functionCall")
+        if call is not None:
+            yield field(call, "name"), field(call, "id"), field(call, "args")
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """Each candidate: its calls, and the `text` of its parts that are not thoughts
+    (`thought: true`: reasoning, never read for calls); then a Live API message's calls."""
+    for candidate in elements(field(doc, "candidates")):
+        parts = elements(field(field(candidate, "content"), "parts"))
+        texts = [field(part, "text") for part in parts if field(part, "thought") is not True]
+        yield list(candidate_calls(candidate)), texts
+    live = live_calls(doc)
+    if live:
+        yield [(field(c, "name"), field(c, "id"), field(c, "args")) for c in live], []
 
 
 def live_calls(doc: Any) -> Sequence[Any]:

@@ -23,6 +23,7 @@ from toolsift._pure.accumulator import (
     set_name,
     set_whole,
 )
+from toolsift._pure.calls import Turn
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift.formats import described
 
@@ -50,6 +51,20 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
         for step in elements(field(doc, key)):
             if is_str(field(step, "type"), "function_call"):
                 yield field(step, "name"), field(step, "id"), field(step, "arguments")
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """One turn: the calls, and the text of `model_output` steps (legacy: `text` outputs)."""
+    texts = [
+        field(part, "text")
+        for step in elements(field(doc, "steps"))
+        if is_str(field(step, "type"), "model_output")
+        for part in elements(field(step, "content"))
+        if is_str(field(part, "type"), "text")
+    ]
+    outputs = elements(field(doc, "outputs"))
+    texts += [field(o, "text") for o in outputs if is_str(field(o, "type"), "text")]
+    yield list(calls(doc)), texts
 
 
 def detect(doc: Any) -> bool:

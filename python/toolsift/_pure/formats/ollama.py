@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.accumulator import Accumulator
+from toolsift._pure.calls import Turn
 from toolsift._pure.formats import openai
 from toolsift._pure.nodes import field, member
 from toolsift.formats import described
@@ -24,6 +25,12 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
     """`message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI
     chat message's calls."""
     return openai.message_calls(field(doc, "message"))
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """One turn: the message's calls, and its `content` (the assistant text)."""
+    message = field(doc, "message")
+    yield list(openai.message_calls(message)), openai.content_texts(field(message, "content"))
 
 
 def detect(doc: Any) -> bool:

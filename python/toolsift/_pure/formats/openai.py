@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsift._pure.accumulator import Accumulator, Slot, append, index_of, set_name
-from toolsift._pure.calls import RawCall, Verbatim
+from toolsift._pure.calls import RawCall, Turn, Verbatim
 from toolsift._pure.nodes import elements, field, is_str, member
 from toolsift.formats import described
 
@@ -42,6 +42,26 @@ def message_calls(message: Any) -> Iterator[RawCall]:
     function = field(message, "function_call")
     if function is not None:
         yield field(function, "name"), None, field(function, "arguments")
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """Each choice: its message's calls, and its assistant text for `text_dialect`: the
+    message's `content` (a string, or a list of `{type: text, text}` parts), or a
+    `/v1/completions` (`text_completion`) choice's `text`."""
+    for choice in elements(field(doc, "choices")):
+        message = field(choice, "message")
+        yield list(message_calls(message)), [*content_texts(field(message, "content")),
+                                             field(choice, "text")]  # fmt: skip
+
+
+def content_texts(content: Any) -> list[Any]:
+    """A chat message's `content` as text pieces: a string, or the `text` of its parts
+    of type `text` (Ollama's and Cohere v2's messages have the same shape)."""
+    if isinstance(content, str):
+        return [content]
+    return [
+        field(part, "text") for part in elements(content) if is_str(field(part, "type"), "text")
+    ]
 
 
 # The stream reader: chat completion chunks (`chat.completion.chunk`).

@@ -29,7 +29,7 @@ from toolsift._pure.accumulator import (
     set_whole,
     typed_event,
 )
-from toolsift._pure.calls import Verbatim
+from toolsift._pure.calls import Turn, Verbatim
 from toolsift._pure.nodes import elements, field, is_str
 from toolsift.formats import described
 
@@ -45,6 +45,18 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
             yield field(item, "name"), field(item, "call_id"), field(item, "arguments")
         elif is_str(kind, "custom_tool_call"):
             yield field(item, "name"), field(item, "call_id"), Verbatim(field(item, "input"))
+
+
+def turns(doc: Any) -> Iterator[Turn]:
+    """One turn: the calls, and the `output_text` parts of the `message` items."""
+    texts = [
+        field(part, "text")
+        for item in elements(field(doc, "output"))
+        if is_str(field(item, "type"), "message")
+        for part in elements(field(item, "content"))
+        if is_str(field(part, "type"), "output_text")
+    ]
+    yield list(calls(doc)), texts
 
 
 def detect(doc: Any) -> bool:

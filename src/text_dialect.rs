@@ -1,0 +1,65 @@
+//! `text_dialect=`: the tool calls a provider response holds as raw text (a vLLM, SGLang,
+//! llama.cpp or Ollama server started without a tool-call parser leaves them in the
+//! assistant message's content). Above the formats (each says where its assistant text
+//! is: `turns`, through the registry) and the dialects; the twin of
+//! `python/toolsift/_pure/assistant_text.py`, whose docstring has the rules.
+
+use crate::calls::Call;
+use crate::formats::{RawCall, TextFormat, Walked};
+use crate::node::Node;
+
+/// One call of a response read with a text dialect: one its structure holds, or one read
+/// from a message's text.
+pub enum Found<N> {
+    Structured(RawCall<N>),
+    Text(Call<'static>),
+}
+
+/// A response's calls, with the content and reasoning of its assistant text.
+pub struct TextRead<N> {
+    pub calls: Vec<Found<N>>,
+    pub content: Option<String>,
+    pub reasoning: Option<String>,
+}
+
+/// The calls of `doc`'s messages (`walked`'s turns): each message's structured calls, or,
+/// where it has none, those its text holds read by `text`; every message's text read
+/// for the content and reasoning.
+pub fn read<N: Node>(walked: Walked, doc: &N, text: &TextFormat) -> Result<TextRead<N>, N::Error> {
+    let mut turns = Vec::new();
+    walked.turns(doc, &mut turns)?;
+    let mut calls = Vec::new();
+    let mut contents = Vec::new();
+    let mut reasonings = Vec::new();
+    for turn in turns {
+        let mut message = String::new();
+        for piece in &turn.texts {
+            // A str Rust cannot hold (lone surrogates) is left out, as the pure twin does.
+            if let Ok(Some(piece)) = piece.text() {
+                message.push_str(&piece);
+            }
+        }
+        let read = (!message.is_empty()).then(|| text.record(message.as_bytes()).into_owned());
+        let Some(read) = read else {
+            calls.extend(turn.calls.into_iter().map(Found::Structured));
+            continue;
+        };
+        contents.extend(read.content);
+        reasonings.extend(read.reasoning);
+        if turn.calls.is_empty() {
+            calls.extend(read.calls.into_iter().map(Found::Text));
+        } else {
+            calls.extend(turn.calls.into_iter().map(Found::Structured));
+        }
+    }
+    Ok(TextRead {
+        calls,
+        content: joined(contents),
+        reasoning: joined(reasonings),
+    })
+}
+
+/// Several messages' texts, joined by a blank line; None for none.
+fn joined(texts: Vec<String>) -> Option<String> {
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
