@@ -3,6 +3,7 @@
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, final
 
+from toolsift._pure.dialects._stream import TextStream as _TextStream
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -38,7 +39,7 @@ class Parser:
         tools: str | None = None,
     ) -> Parser: ...
     def parse(self, raw: Any, record_path: Sequence[str] | None = None) -> AgentResponse: ...
-    def stream(self) -> Stream: ...
+    def stream(self) -> Stream | _TextStream: ...
     def parse_many(
         self,
         raws: Iterable[Any],

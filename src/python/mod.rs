@@ -45,6 +45,8 @@ struct Parser {
     format: Format,
     /// How `parse` reads text without a `record_path` (envelopes unwrapped), made once.
     reader: RecordReader,
+    /// The tools' JSON text as given (a raw-text dialect's stream is the pure twin's).
+    tools: Option<String>,
 }
 
 impl Parser {
@@ -79,7 +81,11 @@ impl Parser {
             .map_err(PyValueError::new_err)?;
         // Argument strings are decoded straight into Python objects while building.
         let reader = RecordReader::new(&format, None).with_encoded_arguments();
-        Ok(Parser { format, reader })
+        Ok(Parser {
+            format,
+            reader,
+            tools: tools.map(str::to_owned),
+        })
     }
 
     /// The calls in one response; raises ParseError for text that is not JSON. A batch
@@ -116,8 +122,10 @@ impl Parser {
         }
     }
 
-    /// An accumulator of this format's stream events (`toolsift._pure.stream`).
-    fn stream(&self) -> PyResult<stream::Stream> {
+    /// An accumulator of this format's stream events (`toolsift._pure.stream`); a
+    /// raw-text dialect's stream of text deltas is the pure twin's
+    /// (`toolsift._pure.dialects._stream`), so both backends report the same calls.
+    fn stream<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let reader = match &self.format {
             Format::Walked(walked) => Reader::Walked(*walked),
             Format::Json(options) => Reader::Json(options.clone()),
@@ -127,13 +135,12 @@ impl Parser {
                     "the 'litert' format has no stream reader",
                 ))
             }
-            Format::Text(_) => {
-                return Err(PyValueError::new_err(
-                    "the raw-text dialects have no stream reader yet",
-                ))
+            Format::Text(text) => {
+                let name = text.dialect.map_or(crate::formats::AUTO_TEXT, |d| d.name());
+                return stream::text_stream(py, name, self.tools.as_deref());
             }
         };
-        Ok(stream::Stream::new(reader))
+        Ok(Bound::new(py, stream::Stream::new(reader))?.into_any())
     }
 
     /// `parse` over many responses, in order; text is parsed on worker threads with the

@@ -55,6 +55,21 @@ fn pure_parser<'py>(py: Python<'py>, reader: &Reader) -> PyResult<Bound<'py, PyA
         .call((name,), Some(&kwargs))
 }
 
+/// A raw-text dialect's stream of text deltas (`name`: a dialect, or `auto-text`): the
+/// pure twin's (`toolsift._pure.walk.Parser(name, tools=tools).stream()`).
+pub fn text_stream<'py>(
+    py: Python<'py>,
+    name: &str,
+    tools: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("tools", tools)?;
+    py.import(intern!(py, "toolsift._pure.walk"))?
+        .getattr(intern!(py, "Parser"))?
+        .call((name,), Some(&kwargs))?
+        .call_method0(intern!(py, "stream"))
+}
+
 impl Stream {
     pub fn new(reader: Reader) -> Self {
         Stream {

@@ -25,6 +25,7 @@ from toolsift._pure import bulk, dialects, formats
 from toolsift._pure.accumulator import response_error
 from toolsift._pure.bulk import TextCalls, response
 from toolsift._pure.calls import decoded_tool_call, harvest
+from toolsift._pure.dialects._stream import TextStream
 from toolsift._pure.dialects._text import joined_content
 from toolsift._pure.events import NOT_JSON, Assembler
 from toolsift._pure.formats import litert
@@ -173,8 +174,12 @@ class Parser:
         parsed = dialects.DIALECTS[name].parse(text, self._tools)
         return TextCalls(parsed.tool_calls, name, parsed.content, parsed.reasoning)
 
-    def stream(self) -> Stream:
-        """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
+    def stream(self) -> Stream | TextStream:
+        """An accumulator of this format's stream events (`toolsift._pure.stream`); a
+        raw-text dialect's: of text deltas (`dialects._stream`)."""
+        if self._text:
+            name = None if self._dialect is None else self._format
+            return TextStream(name, self._tools, self._dialect_read)
         return Stream(self._events())
 
     def _events(self, spec: formats.Format | None = None) -> Assembler:

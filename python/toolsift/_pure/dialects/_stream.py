@@ -1,0 +1,379 @@
+"""`RawTextParser.stream()`: a model's output text fed in deltas as a server or a rollout
+engine emits them (cut anywhere: markers, and UTF-8 characters of `bytes` deltas, split
+across deltas), each call reported once it is complete. The native backend hands its
+text streams to this one (`src/python/stream.rs`), so both give the same results.
+
+What "complete" means, per dialect (`SPECS`):
+
+* A call is reported when its end marker has arrived: `</tool_call>` (hermes, glm),
+  `</function>` or the block's close (qwen3-coder, seed-oss), `</invoke>` or the block's
+  close (minimax-m2, deepseek-dsml: its own `invoke`), `<|tool_call_end|>` (kimi-k2),
+  DeepSeek's `tool call end` token (deepseek-v3, v3.1), `<|call|>` / `<|end|>` / `<|return|>`
+  (harmony), `<|python_end|>` / `<|tool_call_end|>` (pythonic in markers).
+* Or when what follows proves it ended: the next block's opening marker (hermes,
+  granite, kimi-k2, deepseek-v3, v3.1, mistral, llama3-json: a block cannot run past
+  it), or, for calls with no end marker (bare JSON of llama3-json and xlam, granite's
+  and mistral's lists and objects, pythonic lists), the bracket that closes the call
+  object (or the list).
+* A block that cannot be read (broken JSON, an end marker quoted inside an argument
+  string) is reported at the next marker that proves it ended, or by `finish()`.
+* Text in a reasoning block being streamed (`<think>` not closed yet) holds no calls.
+
+`finish()` is `RawTextParser(dialect, tools).parse(text)` of the whole text (calls,
+content, reasoning), `raw` the list of deltas fed: every call reported is in it, in
+order, with two exceptions the text cannot tell while it streams: a `</think>` that no
+`<think>` precedes arriving after calls were reported (the chat template opened the
+reasoning block in the prompt: parse reads the text before it as reasoning), and, for
+`"auto"`, a text that holds the markers of an earlier dialect of the table after those
+of the dialect first recognized (parse reads it as that earlier dialect).
+
+Cost: each delta is searched for markers only in its own text (and the few characters
+before it, for a marker split across deltas); the text is read again by the dialect's
+`parse` only from a resume point (the start of the first block not yet complete) to
+the marker that arrived, so feeding a long text costs about linear time in it. The bare
+dialects (llama3-json, xlam, pythonic lists) resume only at a marker, if any.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from toolsift._errors import ParseError
+from toolsift._jsontext import loads
+from toolsift._pure.partial import partial_json
+from toolsift._types import AgentResponse, ToolCall
+
+from . import (
+    DIALECTS,
+    Parsed,
+    Tools,
+    _text,
+    deepseek_dsml,
+    deepseek_v3,
+    detected,
+    glm,
+    granite,
+    harmony,
+    hermes,
+    kimi_k2,
+    llama3_json,
+    minimax_m2,
+    mistral,
+    pythonic,
+    qwen3_coder,
+    seed_oss,
+)
+from ._xmlcalls import InvokeSyntax
+
+__all__ = ["SPECS", "TextStream"]
+
+THINK = (_text.THINK,)
+DETECT_TAIL = 256  # (auto) characters before a delta searched again for a dialect's markers
+
+
+class Spec(NamedTuple):
+    """How a dialect's stream tells that a call is complete."""
+
+    #: Markers that close a block: its calls are complete, and reading may resume after.
+    ends: tuple[str, ...] = ()
+    #: Markers that close one call inside a block (the block goes on).
+    inner_ends: tuple[str, ...] = ()
+    #: Markers that open a block and so end the one before (a block cannot run past them).
+    starts: tuple[str, ...] = ()
+    #: Openers of call objects or lists with no end marker: the bracket closing one
+    #: (back to depth 0, or 1 for an item of a list) completes its calls.
+    brackets: str = ""
+    #: The quotes of strings inside those brackets (brackets in strings do not count).
+    quotes: str = '"'
+    #: The reasoning blocks' markers (open, close).
+    think: tuple[tuple[str, str], ...] = THINK
+    #: XML-parameter dialects: the close of a parameter and of a call, for `partial()`.
+    param_close: str = ""
+    call_close: str = ""
+
+
+def xml_spec(syntax: InvokeSyntax, think: tuple[tuple[str, str], ...] = THINK) -> Spec:
+    """An XML-parameter dialect's: calls end at their invoke's close, blocks at theirs."""
+    return Spec(
+        ends=(syntax.close,),
+        inner_ends=(syntax.invoke_close,),
+        think=think,
+        param_close=syntax.param_close,
+        call_close=syntax.invoke_close,
+    )
+
+
+DEEPSEEK = Spec(
+    ends=(deepseek_v3.CALL_END, deepseek_v3.SECTION_MARKERS[1]),
+    starts=(deepseek_v3.CALL_BEGIN,),
+)
+
+SPECS: dict[str, Spec] = {
+    "seed-oss": xml_spec(seed_oss.SYNTAX, (("<seed:think>", "</seed:think>"),)),
+    "qwen3-coder": xml_spec(qwen3_coder.SYNTAX),
+    "glm": Spec(ends=(glm.CLOSE,), param_close=glm.VALUE_CLOSE, call_close=glm.CLOSE),
+    "minimax-m2": xml_spec(minimax_m2.SYNTAX),
+    "deepseek-dsml": xml_spec(deepseek_dsml.syntax(""))._replace(
+        ends=tuple("</" + opener[1:] for opener in deepseek_dsml.OPENS)
+    ),
+    "deepseek-v3.1": DEEPSEEK,
+    "deepseek-v3": DEEPSEEK,
+    "kimi-k2": Spec(
+        ends=(kimi_k2.CALL_END, *kimi_k2.SECTION_MARKERS[1::2]), starts=(kimi_k2.CALL_BEGIN,)
+    ),
+    "harmony": Spec(ends=harmony.ENDS, think=()),
+    # A bare list is read only where the text holds no marker block: never resumed.
+    "pythonic": Spec(inner_ends=pythonic.ENDS, brackets="[", quotes=pythonic.QUOTES),
+    "mistral": Spec(
+        starts=(mistral.MARKER,), brackets="{[", think=(mistral.THINK, mistral.TEXT_THINK)
+    ),
+    "granite": Spec(starts=granite.MARKERS, brackets="[{"),
+    "hermes": Spec(ends=(hermes.CLOSE,), starts=(hermes.OPEN,)),
+    "llama3-json": Spec(starts=(llama3_json.TAG,), brackets="{[", think=()),
+    "xlam": Spec(brackets="["),
+}
+
+Read = Callable[[str], Any]
+"""The parser's read of one whole text: a `bulk.TextCalls` (calls, content, reasoning)."""
+
+
+class TextStream:
+    """`RawTextParser(...).stream()`: `feed(delta)` returns the calls that delta completed,
+    `partial()` every call so far (the open one with its arguments so far), `finish()`
+    the AgentResponse of the whole text (see the module's docstring)."""
+
+    def __init__(self, dialect: str | None, tools: Tools | None, read: Read) -> None:
+        self._tools = tools
+        self._read = read  # the parser's own read of a whole text, for `finish()`
+        self._deltas: list[Any] = []
+        self._decoder = codecs.getincrementaldecoder("utf-8")()
+        self._pieces: list[str] = []
+        self._text = ""
+        self._broken = False  # not UTF-8 (or a lone surrogate): the text has no call
+        self._finished = False
+        self._reported: list[ToolCall] = []
+        self._name: str | None = None
+        self._spec: Spec | None = None
+        self._auto = dialect is None
+        if dialect is not None:
+            self._choose(dialect)
+        self._resume = 0  # the start of the first block not known to be complete
+        self._skip = 0  # the calls of the text from `_resume` already reported
+        self._context = ""  # empty think blocks: a close came before `_resume`
+        self._scanned = 0  # the text before this was searched for markers
+        self._depth = 0  # brackets: depth of the open call objects or lists
+        self._quote = ""  # brackets: the quote of the string being read, if any
+        self._escaped = False
+        self._lengths: dict[str, int] = {}  # calls `parse` reads in a start marker alone
+
+    def _choose(self, name: str) -> None:
+        self._name = name
+        self._spec = SPECS[name]
+        self._markers = (*self._spec.ends, *self._spec.inner_ends, *self._spec.starts)
+        self._longest = max((len(m) for m in self._markers), default=1)
+
+    def _parse(self, text: str) -> Parsed:
+        assert self._name is not None
+        return DIALECTS[self._name].parse(text, self._tools)  # type: ignore[no-any-return]
+
+    def feed(self, delta: str | bytes | bytearray | memoryview) -> list[ToolCall]:
+        """Read one delta of the text (`str`, or `bytes` of UTF-8, cut anywhere); the calls
+        it completed, in order."""
+        if self._finished:
+            raise ValueError("the stream is finished: feed() after finish()")
+        if isinstance(delta, str):
+            text = delta
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                self._broken = True
+        elif isinstance(delta, (bytes, bytearray, memoryview)):
+            try:
+                text = self._decoder.decode(bytes(delta))
+            except UnicodeDecodeError:
+                self._broken, text = True, ""
+        else:
+            raise TypeError(f"a text delta is str or bytes, not {type(delta).__name__}")
+        self._deltas.append(delta)
+        if self._broken or not text:
+            return []
+        self._pieces.append(text)
+        return self._completed()
+
+    def _whole(self) -> str:
+        if len(self._pieces) > 1:
+            self._pieces = ["".join(self._pieces)]
+        return self._pieces[0] if self._pieces else ""
+
+    def _completed(self) -> list[ToolCall]:
+        text = self._text = self._whole()
+        if self._spec is None:  # auto: not recognized yet
+            name = detected(text[max(0, self._scanned - DETECT_TAIL) :])
+            if name is None:
+                self._scanned = len(text)
+                return []
+            self._choose(name)
+            self._scanned = 0
+        return self._read_to(self._trigger(text))
+
+    def _trigger(self, text: str) -> tuple[int, int, bool] | None:
+        """The last marker (or closing bracket) in the text not searched yet: `(its start,
+        its end, whether it opens a block)`; None when there is none."""
+        spec = self._spec
+        assert spec is not None
+        start = max(self._resume, self._scanned - self._longest + 1)
+        found: tuple[int, int, bool] | None = None
+        for marker in self._markers:
+            at = text.rfind(marker, start)
+            if at != -1 and (found is None or at > found[0]):
+                found = (at, at + len(marker), marker in spec.starts)
+        if spec.brackets:
+            closed = self._bracket_close(text)
+            if closed is not None and (found is None or closed > found[1]):
+                found = (closed - 1, closed, False)
+        self._scanned = len(text)
+        return found
+
+    def _bracket_close(self, text: str) -> int | None:
+        """Brackets of calls with no end marker, read on from where the last read stopped:
+        the end of the last bracket bringing the depth back to 0 or 1."""
+        spec = self._spec
+        assert spec is not None
+        depth, quote, escaped = self._depth, self._quote, self._escaped
+        closed = None
+        for i in range(self._scanned, len(text)):
+            c = text[i]
+            if quote:
+                if escaped:
+                    escaped = False
+                elif c == "\\":
+                    escaped = True
+                elif c == quote:
+                    quote = ""
+            elif depth == 0:
+                if c in spec.brackets:
+                    depth = 1
+            elif c in "{[(":
+                depth += 1
+            elif c in "}])":
+                depth -= 1
+                if depth <= 1:
+                    closed = i + 1
+            elif c in spec.quotes:
+                quote = c
+        self._depth, self._quote, self._escaped = depth, quote, escaped
+        return closed
+
+    def _read_to(self, trigger: tuple[int, int, bool] | None) -> list[ToolCall]:
+        """The calls the text up to `trigger` completes (and the resume point moved on)."""
+        if trigger is None:
+            return []
+        spec = self._spec
+        assert spec is not None
+        at, end, opens = trigger
+        text = self._text
+        window = self._context + text[self._resume : end]
+        calls = self._parse(window).tool_calls
+        if opens:  # the blocks before the marker ended; the marker's own are not done
+            done = len(calls) - self._calls_of(text[at:end])
+            stop = len(self._context) + at - self._resume
+        else:  # a block that cannot be read may be cut off: kept for a later marker
+            done = len(calls)
+            if done > self._skip and calls[-1].raw_arguments is not None:
+                done -= 1
+            stop = len(window)
+        new = calls[self._skip : done]
+        if new and self._auto and not self._reported:
+            # (auto) The first calls commit the stream to a dialect: the one the whole text
+            # so far is recognized as (a later marker may tell dialects that share one
+            # apart, deepseek-v3 from v3.1).
+            name = detected(text)
+            if name != self._name:
+                assert name is not None
+                self._choose(name)
+                self._resume = self._skip = self._scanned = self._depth = 0
+                self._context, self._quote, self._escaped = "", "", False
+                return self._read_to(self._trigger(text))
+        self._reported.extend(new)
+        self._skip = max(self._skip, done)
+        restart = opens or (text[at:end] in spec.ends and done == len(calls))
+        if restart and not in_reasoning(window[:stop], spec.think):
+            self._move_to(at if opens else end)
+        return new
+
+    def _calls_of(self, marker: str) -> int:
+        """How many calls `parse` reads in `marker` alone (a block just opened)."""
+        count = self._lengths.get(marker)
+        if count is None:
+            count = self._lengths[marker] = len(self._parse(marker).tool_calls)
+        return count
+
+    def _move_to(self, pos: int) -> None:
+        """Resume reading at `pos` (every call before it reported)."""
+        assert self._spec is not None
+        passed = self._text[self._resume : pos]
+        for open, close in self._spec.think:
+            if close in passed and open + close not in self._context:
+                self._context += open + close
+        self._resume, self._skip = pos, 0
+
+    def partial(self) -> list[ToolCall]:
+        """Every call so far, in order: those reported, then those not complete yet, the
+        open one with its arguments as far as they arrived (JSON arguments: their complete
+        prefix, closed, as `partial_json` reads it; XML parameters: those complete so
+        far, typed as `parse` types them). Never raises."""
+        calls = list(self._reported)
+        if self._spec is None or self._broken:
+            return calls
+        window = self._context + self._whole()[self._resume :]
+        found = self._parse(window).tool_calls
+        rest = found[self._skip :]
+        if rest and rest[-1].raw_arguments is not None:
+            rest[-1] = self._opened(rest[-1], window, len(found))
+        return calls + rest
+
+    def _opened(self, call: ToolCall, window: str, count: int) -> ToolCall:
+        """The open call `call` (not readable yet) with its arguments so far, where they
+        can be read."""
+        spec = self._spec
+        assert spec is not None and call.raw_arguments is not None
+        if spec.param_close:
+            cut = window.rfind(spec.param_close)
+            if cut != -1:
+                cut += len(spec.param_close)
+                so_far = self._parse(window[:cut] + spec.call_close).tool_calls
+                if len(so_far) == count and so_far[-1].name == call.name:
+                    if so_far[-1].raw_arguments is None:
+                        return so_far[-1]
+            return call
+        raw = call.raw_arguments
+        brace = raw.find("{")
+        text = partial_json(raw[brace:]) if brace != -1 else ""
+        try:
+            value = loads(text) if text else None
+        except ParseError:
+            value = None
+        if not isinstance(value, dict):
+            return call
+        if call.name and value.get("name") == call.name:  # the call object, not arguments
+            inner: Any = next((value[k] for k in ("arguments", "parameters") if k in value), {})
+            value = inner if isinstance(inner, dict) else {}
+        return ToolCall(call.name, value, call.id, None)
+
+    def finish(self) -> AgentResponse:
+        """The AgentResponse of the whole text, as `parse` reads it; `raw` is the list of
+        deltas fed."""
+        self._finished = True
+        # Not UTF-8, or cut inside a character: text without calls, as `parse` reads it.
+        cut = bool(self._decoder.getstate()[0])
+        text = "" if self._broken or cut else self._whole()
+        from toolsift._pure.bulk import response
+
+        return response(self._read(text), list(self._deltas))
+
+
+def in_reasoning(text: str, think: tuple[tuple[str, str], ...]) -> bool:
+    """Whether `text` ends inside a reasoning block (its last open marker not closed)."""
+    return any(text.rfind(open) > text.rfind(close) for open, close in think)
