@@ -89,6 +89,9 @@ class Spec(NamedTuple):
     quotes: str = '"'
     #: The reasoning blocks' markers (open, close).
     think: tuple[tuple[str, str], ...] = THINK
+    #: Text that stands for the blocks before the resume point, where the dialect reads
+    #: the text differently once a block was seen (pythonic: no bare list then).
+    seen: str = ""
     #: XML-parameter dialects: the close of a parameter and of a call, for `partial()`.
     param_close: str = ""
     call_close: str = ""
@@ -124,8 +127,13 @@ SPECS: dict[str, Spec] = {
         ends=(kimi_k2.CALL_END, *kimi_k2.SECTION_MARKERS[1::2]), starts=(kimi_k2.CALL_BEGIN,)
     ),
     "harmony": Spec(ends=harmony.ENDS, think=()),
-    # A bare list is read only where the text holds no marker block: never resumed.
-    "pythonic": Spec(inner_ends=pythonic.ENDS, brackets="[", quotes=pythonic.QUOTES),
+    "pythonic": Spec(
+        ends=pythonic.ENDS,
+        starts=pythonic.BEGINS,
+        brackets="[",
+        quotes=pythonic.QUOTES,
+        seen=pythonic.BEGINS[0] + pythonic.ENDS[0],
+    ),
     "mistral": Spec(
         starts=(mistral.MARKER,), brackets="{[", think=(mistral.THINK, mistral.TEXT_THINK)
     ),
@@ -139,6 +147,51 @@ Read = Callable[[str], Any]
 """The parser's read of one whole text: a `bulk.TextCalls` (calls, content, reasoning)."""
 
 
+class Buffer:
+    """The text fed so far, in pieces, joined from the resume point on only when read: a
+    delta costs about its own length, not the text's."""
+
+    __slots__ = ("base", "length", "pieces", "seen")
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []  # every piece, for the whole text
+        self.pieces: list[str] = []  # the pieces from `base` on
+        self.base = 0  # where `pieces` start in the text
+        self.length = 0  # of the whole text
+
+    def append(self, piece: str) -> None:
+        self.seen.append(piece)
+        self.pieces.append(piece)
+        self.length += len(piece)
+
+    def since(self, pos: int) -> str:
+        """The text from `pos` (at or after `base`) to the end."""
+        if len(self.pieces) > 1:
+            self.pieces = ["".join(self.pieces)]
+        joined = self.pieces[0] if self.pieces else ""
+        return joined[pos - self.base :]
+
+    def drop_before(self, pos: int) -> None:
+        self.pieces, self.base = [self.since(pos)], pos
+
+    def last(self, count: int) -> str:
+        """The last `count` characters (fewer where the text from `base` is shorter)."""
+        taken: list[str] = []
+        size = 0
+        for piece in reversed(self.pieces):
+            if size >= count:
+                break
+            taken.append(piece)
+            size += len(piece)
+        text = "".join(reversed(taken))
+        return text[max(0, len(text) - count) :]
+
+    def whole(self) -> str:
+        if len(self.seen) > 1:
+            self.seen = ["".join(self.seen)]
+        return self.seen[0] if self.seen else ""
+
+
 class TextStream:
     """`RawTextParser(...).stream()`: `feed(delta)` returns the calls that delta completed,
     `partial()` every call so far (the open one with its arguments so far), `finish()`
@@ -149,8 +202,7 @@ class TextStream:
         self._read = read  # the parser's own read of a whole text, for `finish()`
         self._deltas: list[Any] = []
         self._decoder = codecs.getincrementaldecoder("utf-8")()
-        self._pieces: list[str] = []
-        self._text = ""
+        self._text = Buffer()
         self._broken = False  # not UTF-8 (or a lone surrogate): the text has no call
         self._finished = False
         self._reported: list[ToolCall] = []
@@ -159,14 +211,17 @@ class TextStream:
         self._auto = dialect is None
         if dialect is not None:
             self._choose(dialect)
+        self._restart()
+        self._lengths: dict[str, int] = {}  # calls `parse` reads in a start marker alone
+
+    def _restart(self) -> None:
+        """Read from the start of the text (again: auto chose another dialect)."""
         self._resume = 0  # the start of the first block not known to be complete
         self._skip = 0  # the calls of the text from `_resume` already reported
         self._context = ""  # empty think blocks: a close came before `_resume`
-        self._scanned = 0  # the text before this was searched for markers
         self._depth = 0  # brackets: depth of the open call objects or lists
         self._quote = ""  # brackets: the quote of the string being read, if any
         self._escaped = False
-        self._lengths: dict[str, int] = {}  # calls `parse` reads in a start marker alone
 
     def _choose(self, name: str) -> None:
         self._name = name
@@ -199,52 +254,47 @@ class TextStream:
         self._deltas.append(delta)
         if self._broken or not text:
             return []
-        self._pieces.append(text)
-        return self._completed()
-
-    def _whole(self) -> str:
-        if len(self._pieces) > 1:
-            self._pieces = ["".join(self._pieces)]
-        return self._pieces[0] if self._pieces else ""
-
-    def _completed(self) -> list[ToolCall]:
-        text = self._text = self._whole()
+        self._text.append(text)
         if self._spec is None:  # auto: not recognized yet
-            name = detected(text[max(0, self._scanned - DETECT_TAIL) :])
+            name = detected(self._text.last(DETECT_TAIL + len(text)))
             if name is None:
-                self._scanned = len(text)
                 return []
             self._choose(name)
-            self._scanned = 0
-        return self._read_to(self._trigger(text))
+            return self._read_to(self._trigger(self._text.length))
+        return self._read_to(self._trigger(len(text)))
 
-    def _trigger(self, text: str) -> tuple[int, int, bool] | None:
-        """The last marker (or closing bracket) in the text not searched yet: `(its start,
-        its end, whether it opens a block)`; None when there is none."""
+    def _trigger(self, new: int) -> tuple[int, int, bool] | None:
+        """The last marker (or closing bracket) ending in the `new` characters at the end
+        of the text: `(its start, its end, whether it opens a block)`; None when none."""
         spec = self._spec
         assert spec is not None
-        start = max(self._resume, self._scanned - self._longest + 1)
+        length = self._text.length
+        recent = self._text.last(new + self._longest - 1)
+        offset = length - len(recent)
         found: tuple[int, int, bool] | None = None
         for marker in self._markers:
-            at = text.rfind(marker, start)
-            if at != -1 and (found is None or at > found[0]):
+            at = recent.rfind(marker)
+            if at != -1 and offset + at >= self._resume and (found is None or at > found[0]):
                 found = (at, at + len(marker), marker in spec.starts)
+        if found is not None:
+            found = (offset + found[0], offset + found[1], found[2])
         if spec.brackets:
-            closed = self._bracket_close(text)
-            if closed is not None and (found is None or closed > found[1]):
-                found = (closed - 1, closed, False)
-        self._scanned = len(text)
+            closed = self._bracket_close(recent[len(recent) - min(new, len(recent)) :])
+            if closed is not None:
+                closed += length - min(new, len(recent))
+                if found is None or closed > found[1]:
+                    found = (closed - 1, closed, False)
         return found
 
     def _bracket_close(self, text: str) -> int | None:
-        """Brackets of calls with no end marker, read on from where the last read stopped:
-        the end of the last bracket bringing the depth back to 0 or 1."""
+        """Brackets of calls with no end marker, read on from where the last read stopped
+        (`text`: what is new): the end of the last bracket bringing the depth back to 0 or
+        1, in `text`."""
         spec = self._spec
         assert spec is not None
         depth, quote, escaped = self._depth, self._quote, self._escaped
         closed = None
-        for i in range(self._scanned, len(text)):
-            c = text[i]
+        for i, c in enumerate(text):
             if quote:
                 if escaped:
                     escaped = False
@@ -273,11 +323,12 @@ class TextStream:
         spec = self._spec
         assert spec is not None
         at, end, opens = trigger
-        text = self._text
-        window = self._context + text[self._resume : end]
+        since = self._text.since(self._resume)
+        marker = since[at - self._resume : end - self._resume]
+        window = self._context + since[: end - self._resume]
         calls = self._parse(window).tool_calls
         if opens:  # the blocks before the marker ended; the marker's own are not done
-            done = len(calls) - self._calls_of(text[at:end])
+            done = len(calls) - self._calls_of(marker)
             stop = len(self._context) + at - self._resume
         else:  # a block that cannot be read may be cut off: kept for a later marker
             done = len(calls)
@@ -289,16 +340,16 @@ class TextStream:
             # (auto) The first calls commit the stream to a dialect: the one the whole text
             # so far is recognized as (a later marker may tell dialects that share one
             # apart, deepseek-v3 from v3.1).
-            name = detected(text)
+            name = detected(self._text.whole())
             if name != self._name:
                 assert name is not None
                 self._choose(name)
-                self._resume = self._skip = self._scanned = self._depth = 0
-                self._context, self._quote, self._escaped = "", "", False
-                return self._read_to(self._trigger(text))
+                self._text.pieces, self._text.base = [self._text.whole()], 0
+                self._restart()
+                return self._read_to(self._trigger(self._text.length))
         self._reported.extend(new)
         self._skip = max(self._skip, done)
-        restart = opens or (text[at:end] in spec.ends and done == len(calls))
+        restart = opens or (marker in spec.ends and done == len(calls))
         if restart and not in_reasoning(window[:stop], spec.think):
             self._move_to(at if opens else end)
         return new
@@ -313,11 +364,18 @@ class TextStream:
     def _move_to(self, pos: int) -> None:
         """Resume reading at `pos` (every call before it reported)."""
         assert self._spec is not None
-        passed = self._text[self._resume : pos]
-        for open, close in self._spec.think:
+        passed = self._text.since(self._resume)[: pos - self._resume]
+        spec = self._spec
+        for open, close in spec.think:
             if close in passed and open + close not in self._context:
                 self._context += open + close
-        self._resume, self._skip = pos, 0
+        blocks = any(marker in passed for marker in spec.starts)
+        if spec.seen and blocks and spec.seen not in self._context:
+            self._context += spec.seen
+        self._text.drop_before(pos)
+        self._resume = pos
+        # (the calls the context itself reads: pythonic's empty block is one)
+        self._skip = len(self._parse(self._context).tool_calls) if self._context else 0
 
     def partial(self) -> list[ToolCall]:
         """Every call so far, in order: those reported, then those not complete yet, the
@@ -327,7 +385,7 @@ class TextStream:
         calls = list(self._reported)
         if self._spec is None or self._broken:
             return calls
-        window = self._context + self._whole()[self._resume :]
+        window = self._context + self._text.since(self._resume)
         found = self._parse(window).tool_calls
         rest = found[self._skip :]
         if rest and rest[-1].raw_arguments is not None:
@@ -368,7 +426,7 @@ class TextStream:
         self._finished = True
         # Not UTF-8, or cut inside a character: text without calls, as `parse` reads it.
         cut = bool(self._decoder.getstate()[0])
-        text = "" if self._broken or cut else self._whole()
+        text = "" if self._broken or cut else self._text.whole()
         from toolsift._pure.bulk import response
 
         return response(self._read(text), list(self._deltas))

@@ -1,0 +1,85 @@
+"""Cost of `RawTextParser.stream()`: ~100 KB of ordinary text per dialect (the makers of
+`dialects_linear.py`) fed in 1-byte and in 16-byte deltas, against `parse` of the whole
+text. The ratio is stream / parse; a stream that rescanned the text per delta would be
+thousands of times slower at 1-byte deltas.
+
+    python benches/dialect_stream.py [--kb 100] [--rounds 3] [--only DIALECT ...]
+
+Both backends read text streams with the pure twin (`toolsift._pure.dialects._stream`),
+so this measures the pure one. Times are wall-clock medians of `--rounds` runs (the load
+average is printed: compare ratios from one run, not times across runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "benches"))
+
+from dialects_linear import TABLE  # noqa: E402
+from toolsift._pure.dialects import Tools  # noqa: E402
+from toolsift._pure.walk import Parser  # noqa: E402
+
+
+def median_time(run: object, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def streamed(parser: Parser, data: bytes, size: int) -> int:
+    stream = parser.stream()
+    calls = 0
+    for at in range(0, len(data), size):
+        calls += len(stream.feed(data[at : at + size]))
+    return calls + len(stream.finish().tool_calls) * 0
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--kb", type=int, default=100)
+    options.add_argument("--rounds", type=int, default=3)
+    options.add_argument("--only", nargs="*", default=None)
+    args = options.parse_args()
+    _ = Tools
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'dialect':15} {'KB':>5} {'calls':>6} {'parse ms':>9} {'16 B x':>8} {'1 B x':>8}")
+    ratios_1, ratios_16 = [], []
+    for name, ordinary, _ in sorted(TABLE, key=lambda row: row[0]):
+        if args.only and name not in args.only:
+            continue
+        text = ordinary(args.kb * 1000)
+        data = text.encode("utf-8")
+        parser = Parser(name)
+        reported = streamed(parser, data, 16)
+        whole = parser.parse(text)
+        parse_s = median_time(lambda: parser.parse(text), args.rounds)  # noqa: B023
+        s16 = median_time(lambda: streamed(parser, data, 16), args.rounds)  # noqa: B023
+        s1 = median_time(lambda: streamed(parser, data, 1), max(1, args.rounds // 2))  # noqa: B023
+        ratios_16.append(s16 / parse_s)
+        ratios_1.append(s1 / parse_s)
+        print(
+            f"{name:15} {len(data) // 1000:5} {len(whole.tool_calls):6} {parse_s * 1e3:9.2f}"
+            f" {s16 / parse_s:8.1f} {s1 / parse_s:8.1f}"
+            + ("" if reported == len(whole.tool_calls) else f"  (reported {reported} by feed)")
+        )
+    if ratios_1:
+        print(
+            f"median ratio: 16-byte deltas {statistics.median(ratios_16):.1f}x, "
+            f"1-byte deltas {statistics.median(ratios_1):.1f}x parse of the whole"
+        )
+    print(f"load average: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
