@@ -123,6 +123,15 @@ def test_a_think_block_being_streamed_holds_no_calls(make: Any, dialect: str, te
     assert response.reasoning is not None
 
 
+def test_calls_before_a_think_block_in_the_same_delta_are_reported(make: Any) -> None:
+    stream = make.RawTextParser("hermes").stream()
+    call = '<tool_call>{"name": "a", "arguments": {}}</tool_call>'
+    assert [c.name for c in stream.feed(call + "<think>" + call)] == ["a"]
+    assert [c.name for c in stream.feed(call * 3)] == []  # quoted in the reasoning
+    assert [c.name for c in stream.feed("</think>" + call)] == ["a"]
+    assert [c.name for c in stream.finish().tool_calls] == ["a", "a"]
+
+
 @pytest.mark.parametrize(
     ("dialect", "text", "when"),
     [

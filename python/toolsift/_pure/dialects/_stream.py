@@ -222,12 +222,15 @@ class TextStream:
         self._depth = 0  # brackets: depth of the open call objects or lists
         self._quote = ""  # brackets: the quote of the string being read, if any
         self._escaped = False
+        self._thinking = -1  # where the reasoning block still open began; -1: none
+        self._parsed_to = -1  # where the last window read ended
 
     def _choose(self, name: str) -> None:
         self._name = name
         self._spec = SPECS[name]
         self._markers = (*self._spec.ends, *self._spec.inner_ends, *self._spec.starts)
-        self._longest = max((len(m) for m in self._markers), default=1)
+        thinks = [marker for pair in self._spec.think for marker in pair]
+        self._longest = max((len(m) for m in (*self._markers, *thinks)), default=1)
 
     def _parse(self, text: str) -> Parsed:
         assert self._name is not None
@@ -278,6 +281,12 @@ class TextStream:
                 found = (at, at + len(marker), marker in spec.starts)
         if found is not None:
             found = (offset + found[0], offset + found[1], found[2])
+        for open, close in spec.think:  # a reasoning block opened, or closed
+            opened, closed_at = recent.rfind(open), recent.rfind(close)
+            if opened > closed_at and self._thinking == -1:
+                self._thinking = offset + opened
+            elif closed_at > opened:
+                self._thinking = -1
         if spec.brackets:
             closed = self._bracket_close(recent[len(recent) - min(new, len(recent)) :])
             if closed is not None:
@@ -323,6 +332,14 @@ class TextStream:
         spec = self._spec
         assert spec is not None
         at, end, opens = trigger
+        if self._resume <= self._thinking < end:
+            # Markers in a reasoning block still open are no calls: read only up to it
+            # (once), where the blocks before it end.
+            at = end = self._thinking
+            opens = False
+        if end == self._parsed_to:
+            return []
+        self._parsed_to = end
         since = self._text.since(self._resume)
         marker = since[at - self._resume : end - self._resume]
         window = self._context + since[: end - self._resume]
