@@ -82,6 +82,12 @@ def test_every_cut_gives_the_parse_result(make: Any, dialect: str, case: dict[st
     check(parser, text, list(text))
 
 
+def test_a_text_that_is_a_json_string_finishes_as_parse_reads_it(make: Any) -> None:
+    # (parse reads a text that is one JSON string as the string it holds)
+    text = json.dumps('<tool_call>{"name": "a", "arguments": {"x": 1}}</tool_call>')
+    check(make.RawTextParser("hermes"), text, list(text))
+
+
 def test_a_call_is_reported_when_its_end_marker_arrives(make: Any) -> None:
     parser = make.RawTextParser("hermes")
     text = (

@@ -14,7 +14,7 @@ use crate::bulk::{Outcome, Reader as RecordReader};
 use crate::events::Reader;
 use crate::formats::Format;
 use crate::pipeline::{Broken, Host};
-use build::{response_from_object, response_from_outcome, Builder};
+use build::{calls_from_record, response_from_object, response_from_outcome, Builder};
 use objects::{surrogatepass, Input};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -141,6 +141,16 @@ impl Parser {
             }
         };
         Ok(Bound::new(py, stream::Stream::new(reader))?.into_any())
+    }
+
+    /// A raw-text dialect's calls in `text` as it is (no envelope, no JSON string decoded):
+    /// what a text stream reads of each piece of its text (`_pure.dialects._stream`).
+    fn text_calls<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let Format::Text(format) = &self.format else {
+            return Err(PyValueError::new_err("text_calls: not a raw-text dialect"));
+        };
+        let record = format.record(text.as_bytes());
+        calls_from_record(&mut Builder::new(py)?, &record)
     }
 
     /// `parse` over many responses, in order; text is parsed on worker threads with the

@@ -56,18 +56,16 @@ fn pure_parser<'py>(py: Python<'py>, reader: &Reader) -> PyResult<Bound<'py, PyA
 }
 
 /// A raw-text dialect's stream of text deltas (`name`: a dialect, or `auto-text`): the
-/// pure twin's (`toolsift._pure.walk.Parser(name, tools=tools).stream()`).
+/// pure twin's driver (`toolsift._pure.dialects._stream.native_stream`), each text it
+/// reads read by this backend's parser of the dialect.
 pub fn text_stream<'py>(
     py: Python<'py>,
     name: &str,
     tools: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("tools", tools)?;
-    py.import(intern!(py, "toolsift._pure.walk"))?
-        .getattr(intern!(py, "Parser"))?
-        .call((name,), Some(&kwargs))?
-        .call_method0(intern!(py, "stream"))
+    py.import(intern!(py, "toolsift._pure.dialects._stream"))?
+        .getattr(intern!(py, "native_stream"))?
+        .call1((name, tools))
 }
 
 impl Stream {

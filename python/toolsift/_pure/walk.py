@@ -165,6 +165,11 @@ class Parser:
             return response(self._dialect_read(found) if isinstance(found, str) else [], raw)
         return AgentResponse(litert.parse_sdk(found), raw)
 
+    def _text_response(self, text: str, raw: Any) -> AgentResponse:
+        """`parse` of one output text, with `raw` (a text stream's deltas)."""
+        whole = self.parse(text)
+        return AgentResponse(whole.tool_calls, raw, whole.error, whole.content, whole.reasoning)
+
     def _dialect_read(self, text: str) -> TextCalls:
         """The calls, content and reasoning of one output text (`auto-text`: read by the
         dialect whose markers it holds; none: no calls, the text is the content)."""
@@ -179,7 +184,7 @@ class Parser:
         raw-text dialect's: of text deltas (`dialects._stream`)."""
         if self._text:
             name = None if self._dialect is None else self._format
-            return TextStream(name, self._tools, self._dialect_read)
+            return TextStream(name, self._tools, self._text_response)
         return Stream(self._events())
 
     def _events(self, spec: formats.Format | None = None) -> Assembler:

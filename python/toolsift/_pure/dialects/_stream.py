@@ -25,7 +25,9 @@ order, with two exceptions the text cannot tell while it streams: a `</think>` t
 `<think>` precedes arriving after calls were reported (the chat template opened the
 reasoning block in the prompt: parse reads the text before it as reasoning), and, for
 `"auto"`, a text that holds the markers of an earlier dialect of the table after those
-of the dialect first recognized (parse reads it as that earlier dialect).
+of the dialect first recognized (parse reads it as that earlier dialect). (A whole text
+that is one JSON string is read by `parse` as the string it holds: `feed` reads the
+text as it is, so it may report less; `finish()` is `parse`'s.)
 
 Cost: each delta is searched for markers only in its own text (and the few characters
 before it, for a marker split across deltas); the text is read again by the dialect's
@@ -44,10 +46,10 @@ from toolsift._errors import ParseError
 from toolsift._jsontext import loads
 from toolsift._pure.partial import partial_json
 from toolsift._types import AgentResponse, ToolCall
+from toolsift.formats import AUTO_TEXT
 
 from . import (
     DIALECTS,
-    Parsed,
     Tools,
     _text,
     deepseek_dsml,
@@ -143,8 +145,8 @@ SPECS: dict[str, Spec] = {
     "xlam": Spec(brackets="["),
 }
 
-Read = Callable[[str], Any]
-"""The parser's read of one whole text: a `bulk.TextCalls` (calls, content, reasoning)."""
+Read = Callable[[str, Any], AgentResponse]
+"""The parser's read of one whole text `(text, raw)`: its AgentResponse, with `raw`."""
 
 
 class Buffer:
@@ -197,9 +199,18 @@ class TextStream:
     `partial()` every call so far (the open one with its arguments so far), `finish()`
     the AgentResponse of the whole text (see the module's docstring)."""
 
-    def __init__(self, dialect: str | None, tools: Tools | None, read: Read) -> None:
+    def __init__(
+        self,
+        dialect: str | None,
+        tools: Tools | None,
+        read: Read,
+        calls_in: Callable[[str, str], list[ToolCall]] | None = None,
+    ) -> None:
         self._tools = tools
         self._read = read  # the parser's own read of a whole text, for `finish()`
+        # The calls a dialect reads in a text (None: the dialect modules here); the native
+        # backend's own parse, where it hands its streams to this one.
+        self._calls_in = calls_in
         self._deltas: list[Any] = []
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._text = Buffer()
@@ -232,9 +243,12 @@ class TextStream:
         thinks = [marker for pair in self._spec.think for marker in pair]
         self._longest = max((len(m) for m in (*self._markers, *thinks)), default=1)
 
-    def _parse(self, text: str) -> Parsed:
+    def _parse(self, text: str) -> list[ToolCall]:
+        """The calls the chosen dialect reads in `text`."""
         assert self._name is not None
-        return DIALECTS[self._name].parse(text, self._tools)  # type: ignore[no-any-return]
+        if self._calls_in is not None:
+            return self._calls_in(self._name, text)
+        return DIALECTS[self._name].parse(text, self._tools).tool_calls  # type: ignore[no-any-return]
 
     def feed(self, delta: str | bytes | bytearray | memoryview) -> list[ToolCall]:
         """Read one delta of the text (`str`, or `bytes` of UTF-8, cut anywhere); the calls
@@ -343,7 +357,7 @@ class TextStream:
         since = self._text.since(self._resume)
         marker = since[at - self._resume : end - self._resume]
         window = self._context + since[: end - self._resume]
-        calls = self._parse(window).tool_calls
+        calls = self._parse(window)
         if opens:  # the blocks before the marker ended; the marker's own are not done
             done = len(calls) - self._calls_of(marker)
             stop = len(self._context) + at - self._resume
@@ -375,7 +389,7 @@ class TextStream:
         """How many calls `parse` reads in `marker` alone (a block just opened)."""
         count = self._lengths.get(marker)
         if count is None:
-            count = self._lengths[marker] = len(self._parse(marker).tool_calls)
+            count = self._lengths[marker] = len(self._parse(marker))
         return count
 
     def _move_to(self, pos: int) -> None:
@@ -392,7 +406,7 @@ class TextStream:
         self._text.drop_before(pos)
         self._resume = pos
         # (the calls the context itself reads: pythonic's empty block is one)
-        self._skip = len(self._parse(self._context).tool_calls) if self._context else 0
+        self._skip = len(self._parse(self._context)) if self._context else 0
 
     def partial(self) -> list[ToolCall]:
         """Every call so far, in order: those reported, then those not complete yet, the
@@ -403,7 +417,7 @@ class TextStream:
         if self._spec is None or self._broken:
             return calls
         window = self._context + self._text.since(self._resume)
-        found = self._parse(window).tool_calls
+        found = self._parse(window)
         rest = found[self._skip :]
         if rest and rest[-1].raw_arguments is not None:
             rest[-1] = self._opened(rest[-1], window, len(found))
@@ -418,7 +432,7 @@ class TextStream:
             cut = window.rfind(spec.param_close)
             if cut != -1:
                 cut += len(spec.param_close)
-                so_far = self._parse(window[:cut] + spec.call_close).tool_calls
+                so_far = self._parse(window[:cut] + spec.call_close)
                 if len(so_far) == count and so_far[-1].name == call.name:
                     if so_far[-1].raw_arguments is None:
                         return so_far[-1]
@@ -444,9 +458,32 @@ class TextStream:
         # Not UTF-8, or cut inside a character: text without calls, as `parse` reads it.
         cut = bool(self._decoder.getstate()[0])
         text = "" if self._broken or cut else self._text.whole()
-        from toolsift._pure.bulk import response
+        return self._read(text, list(self._deltas))
 
-        return response(self._read(text), list(self._deltas))
+
+def native_stream(dialect: str, tools: str | None) -> TextStream:
+    """The native backend's text stream (`src/python/stream.rs`): this one, each text read
+    by the native parser of its dialect (`dialect`: a dialect or `auto-text`; `tools`:
+    their JSON text), which gives the same calls as the dialect modules here."""
+    from toolsift import _native
+
+    parsers: dict[str, Any] = {}
+
+    def parser(name: str) -> Any:
+        found = parsers.get(name)
+        if found is None:
+            found = parsers[name] = _native.Parser(name, tools=tools)
+        return found
+
+    def read(text: str, raw: Any) -> AgentResponse:
+        whole = parser(dialect).parse(text)
+        return AgentResponse(whole.tool_calls, raw, whole.error, whole.content, whole.reasoning)
+
+    def calls_in(name: str, text: str) -> list[ToolCall]:
+        return parser(name).text_calls(text)  # type: ignore[no-any-return]
+
+    name = None if dialect == AUTO_TEXT else dialect
+    return TextStream(name, None, read, calls_in)
 
 
 def in_reasoning(text: str, think: tuple[tuple[str, str], ...]) -> bool:
