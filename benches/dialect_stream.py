@@ -9,9 +9,11 @@ thousands of times slower at 1-byte deltas.
 `--instructions` counts instructions instead (valgrind's callgrind, for a loaded machine):
 each way of reading run once and twice, the difference being one run.
 
-Both backends read text streams with the pure twin (`toolsift._pure.dialects._stream`),
-so this measures the pure one. Times are wall-clock medians of `--rounds` runs (the load
-average is printed: compare ratios from one run, not times across runs).
+Both backends drive text streams with the pure twin (`toolsift._pure.dialects._stream`);
+with `--native`, each piece of text is read by the native backend's parser (as
+`RawTextParser(...).stream()` does with the Rust backend) and `parse` is the native one.
+Times are wall-clock medians of `--rounds` runs (the load average is printed: compare
+ratios from one run, not times across runs).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
@@ -88,12 +91,20 @@ def instructions(name: str, kb: int, way: str) -> int:
     return counts[1] - counts[0]
 
 
+def native_parser(name: str) -> Any:
+    """The native backend's parser of dialect `name`."""
+    from toolsift import _native
+
+    return _native.Parser(name)
+
+
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--kb", type=int, default=100)
     options.add_argument("--rounds", type=int, default=3)
     options.add_argument("--only", nargs="*", default=None)
     options.add_argument("--instructions", action="store_true")
+    options.add_argument("--native", action="store_true")
     options.add_argument("--run", nargs=4, help=argparse.SUPPRESS)
     args = options.parse_args()
     if args.run:
@@ -110,7 +121,9 @@ def main() -> None:
             by1 = instructions(name, args.kb, "1") / base
             print(f"{name:15} {args.kb:5} {base / 1e6:13.1f} {by16:8.1f} {by1:8.1f}")
         return
-    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; native: {args.native}"
+    )
     print(f"{'dialect':15} {'KB':>5} {'calls':>6} {'parse ms':>9} {'16 B x':>8} {'1 B x':>8}")
     ratios_1, ratios_16 = [], []
     for name, ordinary, _ in sorted(TABLE, key=lambda row: row[0]):
@@ -118,7 +131,7 @@ def main() -> None:
             continue
         text = ordinary(args.kb * 1000)
         data = text.encode("utf-8")
-        parser = Parser(name)
+        parser = native_parser(name) if args.native else Parser(name)
         reported = streamed(parser, data, 16)
         whole = parser.parse(text)
         parse_s = median_time(lambda: parser.parse(text), args.rounds)  # noqa: B023
