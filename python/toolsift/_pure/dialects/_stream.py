@@ -1,7 +1,8 @@
 """`RawTextParser.stream()`: a model's output text fed in deltas as a server or a rollout
 engine emits them (cut anywhere: markers, and UTF-8 characters of `bytes` deltas, split
-across deltas), each call reported once it is complete. The native backend hands its
-text streams to this one (`src/python/stream.rs`), so both give the same results.
+across deltas), each call reported once it is complete. The native backend's text
+streams are this driver too (`native_stream`), each piece of text read by its own parser
+of the dialect, which gives the same calls: both backends report the same.
 
 What "complete" means, per dialect (`SPECS`):
 
@@ -32,8 +33,12 @@ text as it is, so it may report less; `finish()` is `parse`'s.)
 Cost: each delta is searched for markers only in its own text (and the few characters
 before it, for a marker split across deltas); the text is read again by the dialect's
 `parse` only from a resume point (the start of the first block not yet complete) to
-the marker that arrived, so feeding a long text costs about linear time in it. The bare
-dialects (llama3-json, xlam, pythonic lists) resume only at a marker, if any.
+the marker that arrived (once per marker: a long reasoning block quoting markers is read
+once), so feeding a long text costs about linear time in it. Calls without an end marker
+resume only at the next block's marker: a bare text (llama3-json without
+`<|python_tag|>`, xlam) or one list (mistral before v11, granite) is read again from its
+start at each call's closing bracket, quadratic in the number of its calls (a few, in a
+real output).
 """
 
 from __future__ import annotations
