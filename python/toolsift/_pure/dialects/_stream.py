@@ -158,18 +158,22 @@ class Buffer:
     """The text fed so far, in pieces, joined from the resume point on only when read: a
     delta costs about its own length, not the text's."""
 
-    __slots__ = ("base", "length", "pieces", "seen")
+    __slots__ = ("base", "length", "pieces", "seen", "tail")
+
+    TAIL = 512  # the last characters kept joined (markers and detection look back less)
 
     def __init__(self) -> None:
         self.seen: list[str] = []  # every piece, for the whole text
         self.pieces: list[str] = []  # the pieces from `base` on
         self.base = 0  # where `pieces` start in the text
         self.length = 0  # of the whole text
+        self.tail = ""  # its last `TAIL` characters
 
     def append(self, piece: str) -> None:
         self.seen.append(piece)
         self.pieces.append(piece)
         self.length += len(piece)
+        self.tail = (self.tail + piece)[-self.TAIL :]
 
     def since(self, pos: int) -> str:
         """The text from `pos` (at or after `base`) to the end."""
@@ -183,6 +187,8 @@ class Buffer:
 
     def last(self, count: int) -> str:
         """The last `count` characters (fewer where the text from `base` is shorter)."""
+        if count <= len(self.tail):
+            return self.tail[len(self.tail) - count :]
         taken: list[str] = []
         size = 0
         for piece in reversed(self.pieces):
