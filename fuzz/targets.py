@@ -992,6 +992,7 @@ def check_raw_text(dialect: str, tools: Any, text: bytes) -> None:
         lines,
     )
     check_text_dialect(dialect, tools, text.decode("utf-8", "replace"))
+    check_text_stream(dialect, tools, text)
 
 
 def check_text_dialect(dialect: str, tools: Any, content: str) -> None:
@@ -1012,6 +1013,33 @@ def check_text_dialect(dialect: str, tools: Any, content: str) -> None:
             raw,
             [line],
         )
+
+
+TEXT_DELTAS = (1, 5, 2, 13, 3, 1, 8)
+"""The sizes `check_text_stream` cuts a text into, in turn (markers and UTF-8 characters
+end up split across deltas)."""
+
+
+def check_text_stream(dialect: str, tools: Any, text: bytes) -> None:
+    """`RawTextParser(dialect, tools).stream()` fed the text in deltas (`TEXT_DELTAS`):
+    on each backend, `finish()` is `parse` of the whole text."""
+    deltas, at = [], 0
+    while at < len(text):
+        size = TEXT_DELTAS[len(deltas) % len(TEXT_DELTAS)]
+        deltas.append(text[at : at + size])
+        at += size
+    for label, backend in BACKENDS:
+        parser = _bound("RawTextParser", backend)(dialect, tools=tools)
+        stream = parser.stream()
+        for delta in deltas:
+            stream.feed(delta)
+        got, whole = stream.finish(), parser.parse(text)
+        views = [[call_dicts(r.tool_calls), r.content, r.reasoning, r.error] for r in (got, whole)]
+        if views[0] != views[1]:
+            raise Difference(
+                f"RawTextParser({dialect!r}).stream() on {label}: finish() is not parse\n"
+                f"  input: {show(text, 3000)}\n  stream: {views[0]}\n  parse: {views[1]}"
+            )
 
 
 @target("raw-text")

@@ -3,6 +3,7 @@
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, final
 
+from toolsift._pure.dialects._stream import TextStream as _TextStream
 from toolsift._types import AgentResponse, ToolCall
 
 __all__ = [
@@ -39,7 +40,8 @@ class Parser:
         text_dialect: str | None = None,
     ) -> Parser: ...
     def parse(self, raw: Any, record_path: Sequence[str] | None = None) -> AgentResponse: ...
-    def stream(self) -> Stream: ...
+    def stream(self) -> Stream | _TextStream: ...
+    def text_calls(self, text: str) -> list[ToolCall]: ...
     def parse_many(
         self,
         raws: Iterable[Any],

@@ -14,7 +14,7 @@ use crate::bulk::{Outcome, Reader as RecordReader};
 use crate::events::Reader;
 use crate::formats::Format;
 use crate::pipeline::{Broken, Host};
-use build::{response_from_object, response_from_outcome, Builder};
+use build::{calls_from_record, response_from_object, response_from_outcome, Builder};
 use objects::{surrogatepass, Input};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -45,6 +45,8 @@ struct Parser {
     format: Format,
     /// How `parse` reads text without a `record_path` (envelopes unwrapped), made once.
     reader: RecordReader,
+    /// The tools' JSON text as given (a raw-text dialect's stream is the pure twin's).
+    tools: Option<String>,
 }
 
 impl Parser {
@@ -80,7 +82,11 @@ impl Parser {
             .map_err(PyValueError::new_err)?;
         // Argument strings are decoded straight into Python objects while building.
         let reader = RecordReader::new(&format, None).with_encoded_arguments();
-        Ok(Parser { format, reader })
+        Ok(Parser {
+            format,
+            reader,
+            tools: tools.map(str::to_owned),
+        })
     }
 
     /// The calls in one response; raises ParseError for text that is not JSON. A batch
@@ -117,9 +123,11 @@ impl Parser {
         }
     }
 
-    /// An accumulator of this format's stream events (`toolsift._pure.stream`).
-    fn stream(&self) -> PyResult<stream::Stream> {
-        // With `text_dialect`, the provider's stream: its structured calls.
+    /// An accumulator of this format's stream events (`toolsift._pure.stream`); a
+    /// raw-text dialect's stream of text deltas is the pure twin's
+    /// (`toolsift._pure.dialects._stream`), so both backends report the same calls.
+    /// With `text_dialect`, the provider's stream: its structured calls.
+    fn stream<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let reader = match self.format.provider() {
             Format::Walked(walked) => Reader::Walked(*walked),
             Format::Json(options) => Reader::Json(options.clone()),
@@ -129,13 +137,28 @@ impl Parser {
                     "the 'litert' format has no stream reader",
                 ))
             }
-            Format::Text(_) | Format::WithText(..) => {
+            Format::Text(text) => {
+                let name = text.dialect.map_or(crate::formats::AUTO_TEXT, |d| d.name());
+                return stream::text_stream(py, name, self.tools.as_deref());
+            }
+            // `provider()` unwraps it: never here.
+            Format::WithText(..) => {
                 return Err(PyValueError::new_err(
-                    "the raw-text dialects have no stream reader yet",
+                    "a provider format has no text stream",
                 ))
             }
         };
-        Ok(stream::Stream::new(reader))
+        Ok(Bound::new(py, stream::Stream::new(reader))?.into_any())
+    }
+
+    /// A raw-text dialect's calls in `text` as it is (no envelope, no JSON string decoded):
+    /// what a text stream reads of each piece of its text (`_pure.dialects._stream`).
+    fn text_calls<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let Format::Text(format) = &self.format else {
+            return Err(PyValueError::new_err("text_calls: not a raw-text dialect"));
+        };
+        let record = format.record(text.as_bytes());
+        calls_from_record(&mut Builder::new(py)?, &record)
     }
 
     /// `parse` over many responses, in order; text is parsed on worker threads with the

@@ -55,6 +55,19 @@ fn pure_parser<'py>(py: Python<'py>, reader: &Reader) -> PyResult<Bound<'py, PyA
         .call((name,), Some(&kwargs))
 }
 
+/// A raw-text dialect's stream of text deltas (`name`: a dialect, or `auto-text`): the
+/// pure twin's driver (`toolsift._pure.dialects._stream.native_stream`), each text it
+/// reads read by this backend's parser of the dialect.
+pub fn text_stream<'py>(
+    py: Python<'py>,
+    name: &str,
+    tools: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    py.import(intern!(py, "toolsift._pure.dialects._stream"))?
+        .getattr(intern!(py, "native_stream"))?
+        .call1((name, tools))
+}
+
 impl Stream {
     pub fn new(reader: Reader) -> Self {
         Stream {

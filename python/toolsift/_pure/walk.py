@@ -25,6 +25,7 @@ from toolsift._pure import assistant_text, bulk, dialects, formats
 from toolsift._pure.accumulator import response_error
 from toolsift._pure.bulk import TextCalls, response
 from toolsift._pure.calls import decoded_tool_call, harvest
+from toolsift._pure.dialects._stream import TextStream
 from toolsift._pure.dialects._text import joined_content
 from toolsift._pure.events import NOT_JSON, Assembler
 from toolsift._pure.formats import litert
@@ -171,6 +172,11 @@ class Parser:
             return response(self._dialect_read(found) if isinstance(found, str) else [], raw)
         return AgentResponse(litert.parse_sdk(found), raw)
 
+    def _text_response(self, text: str, raw: Any) -> AgentResponse:
+        """`parse` of one output text, with `raw` (a text stream's deltas)."""
+        whole = self.parse(text)
+        return AgentResponse(whole.tool_calls, raw, whole.error, whole.content, whole.reasoning)
+
     def _dialect_read(self, text: str) -> TextCalls:
         """The calls, content and reasoning of one output text (`auto-text`: read by the
         dialect whose markers it holds; none: no calls, the text is the content)."""
@@ -180,8 +186,12 @@ class Parser:
         parsed = dialects.DIALECTS[name].parse(text, self._tools)
         return TextCalls(parsed.tool_calls, name, parsed.content, parsed.reasoning)
 
-    def stream(self) -> Stream:
-        """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
+    def stream(self) -> Stream | TextStream:
+        """An accumulator of this format's stream events (`toolsift._pure.stream`); a
+        raw-text dialect's: of text deltas (`dialects._stream`)."""
+        if self._text:
+            name = self._dialect_name
+            return TextStream(name, self._tools, self._text_response)
         return Stream(self._events())
 
     def _events(self, spec: formats.Format | None = None) -> Assembler:

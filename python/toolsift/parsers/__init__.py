@@ -533,6 +533,20 @@ class RawTextParser(_ResponseParser):
         tools = "" if self.tools is None else f", tools=[...{len(self.tools)}]"
         return f"RawTextParser({self.dialect!r}{tools})"
 
+    def stream(self) -> _Stream:
+        """A stream of the output text in deltas as a server or a rollout engine emits
+        them (`str`, or UTF-8 `bytes`, cut anywhere: markers and characters split across
+        deltas): `feed(delta)` returns the calls that delta completed, `partial()` every
+        call so far (the open one with its JSON arguments, or its XML parameters typed by
+        `tools`, complete so far), `finish()` the AgentResponse of `parse` of the whole
+        text (`raw`: the list of deltas). A call is complete when its end marker arrives,
+        or the next block's marker, or (no end marker: bare JSON, pythonic lists, Mistral)
+        the bracket that closes it; a `<think>` block still open holds none. The rules per
+        dialect, and the two cases where `finish()` differs from what `feed` reported
+        (a `</think>` the prompt opened, arriving after calls; `"auto"` recognizing an
+        earlier dialect later), are in `toolsift._pure.dialects._stream`."""
+        return self._core.stream()
+
 
 def _json_text(value: _Any) -> str:
     """`value` as JSON text (for the core, which reads the tools itself)."""
