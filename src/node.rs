@@ -20,13 +20,31 @@ pub trait Node: Sized {
     /// The items of an array (or Python list/tuple); nothing for anything else.
     fn elements(&self) -> Self::Elements;
     fn is_array(&self) -> bool;
+    /// An array as auto-detection sees one: a JSON array, a Python `list` only (the pure
+    /// twin's detection does not take a tuple for an array).
+    fn is_list(&self) -> bool {
+        self.is_array()
+    }
     fn is_object(&self) -> bool;
+    /// Whether an object has the member `key`, null values included.
+    fn has_key(&self, key: &str) -> Result<bool, Self::Error>;
+    /// [`member`](Self::member) as auto-detection reads it: an error (a Python `dict`
+    /// subclass's `get` raising) reads as missing, so the shape is not recognized.
+    fn probe(&self, key: &str) -> Option<Self> {
+        self.member(key).ok().flatten()
+    }
     /// An object of exactly one member (a dict of one key).
     fn single_member(&self) -> bool;
     /// A string with at least one character.
     fn is_nonempty_str(&self) -> bool;
     /// A string equal to `text` (a block's `type`, say).
     fn is_str(&self, text: &str) -> bool;
+    /// Any string (empty too).
+    fn is_string(&self) -> bool;
+    /// A string equal to one of `texts`.
+    fn str_in(&self, texts: &[&str]) -> bool {
+        texts.iter().any(|text| self.is_str(text))
+    }
     /// A string's text (stream fragments, names and ids are kept past the event); an
     /// error for a Python `str` that is not Unicode text Rust can hold (lone surrogates).
     fn text(&self) -> Result<Option<String>, Self::Error>;
@@ -222,6 +240,14 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
 
     fn is_str(&self, text: &str) -> bool {
         self.tape.str_is(self.idx, text)
+    }
+
+    fn is_string(&self) -> bool {
+        self.as_str().is_some()
+    }
+
+    fn has_key(&self, key: &str) -> Result<bool, Infallible> {
+        Ok(self.has(key))
     }
 
     fn text(&self) -> Result<Option<String>, Infallible> {

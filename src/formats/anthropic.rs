@@ -9,7 +9,7 @@ use crate::accumulator::{event_type, index_of, typed_event, Accumulator, ERROR_T
 use crate::calls::string_at;
 use crate::compact;
 use crate::json::{Keep, Tape, Token};
-use crate::node::{has, value, Index, Located, Node, TapeNode};
+use crate::node::{has, value, Index, Located, Node};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -47,13 +47,13 @@ pub fn keep() -> Keep {
 pub const KEYS: &[&str] = &["content"];
 
 /// `"type": "message"`, `"role": "assistant"` and a `content` list.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(kind) = doc.member("type");
-    let Ok(role) = doc.member("role");
-    let Ok(content) = doc.member("content");
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let kind = doc.probe("type");
+    let role = doc.probe("role");
+    let content = doc.probe("content");
     kind.is_some_and(|k| k.is_str("message"))
         && role.is_some_and(|r| r.is_str("assistant"))
-        && content.is_some_and(|c| c.is_array())
+        && content.is_some_and(|c| c.is_list())
 }
 
 /// The parts of a Message Batches result line [`unwrap_batch`] reads, with `response`

@@ -70,17 +70,17 @@ pub fn keep() -> Keep {
 pub const KEYS: &[&str] = &["output"];
 
 /// An `output` object holding a `message` object with a `content` list.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(output) = doc.member("output");
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let output = doc.probe("output");
     let Some(output) = output.filter(|o| o.is_object()) else {
         return false;
     };
-    let Ok(message) = output.member("message");
+    let message = output.probe("message");
     let Some(message) = message.filter(|m| m.is_object()) else {
         return false;
     };
-    let Ok(content) = message.member("content");
-    content.is_some_and(|c| c.is_array())
+    let content = message.probe("content");
+    content.is_some_and(|c| c.is_list())
 }
 
 /// The parts of a batch inference output line [`unwrap_batch`] reads, with `response`

@@ -109,7 +109,7 @@ macro_rules! formats {
             }
 
             /// Whether `doc` has this format's distinctive structure.
-            pub fn detect(self, doc: &TapeNode<'_, '_>) -> bool {
+            pub fn detect<N: Node>(self, doc: &N) -> bool {
                 match self {
                     $(Walked::$variant => $module::detect(doc),)*
                 }
@@ -171,7 +171,8 @@ macro_rules! formats {
             pub fn detected(doc: &TapeNode<'_, '_>) -> Option<Walked> {
                 let keys = doc.keys();
                 Walked::ALL.iter().copied().find(|walked| {
-                    walked.keys().iter().any(|key| keys.contains(key)) && walked.detect(doc)
+                    walked.keys().iter().any(|key| keys.contains(key))
+                        && walked.detect(doc)
                 })
             }
         }

@@ -145,8 +145,19 @@ impl<'py> Node for PyNode<'py> {
         self.0.is_instance_of::<PyList>() || self.0.is_instance_of::<PyTuple>()
     }
 
+    fn is_list(&self) -> bool {
+        self.0.is_instance_of::<PyList>()
+    }
+
     fn is_object(&self) -> bool {
         self.0.is_instance_of::<PyDict>()
+    }
+
+    fn has_key(&self, key: &str) -> PyResult<bool> {
+        match self.0.cast::<PyDict>() {
+            Ok(dict) => dict.contains(key),
+            Err(_) => Ok(false),
+        }
     }
 
     fn single_member(&self) -> bool {
@@ -157,6 +168,10 @@ impl<'py> Node for PyNode<'py> {
         self.0
             .cast::<PyString>()
             .is_ok_and(|s| s.len().is_ok_and(|n| n > 0))
+    }
+
+    fn is_string(&self) -> bool {
+        self.0.is_instance_of::<PyString>()
     }
 
     fn is_str(&self, text: &str) -> bool {
