@@ -165,6 +165,12 @@ macro_rules! formats {
                 }
             }
 
+            /// The first walked format (auto-detection's order) that recognizes `doc`, a
+            /// value of any [`Node`] (the caller's own Python objects, say).
+            pub fn detected_in<N: Node>(doc: &N) -> Option<Walked> {
+                Walked::ALL.iter().copied().find(|walked| walked.detect(doc))
+            }
+
             /// The first walked format (auto-detection's order) that recognizes `doc`.
             /// The response's keys are read once; a format with none of its `KEYS` among
             /// them is not asked.
