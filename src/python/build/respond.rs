@@ -6,9 +6,9 @@ use super::{new_str, Builder};
 use crate::accumulator::response_error;
 use crate::bulk::Outcome;
 use crate::calls::Record;
-use crate::events::{self, Reader};
-use crate::formats::{Format, RawCall, Walk};
+use crate::formats::{Format, RawCall};
 use crate::python::objects::{Input, PyNode};
+use crate::route::{route, Route};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -160,23 +160,23 @@ fn response_from_node<'py>(
             };
         }
     }
-    if doc.is_instance_of::<PyList>() || doc.is_instance_of::<PyTuple>() {
-        if let Some(reader) = Reader::for_records(format) {
-            // A list of events: a whole stream.
+    let node = PyNode(doc.clone());
+    let is_list = |node: &PyNode<'py>| {
+        node.0.is_instance_of::<PyList>() || node.0.is_instance_of::<PyTuple>()
+    };
+    let is_text = doc.is_instance_of::<PyString>();
+    let found = match route(format, &node, is_list, is_text, |node| b.detected(&node.0))? {
+        // A list of events: a whole stream.
+        Route::Stream(reader) => {
             return crate::python::stream::assembled_response(b, reader, doc, doc, raw);
         }
-    }
-    let node = PyNode(doc.clone());
-    let walked = format.walked(&node, |node| b.detected(&node.0));
-    let is_text = doc.is_instance_of::<PyString>();
-    if let Some(reader) = events::piece_reader(format, walked, &node, is_text)? {
         // A piece of a stream: read as a stream of one event.
-        let events = PyTuple::new(py, [doc])?;
-        return crate::python::stream::assembled_response(b, reader, &events, doc, raw);
-    }
-    let found = match format.walk(&node, |_| walked)? {
-        Walk::Calls(_, found) => found,
-        Walk::Unrecognized => return Err(b.unrecognized_object(doc)),
+        Route::Piece(reader) => {
+            let events = PyTuple::new(py, [doc])?;
+            return crate::python::stream::assembled_response(b, reader, &events, doc, raw);
+        }
+        Route::Calls(_, found) => found,
+        Route::Unrecognized => return Err(b.unrecognized_object(doc)),
     };
     let calls = found
         .into_iter()
