@@ -19,6 +19,16 @@ pub trait Node: Sized {
     type Elements: Iterator<Item = Self>;
     /// The items of an array (or Python list/tuple); nothing for anything else.
     fn elements(&self) -> Self::Elements;
+    /// The items of an array as a walk that must see every one reads them (a Python
+    /// list subclass through its own `__iter__`, its error raised); nothing for anything
+    /// else.
+    fn items(&self) -> Result<Vec<Self>, Self::Error> {
+        Ok(self.elements().collect())
+    }
+    /// The values of an object's members as Python's `dict.values()` gives them (a
+    /// duplicate key's value is the last one, in the first one's place; a subclass
+    /// through its own `values`); nothing for anything else.
+    fn member_values(&self) -> Result<Vec<Self>, Self::Error>;
     fn is_array(&self) -> bool;
     /// An array as auto-detection sees one: a JSON array, a Python `list` only (the pure
     /// twin's detection does not take a tuple for an array).
@@ -214,6 +224,17 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
             idx,
             end,
         }
+    }
+
+    fn member_values(&self) -> Result<Vec<Self>, Infallible> {
+        let Token::Object { len, end } = *self.token() else {
+            return Ok(Vec::new());
+        };
+        let members = self.tape.members(self.idx, (len as usize, end as usize));
+        Ok(members
+            .into_iter()
+            .map(|(_, value)| self.at(value))
+            .collect())
     }
 
     fn is_array(&self) -> bool {

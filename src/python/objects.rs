@@ -141,6 +141,25 @@ impl<'py> Node for PyNode<'py> {
         self.items().into_iter()
     }
 
+    fn items(&self) -> PyResult<Vec<Self>> {
+        if !self.is_array() {
+            return Ok(Vec::new());
+        }
+        Ok(python_items(&self.0)?.into_iter().map(PyNode).collect())
+    }
+
+    fn member_values(&self) -> PyResult<Vec<Self>> {
+        let Ok(dict) = self.0.cast::<PyDict>() else {
+            return Ok(Vec::new());
+        };
+        let values = if dict.is_exact_instance_of::<PyDict>() {
+            dict.values().iter().collect()
+        } else {
+            python_items(&dict.call_method0(intern!(dict.py(), "values"))?)?
+        };
+        Ok(values.into_iter().map(PyNode).collect())
+    }
+
     fn is_array(&self) -> bool {
         self.0.is_instance_of::<PyList>() || self.0.is_instance_of::<PyTuple>()
     }
