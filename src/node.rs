@@ -43,6 +43,9 @@ pub trait Node: Sized {
     fn probe(&self, key: &str) -> Option<Self> {
         self.member(key).ok().flatten()
     }
+    /// Whether every key of an object is one of `allowed` (Python's `obj.keys() <=
+    /// set(allowed)`, through a subclass's own `keys`).
+    fn keys_within(&self, allowed: &[&str]) -> Result<bool, Self::Error>;
     /// An object of exactly one member (a dict of one key).
     fn single_member(&self) -> bool;
     /// A string with at least one character.
@@ -245,6 +248,10 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
         matches!(self.token(), Token::Object { .. })
     }
 
+    fn keys_within(&self, allowed: &[&str]) -> Result<bool, Infallible> {
+        Ok(self.keys().iter().all(|key| allowed.contains(key)))
+    }
+
     fn single_member(&self) -> bool {
         match *self.token() {
             // The first key, its value, then the end: one member.
@@ -313,6 +320,93 @@ pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
 pub struct Located<'a> {
     pub response: Result<usize, String>,
     pub custom_id: Option<Cow<'a, str>>,
+}
+
+/// Where the response of a record is, a value of any [`Node`] (found inside a batch
+/// envelope, at a `record_path`, or the record itself), or why there is none; and the
+/// custom id (a string). [`Located`] is this on a tape, with the failure phrased.
+pub struct Envelope<N> {
+    pub response: Result<N, Failure<N>>,
+    pub custom_id: Option<N>,
+}
+
+impl<N> Envelope<N> {
+    pub fn found(response: N, custom_id: Option<N>) -> Self {
+        Envelope {
+            response: Ok(response),
+            custom_id,
+        }
+    }
+
+    pub fn failed(failure: Failure<N>, custom_id: Option<N>) -> Self {
+        Envelope {
+            response: Err(failure),
+            custom_id,
+        }
+    }
+}
+
+/// Why a record has no response: each phrased as the pure `locate` phrases it, on a tape
+/// by [`Failure::message`], for Python objects by the binding (whose strings a Rust
+/// string cannot always hold).
+pub enum Failure<N> {
+    /// `nothing at record_path A.B`
+    NothingAtPath,
+    /// `batch record has no response`
+    NoResponse,
+    /// `batch record has no response body`
+    NoBody,
+    /// `batch canceled`
+    Canceled,
+    /// `batch expired`
+    Expired,
+    /// `batch error: ` and the error value (None: missing) as the describer says it.
+    Error(Option<N>, &'static Describer),
+    /// `HTTP STATUS` (compact JSON), then `: ` and the detail described, where there is one.
+    Http(N, Option<N>),
+    /// `unknown batch result type: KIND` (compact JSON; `null` where missing).
+    UnknownKind(Option<N>),
+}
+
+/// How an envelope's error value is said: on a tape, and by the pure twin (the module and
+/// the function that say it for Python objects).
+pub struct Describer {
+    pub tape: fn(Option<TapeNode<'_, '_>>) -> String,
+    pub pure: (&'static str, &'static str),
+}
+
+/// An error value as [`TapeNode::describe`] says it (the pure `nodes.describe`).
+pub static DESCRIBE: Describer = Describer {
+    tape: |error| error.map_or_else(|| "null".to_owned(), |error| error.describe()),
+    pure: ("toolsift._pure.nodes", "describe"),
+};
+
+impl Failure<TapeNode<'_, '_>> {
+    /// The failure's text (`path`: the record path looked at).
+    pub fn message(self, path: Option<&[String]>) -> String {
+        let compact = |node: TapeNode<'_, '_>| crate::compact::to_string(node.tape, node.idx);
+        match self {
+            Failure::NothingAtPath => {
+                format!(
+                    "nothing at record_path {}",
+                    path.unwrap_or_default().join(".")
+                )
+            }
+            Failure::NoResponse => "batch record has no response".to_owned(),
+            Failure::NoBody => "batch record has no response body".to_owned(),
+            Failure::Canceled => "batch canceled".to_owned(),
+            Failure::Expired => "batch expired".to_owned(),
+            Failure::Error(error, describer) => format!("batch error: {}", (describer.tape)(error)),
+            Failure::Http(status, None) => format!("HTTP {}", compact(status)),
+            Failure::Http(status, Some(detail)) => {
+                format!("HTTP {}: {}", compact(status), detail.describe())
+            }
+            Failure::UnknownKind(kind) => format!(
+                "unknown batch result type: {}",
+                kind.map_or_else(|| "null".to_owned(), compact)
+            ),
+        }
+    }
 }
 
 /// An integer index of any size, ordered by value: Python's ints are unbounded, and the

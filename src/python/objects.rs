@@ -6,7 +6,8 @@ use pyo3::exceptions::PyAttributeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyMemoryView,
+    PyString, PyTuple,
 };
 
 pyo3::create_exception!(
@@ -61,7 +62,7 @@ fn plain_json(value: &Bound<'_, PyAny>) -> bool {
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
 
 /// Values that are never read by attribute (the pure backend's `_PLAIN`).
-fn is_plain(obj: &Bound<'_, PyAny>) -> bool {
+pub fn is_plain(obj: &Bound<'_, PyAny>) -> bool {
     obj.is_none()
         || obj.is_instance_of::<PyString>()
         || obj.is_instance_of::<PyList>()
@@ -177,6 +178,14 @@ impl<'py> Node for PyNode<'py> {
             Ok(dict) => dict.contains(key),
             Err(_) => Ok(false),
         }
+    }
+
+    fn keys_within(&self, allowed: &[&str]) -> PyResult<bool> {
+        let Ok(dict) = self.0.cast::<PyDict>() else {
+            return Ok(false);
+        };
+        let allowed = PyFrozenSet::new(dict.py(), allowed)?;
+        dict.call_method0(intern!(dict.py(), "keys"))?.le(allowed)
     }
 
     fn single_member(&self) -> bool {
