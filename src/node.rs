@@ -69,6 +69,9 @@ pub trait Node: Sized {
         self.text()
     }
     fn is_bool(&self) -> bool;
+    /// An integer of the exact integer type (not a bool, not a subclass) equal to `value`
+    /// (Python's `type(v) is int and v == value`).
+    fn is_int(&self, value: i64) -> bool;
     /// Binary data's bytes (a Python `bytes` or `bytearray`); JSON holds none.
     fn blob(&self) -> Result<Option<Vec<u8>>, Self::Error>;
     /// An integer of any size (not a bool): an index.
@@ -284,6 +287,10 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
 
     fn is_bool(&self) -> bool {
         matches!(self.token(), Token::Bool(_))
+    }
+
+    fn is_int(&self, value: i64) -> bool {
+        *self.token() == Token::Int(value)
     }
 
     fn blob(&self) -> Result<Option<Vec<u8>>, Infallible> {

@@ -4,12 +4,17 @@ Rust over the objects on the Rust backend (`bulk::envelope::unwrap` over `PyNode
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import pydantic
 
 CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
 CHAT = {"choices": [{"message": {"tool_calls": [CALL]}}]}
+
+
+class Status(enum.IntEnum):
+    OK = 200
 
 
 def names(response: Any) -> list[str]:
@@ -22,6 +27,10 @@ def test_dict_envelopes_are_unwrapped(make: Any) -> None:
     assert names(parser.parse(ok)) == ["f"]
     failed = {"custom_id": "r2", "response": {"status_code": 429, "body": {"error": "slow"}}}
     assert parser.parse(failed).error == "HTTP 429: slow"
+    # The status 200 is the int 200 (`type(status) is int`): a bool or a subclass is not.
+    for status in (True, Status.OK, 200.0):
+        envelope = {"custom_id": "r", "response": {"status_code": status, "body": CHAT}}
+        assert parser.parse(envelope).error is not None
     vertex = {"request": {}, "status": {"code": 3, "message": "bad"}, "response": None}
     assert parser.parse(vertex).error == "batch error: 3: bad"
     inlined = {"metadata": {"key": "k"}, "response": CHAT}

@@ -6,7 +6,7 @@
 use crate::calls::string_at;
 use crate::formats::Walked;
 use crate::json::{Tape, Token};
-use crate::node::{Envelope, Failure, Index, Located, Node, TapeNode, DESCRIBE};
+use crate::node::{Envelope, Failure, Located, Node, TapeNode, DESCRIBE};
 
 /// Where the response of the record on `tape` is.
 pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
@@ -113,7 +113,7 @@ fn openai_batch<N: Node + Clone>(doc: &N) -> Result<Envelope<N>, N::Error> {
     let status = response.member("status_code")?;
     let body = response.member("body")?;
     if let Some(status) = status {
-        if status.index()? != Some(Index::Int(200)) {
+        if !status.is_int(200) {
             let detail = match body {
                 Some(body) => Some(body.member("error")?.unwrap_or(body)),
                 None => None,

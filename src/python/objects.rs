@@ -230,6 +230,10 @@ impl<'py> Node for PyNode<'py> {
         self.0.is_instance_of::<PyBool>()
     }
 
+    fn is_int(&self, value: i64) -> bool {
+        self.0.is_exact_instance_of::<PyInt>() && self.0.extract::<i64>().is_ok_and(|v| v == value)
+    }
+
     fn blob(&self) -> PyResult<Option<Vec<u8>>> {
         if let Ok(bytes) = self.0.cast::<PyBytes>() {
             return Ok(Some(bytes.as_bytes().to_vec()));
