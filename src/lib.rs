@@ -18,6 +18,7 @@ pub mod node;
 pub mod partial;
 pub mod pipeline;
 pub mod record;
+pub mod route;
 pub mod stream;
 pub mod sync;
 pub mod text_dialect;

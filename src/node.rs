@@ -19,14 +19,45 @@ pub trait Node: Sized {
     type Elements: Iterator<Item = Self>;
     /// The items of an array (or Python list/tuple); nothing for anything else.
     fn elements(&self) -> Self::Elements;
+    /// The items of an array as a walk that must see every one reads them (a Python
+    /// list subclass through its own `__iter__`, its error raised); nothing for anything
+    /// else.
+    fn items(&self) -> Result<Vec<Self>, Self::Error> {
+        Ok(self.elements().collect())
+    }
+    /// The values of an object's members as Python's `dict.values()` gives them (a
+    /// duplicate key's value is the last one, in the first one's place; a subclass
+    /// through its own `values`); nothing for anything else.
+    fn member_values(&self) -> Result<Vec<Self>, Self::Error>;
     fn is_array(&self) -> bool;
+    /// An array as auto-detection sees one: a JSON array, a Python `list` only (the pure
+    /// twin's detection does not take a tuple for an array).
+    fn is_list(&self) -> bool {
+        self.is_array()
+    }
     fn is_object(&self) -> bool;
+    /// Whether an object has the member `key`, null values included.
+    fn has_key(&self, key: &str) -> Result<bool, Self::Error>;
+    /// [`member`](Self::member) as auto-detection reads it: an error (a Python `dict`
+    /// subclass's `get` raising) reads as missing, so the shape is not recognized.
+    fn probe(&self, key: &str) -> Option<Self> {
+        self.member(key).ok().flatten()
+    }
+    /// Whether every key of an object is one of `allowed` (Python's `obj.keys() <=
+    /// set(allowed)`, through a subclass's own `keys`).
+    fn keys_within(&self, allowed: &[&str]) -> Result<bool, Self::Error>;
     /// An object of exactly one member (a dict of one key).
     fn single_member(&self) -> bool;
     /// A string with at least one character.
     fn is_nonempty_str(&self) -> bool;
     /// A string equal to `text` (a block's `type`, say).
     fn is_str(&self, text: &str) -> bool;
+    /// Any string (empty too).
+    fn is_string(&self) -> bool;
+    /// A string equal to one of `texts`.
+    fn str_in(&self, texts: &[&str]) -> bool {
+        texts.iter().any(|text| self.is_str(text))
+    }
     /// A string's text (stream fragments, names and ids are kept past the event); an
     /// error for a Python `str` that is not Unicode text Rust can hold (lone surrogates).
     fn text(&self) -> Result<Option<String>, Self::Error>;
@@ -38,6 +69,9 @@ pub trait Node: Sized {
         self.text()
     }
     fn is_bool(&self) -> bool;
+    /// An integer of the exact integer type (not a bool, not a subclass) equal to `value`
+    /// (Python's `type(v) is int and v == value`).
+    fn is_int(&self, value: i64) -> bool;
     /// Binary data's bytes (a Python `bytes` or `bytearray`); JSON holds none.
     fn blob(&self) -> Result<Option<Vec<u8>>, Self::Error>;
     /// An integer of any size (not a bool): an index.
@@ -198,12 +232,27 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
         }
     }
 
+    fn member_values(&self) -> Result<Vec<Self>, Infallible> {
+        let Token::Object { len, end } = *self.token() else {
+            return Ok(Vec::new());
+        };
+        let members = self.tape.members(self.idx, (len as usize, end as usize));
+        Ok(members
+            .into_iter()
+            .map(|(_, value)| self.at(value))
+            .collect())
+    }
+
     fn is_array(&self) -> bool {
         matches!(self.token(), Token::Array { .. })
     }
 
     fn is_object(&self) -> bool {
         matches!(self.token(), Token::Object { .. })
+    }
+
+    fn keys_within(&self, allowed: &[&str]) -> Result<bool, Infallible> {
+        Ok(self.keys().iter().all(|key| allowed.contains(key)))
     }
 
     fn single_member(&self) -> bool {
@@ -224,12 +273,24 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
         self.tape.str_is(self.idx, text)
     }
 
+    fn is_string(&self) -> bool {
+        self.as_str().is_some()
+    }
+
+    fn has_key(&self, key: &str) -> Result<bool, Infallible> {
+        Ok(self.has(key))
+    }
+
     fn text(&self) -> Result<Option<String>, Infallible> {
         Ok(self.as_str().map(str::to_owned))
     }
 
     fn is_bool(&self) -> bool {
         matches!(self.token(), Token::Bool(_))
+    }
+
+    fn is_int(&self, value: i64) -> bool {
+        *self.token() == Token::Int(value)
     }
 
     fn blob(&self) -> Result<Option<Vec<u8>>, Infallible> {
@@ -266,6 +327,93 @@ pub fn has(tape: &Tape<'_>, obj: usize, key: &str) -> bool {
 pub struct Located<'a> {
     pub response: Result<usize, String>,
     pub custom_id: Option<Cow<'a, str>>,
+}
+
+/// Where the response of a record is, a value of any [`Node`] (found inside a batch
+/// envelope, at a `record_path`, or the record itself), or why there is none; and the
+/// custom id (a string). [`Located`] is this on a tape, with the failure phrased.
+pub struct Envelope<N> {
+    pub response: Result<N, Failure<N>>,
+    pub custom_id: Option<N>,
+}
+
+impl<N> Envelope<N> {
+    pub fn found(response: N, custom_id: Option<N>) -> Self {
+        Envelope {
+            response: Ok(response),
+            custom_id,
+        }
+    }
+
+    pub fn failed(failure: Failure<N>, custom_id: Option<N>) -> Self {
+        Envelope {
+            response: Err(failure),
+            custom_id,
+        }
+    }
+}
+
+/// Why a record has no response: each phrased as the pure `locate` phrases it, on a tape
+/// by [`Failure::message`], for Python objects by the binding (whose strings a Rust
+/// string cannot always hold).
+pub enum Failure<N> {
+    /// `nothing at record_path A.B`
+    NothingAtPath,
+    /// `batch record has no response`
+    NoResponse,
+    /// `batch record has no response body`
+    NoBody,
+    /// `batch canceled`
+    Canceled,
+    /// `batch expired`
+    Expired,
+    /// `batch error: ` and the error value (None: missing) as the describer says it.
+    Error(Option<N>, &'static Describer),
+    /// `HTTP STATUS` (compact JSON), then `: ` and the detail described, where there is one.
+    Http(N, Option<N>),
+    /// `unknown batch result type: KIND` (compact JSON; `null` where missing).
+    UnknownKind(Option<N>),
+}
+
+/// How an envelope's error value is said: on a tape, and by the pure twin (the module and
+/// the function that say it for Python objects).
+pub struct Describer {
+    pub tape: fn(Option<TapeNode<'_, '_>>) -> String,
+    pub pure: (&'static str, &'static str),
+}
+
+/// An error value as [`TapeNode::describe`] says it (the pure `nodes.describe`).
+pub static DESCRIBE: Describer = Describer {
+    tape: |error| error.map_or_else(|| "null".to_owned(), |error| error.describe()),
+    pure: ("toolsift._pure.nodes", "describe"),
+};
+
+impl Failure<TapeNode<'_, '_>> {
+    /// The failure's text (`path`: the record path looked at).
+    pub fn message(self, path: Option<&[String]>) -> String {
+        let compact = |node: TapeNode<'_, '_>| crate::compact::to_string(node.tape, node.idx);
+        match self {
+            Failure::NothingAtPath => {
+                format!(
+                    "nothing at record_path {}",
+                    path.unwrap_or_default().join(".")
+                )
+            }
+            Failure::NoResponse => "batch record has no response".to_owned(),
+            Failure::NoBody => "batch record has no response body".to_owned(),
+            Failure::Canceled => "batch canceled".to_owned(),
+            Failure::Expired => "batch expired".to_owned(),
+            Failure::Error(error, describer) => format!("batch error: {}", (describer.tape)(error)),
+            Failure::Http(status, None) => format!("HTTP {}", compact(status)),
+            Failure::Http(status, Some(detail)) => {
+                format!("HTTP {}: {}", compact(status), detail.describe())
+            }
+            Failure::UnknownKind(kind) => format!(
+                "unknown batch result type: {}",
+                kind.map_or_else(|| "null".to_owned(), compact)
+            ),
+        }
+    }
 }
 
 /// An integer index of any size, ordered by value: Python's ints are unbounded, and the

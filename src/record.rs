@@ -2,10 +2,11 @@
 //! the work that runs on worker threads with the GIL released.
 
 use crate::calls::{decode_object, string_at, Arguments, Call, Record};
-use crate::events::{self, holds_stream, Reader};
-use crate::formats::{Format, RawCall, TextFormat, Walk, Walked};
+use crate::events::{self, holds_stream};
+use crate::formats::{Format, RawCall, TextFormat, Walked};
 use crate::json::{self, JsonError, Tape, Token};
 use crate::node::TapeNode;
+use crate::route::{route, Route};
 use crate::text_dialect;
 
 /// Parse one response and find its calls.
@@ -46,23 +47,25 @@ pub fn record_at_with<'a>(
         // `model_dump_json()`, as a string): the value the text holds is the record.
         return record_at_with(format, decoded, 0, decode);
     }
-    if let Some(reader) = Reader::for_records(format).filter(|_| holds_stream(&tape, root)) {
-        return events::record(reader, tape, root, unrecognized_shape);
-    }
     let node = TapeNode {
         tape: &tape,
         idx: root,
     };
-    let walked = format.walked(&node, Walked::detected);
     let is_text = matches!(tape.tokens[root], Token::Str(_));
-    if let Ok(Some(reader)) = events::piece_reader(format, walked, &node, is_text) {
-        // A piece of a stream: read as a stream of one event.
-        return events::record(reader, tape, root, unrecognized_shape);
-    }
-    let Ok(walk) = format.walk(&node, |_| walked);
-    let (name, raw_calls) = match walk {
-        Walk::Calls(name, calls) => (name, calls),
-        Walk::Unrecognized => {
+    let Ok(route) = route(
+        format,
+        &node,
+        |node| holds_stream(&tape, node.idx),
+        is_text,
+        Walked::detected,
+    );
+    let (name, raw_calls) = match route {
+        // A whole stream, or a piece of one read as a stream of one event.
+        Route::Stream(reader) | Route::Piece(reader) => {
+            return events::record(reader, tape, root, unrecognized_shape);
+        }
+        Route::Calls(name, calls) => (name, calls),
+        Route::Unrecognized => {
             let error = unrecognized_shape(&tape, root);
             return Record {
                 tape,

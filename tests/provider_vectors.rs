@@ -7,6 +7,7 @@ mod common;
 
 use common::{load, same, value};
 use serde_json::{Map, Value};
+use toolsift::bulk::envelope::located;
 use toolsift::calls::{decode_object, string_at, Arguments};
 use toolsift::compact;
 use toolsift::formats::{anthropic, bedrock, gemini, RawCall, Walked};
@@ -43,11 +44,13 @@ fn detect(format: &str, node: &TapeNode<'_, '_>) -> bool {
 }
 
 fn unwrap_batch<'a>(format: &str, tape: &Tape<'a>) -> Option<Located<'a>> {
-    match format {
-        "anthropic" => anthropic::unwrap_batch(tape, 0),
-        "bedrock" => bedrock::unwrap_batch(tape, 0),
-        _ => None,
-    }
+    let root = TapeNode::root(tape);
+    let Ok(found) = match format {
+        "anthropic" => anthropic::unwrap_batch(&root),
+        "bedrock" => bedrock::unwrap_batch(&root),
+        _ => Ok(None),
+    };
+    found.map(|envelope| located(envelope, None))
 }
 
 /// A raw call as the vectors write it, `{name, arguments, id, raw_arguments}`, by the

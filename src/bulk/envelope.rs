@@ -4,83 +4,78 @@
 //! the specification.
 
 use crate::calls::string_at;
-use crate::compact;
 use crate::formats::Walked;
 use crate::json::{Tape, Token};
-use crate::node::{has, value, Located, TapeNode};
-use std::borrow::Cow;
-
-fn is_object(tape: &Tape<'_>, idx: usize) -> bool {
-    matches!(tape.tokens[idx], Token::Object { .. })
-}
-
-fn string<'a>(tape: &Tape<'a>, idx: Option<usize>) -> Option<Cow<'a, str>> {
-    idx.and_then(|idx| string_at(tape, idx))
-}
-
-/// A provider's error value as one line of text ([`TapeNode::describe`]).
-fn describe(tape: &Tape<'_>, idx: usize) -> String {
-    TapeNode { tape, idx }.describe()
-}
+use crate::node::{Envelope, Failure, Located, Node, TapeNode, DESCRIBE};
 
 /// Where the response of the record on `tape` is.
 pub fn locate<'a>(tape: &Tape<'a>, path: Option<&[String]>) -> Located<'a> {
+    let root = TapeNode::root(tape);
+    if path.is_none() && !has_envelope_mark(tape) {
+        return located(Envelope::found(root, None), None);
+    }
+    let Ok(envelope) = unwrap(&root, path);
+    located(envelope, path)
+}
+
+/// An envelope on a tape as [`Located`]: the response's index, the failure phrased
+/// (`path`: the record path looked at), the custom id's text.
+pub fn located<'a>(envelope: Envelope<TapeNode<'_, 'a>>, path: Option<&[String]>) -> Located<'a> {
+    Located {
+        response: envelope
+            .response
+            .map(|node| node.idx)
+            .map_err(|failure| failure.message(path)),
+        custom_id: envelope.custom_id.and_then(|id| string_at(id.tape, id.idx)),
+    }
+}
+
+/// Where the response of the record `doc` (a value of any [`Node`]: a tape, or the
+/// caller's dicts) is: the value at `path`, or inside a batch envelope, or `doc` itself.
+pub fn unwrap<N: Node + Clone>(doc: &N, path: Option<&[String]>) -> Result<Envelope<N>, N::Error> {
     if let Some(path) = path {
-        let mut node = 0;
+        let mut node = doc.clone();
         for key in path {
-            match value(tape, node, key) {
+            match node.member(key)? {
                 Some(next) => node = next,
-                None => {
-                    return Located {
-                        response: Err(format!("nothing at record_path {}", path.join("."))),
-                        custom_id: None,
-                    }
-                }
+                None => return Ok(Envelope::failed(Failure::NothingAtPath, None)),
             }
         }
-        return Located {
-            response: Ok(node),
-            custom_id: None,
-        };
+        return Ok(Envelope::found(node, None));
     }
-    let plain = Located {
-        response: Ok(0),
-        custom_id: None,
-    };
-    if !is_object(tape, 0) || !has_envelope_mark(tape) {
-        return plain;
+    if !doc.is_object() {
+        return Ok(Envelope::found(doc.clone(), None));
     }
     // Vertex first: its lines of Claude models keep the request's `custom_id` too.
-    if has(tape, 0, "request") && has(tape, 0, "status") {
-        return vertex_batch(tape);
+    if doc.has_key("request")? && doc.has_key("status")? {
+        return vertex_batch(doc);
     }
-    if has(tape, 0, "custom_id") && (has(tape, 0, "response") || has(tape, 0, "error")) {
-        return openai_batch(tape);
+    if doc.has_key("custom_id")? && (doc.has_key("response")? || doc.has_key("error")?) {
+        return openai_batch(doc);
     }
-    let answered = has(tape, 0, "response") || has(tape, 0, "error");
-    if has(tape, 0, "key") && (answered || has(tape, 0, "status")) {
-        let custom_id = string(tape, value(tape, 0, "key"));
-        return gemini_batch(tape, custom_id);
+    let answered = doc.has_key("response")? || doc.has_key("error")?;
+    if doc.has_key("key")? && (answered || doc.has_key("status")?) {
+        let custom_id = doc.member("key")?.filter(N::is_string);
+        return gemini_batch(doc, custom_id);
     }
     // An inline batch's answer (`InlinedResponse`, as the REST API and google-genai give it).
-    if has(tape, 0, "metadata")
+    if doc.has_key("metadata")?
         && answered
-        && TapeNode::root(tape)
-            .keys()
-            .iter()
-            .all(|key| ["metadata", "response", "error"].contains(key))
+        && doc.keys_within(&["metadata", "response", "error"])?
     {
-        let metadata = value(tape, 0, "metadata").filter(|&m| is_object(tape, m));
-        let custom_id = string(tape, metadata.and_then(|m| value(tape, m, "key")));
-        return gemini_batch(tape, custom_id);
+        let custom_id = match doc.member("metadata")?.filter(N::is_object) {
+            Some(metadata) => metadata.member("key")?.filter(N::is_string),
+            None => None,
+        };
+        return gemini_batch(doc, custom_id);
     }
     // The envelopes a format brings along (its module's `unwrap_batch`).
-    Walked::unwrap_batch(tape, 0).unwrap_or(plain)
+    Ok(Walked::unwrap_batch(doc)?.unwrap_or_else(|| Envelope::found(doc.clone(), None)))
 }
 
 /// Members one of which every envelope below has (the pure `ENVELOPE_MARKS`): a record
 /// with none of them, found in one pass over its members, is its own response.
-const ENVELOPE_MARKS: [&str; 6] = [
+pub const ENVELOPE_MARKS: [&str; 6] = [
     "custom_id",
     "key",
     "metadata",
@@ -106,64 +101,69 @@ fn has_envelope_mark(tape: &Tape<'_>) -> bool {
     false
 }
 
-fn openai_batch<'a>(tape: &Tape<'a>) -> Located<'a> {
-    let custom_id = string(tape, value(tape, 0, "custom_id"));
-    let response = (|| {
-        if let Some(error) = value(tape, 0, "error") {
-            return Err(format!("batch error: {}", describe(tape, error)));
-        }
-        let Some(response) = value(tape, 0, "response").filter(|&r| is_object(tape, r)) else {
-            return Err("batch record has no response".to_owned());
-        };
-        let status = value(tape, response, "status_code");
-        let body = value(tape, response, "body");
-        if let Some(status) = status.filter(|&s| tape.tokens[s] != Token::Int(200)) {
-            let head = format!("HTTP {}", compact::to_string(tape, status));
-            let Some(body) = body else {
-                return Err(head);
+fn openai_batch<N: Node + Clone>(doc: &N) -> Result<Envelope<N>, N::Error> {
+    let custom_id = doc.member("custom_id")?.filter(N::is_string);
+    let failed = |failure| Ok(Envelope::failed(failure, custom_id.clone()));
+    if let Some(error) = doc.member("error")? {
+        return failed(Failure::Error(Some(error), &DESCRIBE));
+    }
+    let Some(response) = doc.member("response")?.filter(N::is_object) else {
+        return failed(Failure::NoResponse);
+    };
+    let status = response.member("status_code")?;
+    let body = response.member("body")?;
+    if let Some(status) = status {
+        if !status.is_int(200) {
+            let detail = match body {
+                Some(body) => Some(body.member("error")?.unwrap_or(body)),
+                None => None,
             };
-            let detail = value(tape, body, "error").unwrap_or(body);
-            return Err(format!("{head}: {}", describe(tape, detail)));
+            return failed(Failure::Http(status, detail));
         }
-        body.ok_or_else(|| "batch record has no response body".to_owned())
-    })();
-    Located {
-        response,
-        custom_id,
+    }
+    match body {
+        Some(body) => Ok(Envelope::found(body, custom_id)),
+        None => failed(Failure::NoBody),
     }
 }
 
-fn vertex_batch<'a>(tape: &Tape<'a>) -> Located<'a> {
-    let custom_id =
-        string(tape, value(tape, 0, "key")).or_else(|| string(tape, value(tape, 0, "custom_id")));
-    let status = value(tape, 0, "status").filter(|&s| tape.str_at(s) != Some(""));
-    let response = match status {
-        Some(status) => Err(format!("batch error: {}", describe(tape, status))),
-        None => value(tape, 0, "response").ok_or_else(|| "batch record has no response".to_owned()),
+fn vertex_batch<N: Node>(doc: &N) -> Result<Envelope<N>, N::Error> {
+    let custom_id = match doc.member("key")?.filter(N::is_string) {
+        Some(key) => Some(key),
+        None => doc.member("custom_id")?.filter(N::is_string),
     };
-    Located {
+    let response = match doc.member("status")?.filter(|s| !s.is_str("")) {
+        Some(status) => Err(Failure::Error(Some(status), &DESCRIBE)),
+        None => doc.member("response")?.ok_or(Failure::NoResponse),
+    };
+    Ok(Envelope {
         response,
         custom_id,
-    }
+    })
 }
 
-fn gemini_batch<'a>(tape: &Tape<'a>, custom_id: Option<Cow<'a, str>>) -> Located<'a> {
+fn gemini_batch<N: Node>(doc: &N, custom_id: Option<N>) -> Result<Envelope<N>, N::Error> {
     // A failed request's line holds an `error`, or a `status` (google.rpc.Status).
-    let status = value(tape, 0, "status").filter(|&s| tape.str_at(s) != Some(""));
-    let response = match value(tape, 0, "error").or(status) {
-        Some(error) => Err(format!("batch error: {}", describe(tape, error))),
-        None => value(tape, 0, "response").ok_or_else(|| "batch record has no response".to_owned()),
+    let error = match doc.member("error")? {
+        Some(error) => Some(error),
+        None => doc.member("status")?.filter(|s| !s.is_str("")),
     };
-    Located {
+    let response = match error {
+        Some(error) => Err(Failure::Error(Some(error), &DESCRIBE)),
+        None => doc.member("response")?.ok_or(Failure::NoResponse),
+    };
+    Ok(Envelope {
         response,
         custom_id,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compact;
     use crate::json::parse;
+    use std::borrow::Cow;
 
     fn located(text: &str, path: Option<&[String]>) -> (Result<String, String>, Option<String>) {
         let tape = parse(text.as_bytes()).unwrap();

@@ -6,10 +6,9 @@
 
 use super::{field_of, items, members, path, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, typed_event, Accumulator, ERROR_TYPE};
-use crate::calls::string_at;
 use crate::compact;
 use crate::json::{Keep, Tape, Token};
-use crate::node::{has, value, Index, Located, Node, TapeNode};
+use crate::node::{value, Describer, Envelope, Failure, Index, Node};
 
 /// `content[]` blocks `tool_use`: `{id, name, input}`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -59,13 +58,13 @@ pub fn keep() -> Keep {
 pub const KEYS: &[&str] = &["content"];
 
 /// `"type": "message"`, `"role": "assistant"` and a `content` list.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(kind) = doc.member("type");
-    let Ok(role) = doc.member("role");
-    let Ok(content) = doc.member("content");
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let kind = doc.probe("type");
+    let role = doc.probe("role");
+    let content = doc.probe("content");
     kind.is_some_and(|k| k.is_str("message"))
         && role.is_some_and(|r| r.is_str("assistant"))
-        && content.is_some_and(|c| c.is_array())
+        && content.is_some_and(|c| c.is_list())
 }
 
 /// The parts of a Message Batches result line [`unwrap_batch`] reads, with `response`
@@ -87,36 +86,38 @@ pub fn batch_keep(response: &Keep) -> Keep {
 /// A Message Batches result line (an object with `custom_id` and `result`): where its
 /// Message is, or why there is none; None for any other record. See `unwrap_batch` in
 /// the Python module for the rules.
-pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
-    if !(has(tape, root, "custom_id") && has(tape, root, "result")) {
-        return None;
+pub fn unwrap_batch<N: Node>(doc: &N) -> Result<Option<Envelope<N>>, N::Error> {
+    if !(doc.has_key("custom_id")? && doc.has_key("result")?) {
+        return Ok(None);
     }
-    let custom_id = value(tape, root, "custom_id").and_then(|idx| string_at(tape, idx));
-    let no_response = || "batch record has no response".to_owned();
-    let response = match value(tape, root, "result").filter(|&r| is_object(tape, r)) {
-        None => Err(no_response()),
-        Some(result) => {
-            let kind = value(tape, result, "type");
-            match kind.and_then(|k| tape.str_at(k)) {
-                Some("succeeded") => value(tape, result, "message").ok_or_else(no_response),
-                Some("errored") => Err(format!(
-                    "batch error: {}",
-                    describe(tape, value(tape, result, "error"))
-                )),
-                Some("canceled") => Err("batch canceled".to_owned()),
-                Some("expired") => Err("batch expired".to_owned()),
-                _ => Err(format!(
-                    "unknown batch result type: {}",
-                    kind.map_or_else(|| "null".to_owned(), |k| compact::to_string(tape, k))
-                )),
-            }
-        }
+    let custom_id = doc.member("custom_id")?.filter(N::is_string);
+    let Some(result) = doc.member("result")?.filter(N::is_object) else {
+        return Ok(Some(Envelope::failed(Failure::NoResponse, custom_id)));
     };
-    Some(Located {
-        response,
+    let kind = result.member("type")?;
+    let found = match kind {
+        Some(kind) if kind.is_str("succeeded") => match result.member("message")? {
+            Some(message) => Ok(message),
+            None => Err(Failure::NoResponse),
+        },
+        Some(kind) if kind.is_str("errored") => {
+            Err(Failure::Error(result.member("error")?, &DESCRIBE_ERROR))
+        }
+        Some(kind) if kind.is_str("canceled") => Err(Failure::Canceled),
+        Some(kind) if kind.is_str("expired") => Err(Failure::Expired),
+        kind => Err(Failure::UnknownKind(kind)),
+    };
+    Ok(Some(Envelope {
+        response: found,
         custom_id,
-    })
+    }))
 }
+
+/// How a Message Batches error is said ([`describe`], the pure `_describe`).
+static DESCRIBE_ERROR: Describer = Describer {
+    tape: |error| describe(error.map(|e| (e.tape, e.idx))),
+    pure: ("toolsift._pure.formats.anthropic", "_describe"),
+};
 
 fn is_object(tape: &Tape<'_>, idx: usize) -> bool {
     matches!(tape.tokens[idx], Token::Object { .. })
@@ -124,8 +125,8 @@ fn is_object(tape: &Tape<'_>, idx: usize) -> bool {
 
 /// An ErrorResponse (`{"type": "error", "error": {"type", "message"}}`, or its bare
 /// inner object) as `TYPE: MESSAGE` (or `MESSAGE`); else as the other envelopes' errors.
-fn describe(tape: &Tape<'_>, error: Option<usize>) -> String {
-    let Some(error) = error else {
+fn describe(error: Option<(&Tape<'_>, usize)>) -> String {
+    let Some((tape, error)) = error else {
         return "null".to_owned();
     };
     let inner = value(tape, error, "error").filter(|&i| is_object(tape, i));

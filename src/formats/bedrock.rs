@@ -6,9 +6,8 @@
 
 use super::{field_of, items, members, path, RawCall, Turn, Unwrapped};
 use crate::accumulator::{index_of, Accumulator};
-use crate::calls::string_at;
-use crate::json::{Keep, Tape};
-use crate::node::{has, value, Index, Located, Node, TapeNode};
+use crate::json::Keep;
+use crate::node::{Describer, Envelope, Failure, Index, Node};
 use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine;
 
@@ -85,17 +84,17 @@ pub fn keep() -> Keep {
 pub const KEYS: &[&str] = &["output"];
 
 /// An `output` object holding a `message` object with a `content` list.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(output) = doc.member("output");
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let output = doc.probe("output");
     let Some(output) = output.filter(|o| o.is_object()) else {
         return false;
     };
-    let Ok(message) = output.member("message");
+    let message = output.probe("message");
     let Some(message) = message.filter(|m| m.is_object()) else {
         return false;
     };
-    let Ok(content) = message.member("content");
-    content.is_some_and(|c| c.is_array())
+    let content = message.probe("content");
+    content.is_some_and(|c| c.is_list())
 }
 
 /// The parts of a batch inference output line [`unwrap_batch`] reads, with `response`
@@ -112,26 +111,33 @@ pub fn batch_keep(response: &Keep) -> Keep {
 /// A batch inference output line (an object with `recordId` or `modelInput`, and
 /// `modelOutput` or `error`): where its model output is, or why there is none; None for
 /// any other record. See `unwrap_batch` in the Python module for the rules.
-pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
-    if !((has(tape, root, "recordId") || has(tape, root, "modelInput"))
-        && (has(tape, root, "modelOutput") || has(tape, root, "error")))
+pub fn unwrap_batch<N: Node>(doc: &N) -> Result<Option<Envelope<N>>, N::Error> {
+    if !((doc.has_key("recordId")? || doc.has_key("modelInput")?)
+        && (doc.has_key("modelOutput")? || doc.has_key("error")?))
     {
-        return None;
+        return Ok(None);
     }
-    let custom_id = value(tape, root, "recordId").and_then(|idx| string_at(tape, idx));
-    let response = match value(tape, root, "error") {
-        Some(error) => Err(format!(
-            "batch error: {}",
-            TapeNode { tape, idx: error }.describe_with(("errorMessage", "errorCode"))
-        )),
-        None => value(tape, root, "modelOutput")
-            .ok_or_else(|| "batch record has no response".to_owned()),
+    let custom_id = doc.member("recordId")?.filter(N::is_string);
+    let response = match doc.member("error")? {
+        Some(error) => Err(Failure::Error(Some(error), &DESCRIBE_ERROR)),
+        None => doc.member("modelOutput")?.ok_or(Failure::NoResponse),
     };
-    Some(Located {
+    Ok(Some(Envelope {
         response,
         custom_id,
-    })
+    }))
 }
+
+/// How a batch error (`{"errorCode", "errorMessage"}`) is said (the pure `describe_error`).
+static DESCRIBE_ERROR: Describer = Describer {
+    tape: |error| {
+        error.map_or_else(
+            || "null".to_owned(),
+            |error| error.describe_with(("errorMessage", "errorCode")),
+        )
+    },
+    pure: ("toolsift._pure.formats.bedrock", "describe_error"),
+};
 
 // The stream reader: ConverseStream events.
 

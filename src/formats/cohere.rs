@@ -9,7 +9,7 @@
 use super::{elements_of, field_of, items, members, openai, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, kind_at, typed_event, Accumulator};
 use crate::json::Keep;
-use crate::node::{Index, Node, TapeNode};
+use crate::node::{Index, Node};
 
 /// `ChatFinishReason` of the v2 API.
 pub const FINISH_REASONS: [&str; 6] = [
@@ -94,25 +94,23 @@ pub const KEYS: &[&str] = &["finish_reason", "generation_id"];
 /// a `generation_id` string or a `finish_reason` of the v1 API's enum (no other
 /// provider's response has these members). (The members need only be there: on a pruned
 /// document a value not read stands as null.)
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(message) = doc.member("message");
-    let Ok(reason) = doc.member("finish_reason");
-    let reason = reason.and_then(|r| r.as_str());
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let message = doc.probe("message");
+    let reason = doc.probe("finish_reason");
     if let Some(message) = message.filter(|m| m.is_object()) {
-        let keys = message.keys();
         let has_part = ["tool_calls", "content", "tool_plan"]
             .iter()
-            .any(|key| keys.contains(key));
-        if has_part && reason.is_some_and(|r| FINISH_REASONS.contains(&r)) {
+            .any(|key| message.has_key(key).unwrap_or(false));
+        if has_part && reason.as_ref().is_some_and(|r| r.str_in(&FINISH_REASONS)) {
             return true;
         }
     }
-    let Ok(calls) = doc.member("tool_calls");
-    let Ok(text) = doc.member("text");
-    let Ok(generation) = doc.member("generation_id");
-    (calls.is_some_and(|c| c.is_array()) || text.is_some_and(|t| t.as_str().is_some()))
-        && (generation.is_some_and(|g| g.as_str().is_some())
-            || reason.is_some_and(|r| V1_FINISH_REASONS.contains(&r)))
+    let calls = doc.probe("tool_calls");
+    let text = doc.probe("text");
+    let generation = doc.probe("generation_id");
+    (calls.is_some_and(|c| c.is_list()) || text.is_some_and(|t| t.is_string()))
+        && (generation.is_some_and(|g| g.is_string())
+            || reason.is_some_and(|r| r.str_in(&V1_FINISH_REASONS)))
 }
 
 // The stream reader: v2 chat stream events (`type`), and v1 ones (`event_type`); see the

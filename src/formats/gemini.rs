@@ -4,7 +4,7 @@
 use super::{elements_of, field_of, items, members, path, RawCall, Turn};
 use crate::accumulator::{index_of, key, text_of, Accumulator, Slot, Tree};
 use crate::json::Keep;
-use crate::node::{Index, Node, TapeNode};
+use crate::node::{Index, Node};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -85,30 +85,25 @@ const BLOCKED: [[&str; 4]; 2] = [
 /// `responseId` string (snake_case in SDK dumps): members no other provider's has. Or a
 /// Live API `LiveServerMessage` with its `toolCall` (`tool_call`): an object holding a
 /// `functionCalls` (`function_calls`) list.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(candidates) = doc.member("candidates");
-    if candidates.is_some_and(|candidates| candidates.is_array()) {
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let candidates = doc.probe("candidates");
+    if candidates.is_some_and(|candidates| candidates.is_list()) {
         return true;
     }
     let live = LIVE.iter().any(|(key, calls)| {
-        let Ok(tool_call) = doc.member(key);
-        tool_call.is_some_and(|tool_call| {
-            let Ok(calls) = tool_call.member(calls);
-            tool_call.is_object() && calls.is_some_and(|calls| calls.is_array())
+        doc.probe(key).is_some_and(|tool_call| {
+            let calls = tool_call.probe(calls);
+            tool_call.is_object() && calls.is_some_and(|calls| calls.is_list())
         })
     });
     if live {
         return true;
     }
     BLOCKED.iter().any(|[feedback, usage, version, id]| {
-        let Ok(feedback) = doc.member(feedback);
-        let Ok(usage) = doc.member(usage);
-        let Ok(version) = doc.member(version);
-        let Ok(id) = doc.member(id);
-        feedback.is_some_and(|f| f.is_object())
-            && (usage.is_some_and(|u| u.is_object())
-                || version.is_some_and(|v| v.as_str().is_some())
-                || id.is_some_and(|i| i.as_str().is_some()))
+        doc.probe(feedback).is_some_and(|f| f.is_object())
+            && (doc.probe(usage).is_some_and(|u| u.is_object())
+                || doc.probe(version).is_some_and(|v| v.is_string())
+                || doc.probe(id).is_some_and(|i| i.is_string()))
     })
 }
 

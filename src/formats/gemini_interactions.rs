@@ -7,7 +7,7 @@
 use super::{field_of, items, members, RawCall, Turn};
 use crate::accumulator::{index_of, kind_at, text_of, Accumulator};
 use crate::json::Keep;
-use crate::node::{Index, Node, TapeNode};
+use crate::node::{Index, Node};
 
 /// `Interaction.status` (the SDK's `InteractionStatus`).
 const STATUSES: &[&str] = &[
@@ -91,16 +91,15 @@ pub const KEYS: &[&str] = &STEP_LISTS;
 /// `"object": "interaction"` with a `steps` (or legacy `outputs`) list; or, as an SDK
 /// object's dump has no `object` where the server's did not, a `steps` list with a
 /// `status` of the API's.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(object) = doc.member("object");
-    let Ok(steps) = doc.member("steps");
-    let steps = steps.is_some_and(|s| s.is_array());
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let object = doc.probe("object");
+    let steps = doc.probe("steps").is_some_and(|s| s.is_list());
     if object.is_some_and(|o| o.is_str("interaction")) {
-        let Ok(outputs) = doc.member("outputs");
-        return steps || outputs.is_some_and(|o| o.is_array());
+        let outputs = doc.probe("outputs");
+        return steps || outputs.is_some_and(|o| o.is_list());
     }
-    let Ok(status) = doc.member("status");
-    steps && status.is_some_and(|s| s.as_str().is_some_and(|s| STATUSES.contains(&s)))
+    let status = doc.probe("status");
+    steps && status.is_some_and(|s| s.str_in(STATUSES))
 }
 
 // The stream reader: Interactions API server-sent events, named by `event_type`.

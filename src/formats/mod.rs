@@ -10,7 +10,7 @@ use crate::accumulator::Accumulator;
 use crate::calls::Record;
 use crate::dialects::{self, Dialect, Tools};
 use crate::json::{Keep, Tape, Token};
-use crate::node::{Located, Node, TapeNode};
+use crate::node::{Envelope, Node, TapeNode};
 use std::sync::Arc;
 
 pub mod anthropic;
@@ -83,9 +83,11 @@ pub fn typed_texts<N: Node>(list: Option<N>, kind: &str, out: &mut Vec<N>) -> Re
 ///   in a stream of any format ([`Walked::unwrap_event`]).
 macro_rules! formats {
     (@batch $module:ident batch) => {
-        BatchEnvelope {
-            unwrap: $module::unwrap_batch,
-            keep: $module::batch_keep,
+        $module::batch_keep
+    };
+    (@unwrap $doc:ident $module:ident batch) => {
+        if let Some(envelope) = $module::unwrap_batch($doc)? {
+            return Ok(Some(envelope));
         }
     };
     (
@@ -103,9 +105,18 @@ macro_rules! formats {
             /// Every one, in registry order (auto-detection tries them in this order).
             pub const ALL: &'static [Walked] = &[$(Walked::$variant,)*];
 
-            /// The batch envelopes the formats bring along, in registry order.
-            const BATCH_ENVELOPES: &'static [BatchEnvelope] =
+            /// The `batch_keep` of each batch envelope the formats bring along, in
+            /// registry order.
+            const BATCH_KEEPS: &'static [fn(&Keep) -> Keep] =
                 &[$($(formats!(@batch $module $hook),)?)*];
+
+            /// The first batch envelope a format brings along that the record `doc` (a
+            /// value of any [`Node`]) is: where its response is, or why there is none;
+            /// None for any other record.
+            pub fn unwrap_batch<N: Node>(doc: &N) -> Result<Option<Envelope<N>>, N::Error> {
+                $($(formats!(@unwrap doc $module $hook);)?)*
+                Ok(None)
+            }
 
             pub fn name(self) -> &'static str {
                 match self {
@@ -136,7 +147,7 @@ macro_rules! formats {
             }
 
             /// Whether `doc` has this format's distinctive structure.
-            pub fn detect(self, doc: &TapeNode<'_, '_>) -> bool {
+            pub fn detect<N: Node>(self, doc: &N) -> bool {
                 match self {
                     $(Walked::$variant => $module::detect(doc),)*
                 }
@@ -192,13 +203,20 @@ macro_rules! formats {
                 }
             }
 
+            /// The first walked format (auto-detection's order) that recognizes `doc`, a
+            /// value of any [`Node`] (the caller's own Python objects, say).
+            pub fn detected_in<N: Node>(doc: &N) -> Option<Walked> {
+                Walked::ALL.iter().copied().find(|walked| walked.detect(doc))
+            }
+
             /// The first walked format (auto-detection's order) that recognizes `doc`.
             /// The response's keys are read once; a format with none of its `KEYS` among
             /// them is not asked.
             pub fn detected(doc: &TapeNode<'_, '_>) -> Option<Walked> {
                 let keys = doc.keys();
                 Walked::ALL.iter().copied().find(|walked| {
-                    walked.keys().iter().any(|key| keys.contains(key)) && walked.detect(doc)
+                    walked.keys().iter().any(|key| keys.contains(key))
+                        && walked.detect(doc)
                 })
             }
         }
@@ -226,28 +244,13 @@ pub enum Unwrapped<N> {
     Error(&'static str, N),
 }
 
-/// A batch envelope a format brings along (its module's `unwrap_batch` and
-/// `batch_keep`; see [`formats!`]).
-struct BatchEnvelope {
-    unwrap: for<'t, 'a> fn(&'t Tape<'a>, usize) -> Option<Located<'a>>,
-    keep: fn(&Keep) -> Keep,
-}
-
 impl Walked {
-    /// The first batch envelope a format brings along that the record at `root` is:
-    /// where its response is, or why there is none; None for any other record.
-    pub fn unwrap_batch<'a>(tape: &Tape<'a>, root: usize) -> Option<Located<'a>> {
-        Walked::BATCH_ENVELOPES
-            .iter()
-            .find_map(|envelope| (envelope.unwrap)(tape, root))
-    }
-
     /// The parts of a record every format's batch envelope reads, with `response` kept
     /// of the response inside.
     pub fn batch_keep(response: &Keep) -> Keep {
         let mut keep = Keep::default();
-        for envelope in Walked::BATCH_ENVELOPES {
-            keep.merge(&(envelope.keep)(response));
+        for batch_keep in Walked::BATCH_KEEPS {
+            keep.merge(&batch_keep(response));
         }
         keep
     }
@@ -581,23 +584,28 @@ mod tests {
             ),
             (r#"{"custom_id":"c1","other":1}"#, Ok("none"), None),
         ];
-        for (line, response, custom_id) in lines {
+        for (line, response, expected_id) in lines {
             for tape in [parse(line.as_bytes()), parse_pruned(line.as_bytes(), &keep)] {
                 let tape = tape.unwrap();
-                let found = Walked::unwrap_batch(&tape, 0);
+                let Ok(found) = Walked::unwrap_batch(&TapeNode::root(&tape));
+                let found = found.map(|envelope| {
+                    let response = envelope.response.map(|node| node.idx);
+                    let custom_id = envelope.custom_id.and_then(|id| id.as_str());
+                    (response.map_err(|failure| failure.message(None)), custom_id)
+                });
                 match (found, response) {
                     (None, Ok("none")) => {}
-                    (Some(located), Ok(_)) => {
-                        let root = located.response.unwrap();
+                    (Some((response, custom_id)), Ok(_)) => {
+                        let root = response.unwrap();
                         assert!(matches!(
                             tape.tokens[root],
                             crate::json::Token::Object { .. }
                         ));
-                        assert_eq!(located.custom_id.as_deref(), custom_id);
+                        assert_eq!(custom_id, expected_id);
                     }
-                    (Some(located), Err(error)) => {
-                        assert_eq!(located.response.unwrap_err(), error);
-                        assert_eq!(located.custom_id.as_deref(), custom_id);
+                    (Some((response, custom_id)), Err(error)) => {
+                        assert_eq!(response.unwrap_err(), error);
+                        assert_eq!(custom_id, expected_id);
                     }
                     (found, _) => panic!("{line}: {found:?}"),
                 }

@@ -4,8 +4,8 @@
 
 use super::{members, openai, RawCall, Turn};
 use crate::accumulator::Accumulator;
-use crate::json::{Keep, Token};
-use crate::node::{Node, TapeNode};
+use crate::json::Keep;
+use crate::node::Node;
 
 /// `message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`: an OpenAI chat
 /// message's calls.
@@ -39,13 +39,13 @@ pub fn keep() -> Keep {
 pub const KEYS: &[&str] = &["message"];
 
 /// A `message` object, a string `model` and a boolean `done`.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(message) = doc.member("message");
-    let Ok(model) = doc.member("model");
-    let Ok(done) = doc.member("done");
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let message = doc.probe("message");
+    let model = doc.probe("model");
+    let done = doc.probe("done");
     message.is_some_and(|m| m.is_object())
-        && model.is_some_and(|m| m.as_str().is_some())
-        && done.is_some_and(|d| matches!(d.token(), Token::Bool(_)))
+        && model.is_some_and(|m| m.is_string())
+        && done.is_some_and(|d| d.is_bool())
 }
 
 // The stream reader: chunks holding whole calls.

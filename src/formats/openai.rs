@@ -4,7 +4,7 @@
 use super::{elements_of, field_of, items, members, path, typed_texts, RawCall, Turn};
 use crate::accumulator::{index_of, text_of, Accumulator};
 use crate::json::Keep;
-use crate::node::{Index, Node, TapeNode};
+use crate::node::{Index, Node};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
@@ -34,9 +34,9 @@ pub fn message_keep() -> Keep {
 pub const KEYS: &[&str] = &["choices"];
 
 /// A chat completion: a `choices` list.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(choices) = doc.member("choices");
-    choices.is_some_and(|choices| choices.is_array())
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let choices = doc.probe("choices");
+    choices.is_some_and(|choices| choices.is_list())
 }
 
 /// `choices[].message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`.

@@ -8,7 +8,7 @@
 use super::{items, members, path, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, text_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::json::Keep;
-use crate::node::{Index, Node, TapeNode};
+use crate::node::{Index, Node};
 
 /// `output[]` items `function_call` and `custom_tool_call`, by `call_id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
@@ -72,10 +72,10 @@ pub fn keep() -> Keep {
 pub const KEYS: &[&str] = &["output"];
 
 /// `"object": "response"` with an `output` list.
-pub fn detect(doc: &TapeNode<'_, '_>) -> bool {
-    let Ok(object) = doc.member("object");
-    let Ok(output) = doc.member("output");
-    object.is_some_and(|o| o.is_str("response")) && output.is_some_and(|o| o.is_array())
+pub fn detect<N: Node>(doc: &N) -> bool {
+    let object = doc.probe("object");
+    let output = doc.probe("output");
+    object.is_some_and(|o| o.is_str("response")) && output.is_some_and(|o| o.is_list())
 }
 
 // The stream reader: Responses API streaming events.

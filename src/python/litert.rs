@@ -4,10 +4,11 @@
 //! both backends: they are not hot).
 
 use super::build::{arguments_pair, calls_from_record, new_str, Builder};
-use super::objects::{dict_get, dict_items, python_items, Input};
+use super::objects::{dict_items, python_items, Input, PyNode};
 use crate::calls::{Arguments, Record};
-use crate::formats::litert;
+use crate::formats::{litert, RawCall};
 use crate::json::MAX_DEPTH;
+use crate::node::Node;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -28,101 +29,45 @@ pub fn parse_record<'t>(py: Python<'_>, text: &'t [u8]) -> Record<'t> {
 }
 
 /// The calls `SdkResponseParser.parse` finds in the caller's own objects (the pure
-/// `parse_sdk`): a dict or a list read as one decoded segment, anything else none.
-/// Structured calls first; only when there are none, raw Gemma 4 blocks in the string
-/// values, depth first in document order.
+/// `parse_sdk`): a dict or a list read as one decoded segment by the walker tapes take
+/// too ([`litert::walk`]), anything else none. Structured calls first; only when there
+/// are none, raw Gemma 4 blocks in the string values, depth first in document order.
 pub fn calls_of_object<'py>(
     b: &mut Builder<'py>,
     raw: &Bound<'py, PyAny>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let mut calls = Vec::new();
-    if let Ok(message) = raw.cast::<PyDict>() {
-        message_calls(b, message, &mut calls)?;
-    } else if raw.is_instance_of::<PyList>() {
-        for item in python_items(raw)? {
-            if let Ok(message) = item.cast::<PyDict>() {
-                message_calls(b, message, &mut calls)?;
-            }
-        }
-    } else {
-        return Ok(calls);
+    let doc = PyNode(raw.clone());
+    if !(doc.is_object() || doc.is_list()) {
+        return Ok(Vec::new());
     }
+    let mut found = Vec::new();
+    litert::walk(&doc, &mut |call| found.push(call))?;
+    let mut calls = found
+        .into_iter()
+        .map(|call| tool_call_of(b, call))
+        .collect::<PyResult<Vec<_>>>()?;
     if calls.is_empty() {
         let mut strings = Vec::new();
-        string_values(raw, 1, &mut strings)?;
-        for string in strings {
-            raw_calls(b, &string, &mut calls)?;
+        litert::string_values(doc, 1, &mut strings)?;
+        for PyNode(string) in strings {
+            raw_calls(b, string.cast::<PyString>()?, &mut calls)?;
         }
     }
     Ok(calls)
 }
 
-fn message_calls<'py>(
+/// The ToolCall of a call the walk found (its name a non-empty string, its id a string).
+fn tool_call_of<'py>(
     b: &mut Builder<'py>,
-    message: &Bound<'py, PyDict>,
-    calls: &mut Vec<Bound<'py, PyAny>>,
-) -> PyResult<()> {
-    if let Some(tool_calls) = dict_get(message, "tool_calls")? {
-        if tool_calls.is_instance_of::<PyList>() {
-            for item in python_items(&tool_calls)? {
-                append_call(b, &item, calls)?;
-            }
-        }
-    }
-    if let Some(content) = dict_get(message, "content")? {
-        if content.is_instance_of::<PyList>() {
-            for part in python_items(&content)? {
-                let Ok(part) = part.cast::<PyDict>() else {
-                    continue;
-                };
-                // `part.get("type") == "tool_call"`: Python's equality, as the pure code.
-                let is_call = match dict_get(part, "type")? {
-                    Some(kind) => kind.eq("tool_call")?,
-                    None => false,
-                };
-                if is_call {
-                    if let Some(item) = dict_get(part, "tool_call")? {
-                        append_call(b, &item, calls)?;
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The call in an OpenAI-style or flat item; items without a name are skipped.
-fn append_call<'py>(
-    b: &mut Builder<'py>,
-    item: &Bound<'py, PyAny>,
-    calls: &mut Vec<Bound<'py, PyAny>>,
-) -> PyResult<()> {
+    call: RawCall<PyNode<'py>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
-    let Ok(item) = item.cast::<PyDict>() else {
-        return Ok(());
-    };
-    let body = match dict_get(item, "function")? {
-        Some(function) if function.is_instance_of::<PyDict>() => function,
-        _ => item.clone().into_any(),
-    };
-    let body = body.cast::<PyDict>()?;
-    let name = match dict_get(body, "name")? {
-        Some(name)
-            if name
-                .cast::<PyString>()
-                .is_ok_and(|n| n.len().unwrap_or(0) > 0) =>
-        {
-            name
-        }
-        _ => return Ok(()),
-    };
-    let id = match dict_get(item, "id")? {
-        Some(id) if id.is_instance_of::<PyString>() => id,
-        _ => py.None().into_bound(py),
-    };
-    let (arguments, raw_arguments) = arguments_of(b, dict_get(body, "arguments")?)?;
-    calls.push(b.tool_call(name, arguments, id, raw_arguments)?);
-    Ok(())
+    let name = call
+        .name
+        .map_or_else(|| intern!(py, "").clone().into_any(), |n| n.0);
+    let id = call.id.map_or_else(|| py.None().into_bound(py), |i| i.0);
+    let (arguments, raw_arguments) = arguments_of(b, call.arguments.map(|a| a.0))?;
+    b.tool_call(name, arguments, id, raw_arguments)
 }
 
 /// `(arguments, raw_arguments)` of the arguments value as found: a dict (copied, escape
@@ -196,36 +141,6 @@ fn stripped_copy<'py>(
         copy.append(item)?;
     }
     Ok(Some(copy.into_any()))
-}
-
-/// Every string value (not key) in dicts and lists, depth first in document order;
-/// containers deeper than MAX_DEPTH are not looked into. Subclasses are read through
-/// their own `values` / `__iter__`, as the pure walker reads them.
-fn string_values<'py>(
-    value: &Bound<'py, PyAny>,
-    depth: usize,
-    out: &mut Vec<Bound<'py, PyString>>,
-) -> PyResult<()> {
-    let items = if let Ok(string) = value.cast::<PyString>() {
-        out.push(string.clone());
-        return Ok(());
-    } else if depth > MAX_DEPTH {
-        return Ok(());
-    } else if let Ok(dict) = value.cast_exact::<PyDict>() {
-        dict.values().iter().collect()
-    } else if value.is_instance_of::<PyDict>() {
-        python_items(&value.call_method0(intern!(value.py(), "values"))?)?
-    } else if value.is_instance_of::<PyList>() {
-        python_items(value)?
-    } else {
-        return Ok(());
-    };
-    for item in items {
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-            string_values(&item, depth + 1, out)
-        })?;
-    }
-    Ok(())
 }
 
 /// The raw Gemma 4 blocks in one string value.

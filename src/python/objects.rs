@@ -6,7 +6,8 @@ use pyo3::exceptions::PyAttributeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyMemoryView,
+    PyString, PyTuple,
 };
 
 pyo3::create_exception!(
@@ -61,7 +62,7 @@ fn plain_json(value: &Bound<'_, PyAny>) -> bool {
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
 
 /// Values that are never read by attribute (the pure backend's `_PLAIN`).
-fn is_plain(obj: &Bound<'_, PyAny>) -> bool {
+pub fn is_plain(obj: &Bound<'_, PyAny>) -> bool {
     obj.is_none()
         || obj.is_instance_of::<PyString>()
         || obj.is_instance_of::<PyList>()
@@ -141,12 +142,50 @@ impl<'py> Node for PyNode<'py> {
         self.items().into_iter()
     }
 
+    fn items(&self) -> PyResult<Vec<Self>> {
+        if !self.is_array() {
+            return Ok(Vec::new());
+        }
+        Ok(python_items(&self.0)?.into_iter().map(PyNode).collect())
+    }
+
+    fn member_values(&self) -> PyResult<Vec<Self>> {
+        let Ok(dict) = self.0.cast::<PyDict>() else {
+            return Ok(Vec::new());
+        };
+        let values = if dict.is_exact_instance_of::<PyDict>() {
+            dict.values().iter().collect()
+        } else {
+            python_items(&dict.call_method0(intern!(dict.py(), "values"))?)?
+        };
+        Ok(values.into_iter().map(PyNode).collect())
+    }
+
     fn is_array(&self) -> bool {
         self.0.is_instance_of::<PyList>() || self.0.is_instance_of::<PyTuple>()
     }
 
+    fn is_list(&self) -> bool {
+        self.0.is_instance_of::<PyList>()
+    }
+
     fn is_object(&self) -> bool {
         self.0.is_instance_of::<PyDict>()
+    }
+
+    fn has_key(&self, key: &str) -> PyResult<bool> {
+        match self.0.cast::<PyDict>() {
+            Ok(dict) => dict.contains(key),
+            Err(_) => Ok(false),
+        }
+    }
+
+    fn keys_within(&self, allowed: &[&str]) -> PyResult<bool> {
+        let Ok(dict) = self.0.cast::<PyDict>() else {
+            return Ok(false);
+        };
+        let allowed = PyFrozenSet::new(dict.py(), allowed)?;
+        dict.call_method0(intern!(dict.py(), "keys"))?.le(allowed)
     }
 
     fn single_member(&self) -> bool {
@@ -157,6 +196,10 @@ impl<'py> Node for PyNode<'py> {
         self.0
             .cast::<PyString>()
             .is_ok_and(|s| s.len().is_ok_and(|n| n > 0))
+    }
+
+    fn is_string(&self) -> bool {
+        self.0.is_instance_of::<PyString>()
     }
 
     fn is_str(&self, text: &str) -> bool {
@@ -185,6 +228,10 @@ impl<'py> Node for PyNode<'py> {
 
     fn is_bool(&self) -> bool {
         self.0.is_instance_of::<PyBool>()
+    }
+
+    fn is_int(&self, value: i64) -> bool {
+        self.0.is_exact_instance_of::<PyInt>() && self.0.extract::<i64>().is_ok_and(|v| v == value)
     }
 
     fn blob(&self) -> PyResult<Option<Vec<u8>>> {

@@ -10,7 +10,8 @@
 //! The raw call blocks (`<|tool_call>...`) and their token grammar: [`raw`].
 
 use crate::calls::{decode_object, string_at, Arguments, Call, Record};
-use crate::json::{self, Tape, Text, Token};
+use crate::formats::RawCall;
+use crate::json::{self, Tape, Text, Token, MAX_DEPTH};
 use crate::node::{Node, TapeNode};
 use memchr::memmem::Finder;
 use std::borrow::Cow;
@@ -151,7 +152,9 @@ fn calls_from_segments<'a>(segments: &[Segment<'a>]) -> Vec<Call<'a>> {
     let mut calls = Vec::new();
     for segment in segments {
         if let Segment::Decoded(tape) = segment {
-            structured_calls(tape, &mut calls);
+            let Ok(()) = walk(&TapeNode::root(tape), &mut |call| {
+                calls.push(call_on_tape(tape, call));
+            });
         }
     }
     if !calls.is_empty() {
@@ -161,8 +164,11 @@ fn calls_from_segments<'a>(segments: &[Segment<'a>]) -> Vec<Call<'a>> {
         match segment {
             Segment::Decoded(tape) => {
                 let mut strings = Vec::new();
-                string_values(tape, 0, &mut strings);
-                for text in strings {
+                let Ok(()) = string_values(TapeNode::root(tape), 1, &mut strings);
+                for string in strings {
+                    let Token::Str(text) = string.token() else {
+                        continue;
+                    };
                     match (text, &tape.source) {
                         (Text::Source { .. }, Cow::Borrowed(source)) => {
                             let range = source_range(text);
@@ -186,31 +192,30 @@ fn source_range(text: &Text) -> Range<usize> {
     }
 }
 
-/// The string values in the value at `idx`, in the order the pure code visits them
-/// (`dict.values()`: a duplicate key's value is the last one, in the first one's place;
-/// a replaced value is not part of the document).
-fn string_values<'t>(tape: &'t Tape<'_>, idx: usize, out: &mut Vec<&'t Text>) {
-    match &tape.tokens[idx] {
-        Token::Str(text) => out.push(text),
-        Token::Array { end, .. } => {
-            let mut at = idx + 1;
-            while at < *end as usize {
-                nested_strings(tape, at, out);
-                at = tape.skip(at);
-            }
-        }
-        Token::Object { len, end } => {
-            for (_, value) in tape.members(idx, (*len as usize, *end as usize)) {
-                nested_strings(tape, value, out);
-            }
-        }
-        _ => {}
+/// Every string value (not key) in objects and arrays (a Python list only), depth
+/// first in document order, `value` being `depth` deep; containers deeper than
+/// MAX_DEPTH are not looked into. Objects as `dict.values()` gives them (a duplicate
+/// key's value is the last one, in the first one's place).
+pub fn string_values<N: Node>(value: N, depth: usize, out: &mut Vec<N>) -> Result<(), N::Error> {
+    let items = if value.is_string() {
+        out.push(value);
+        return Ok(());
+    } else if depth > MAX_DEPTH {
+        return Ok(());
+    } else if value.is_object() {
+        value.member_values()?
+    } else if value.is_list() {
+        value.items()?
+    } else {
+        return Ok(());
+    };
+    for item in items {
+        // Containers nest up to MAX_DEPTH deep: grow the stack rather than overflow it.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            string_values(item, depth + 1, out)
+        })?;
     }
-}
-
-/// Containers nest up to MAX_DEPTH deep: grow the stack rather than overflow it.
-fn nested_strings<'t>(tape: &'t Tape<'_>, idx: usize, out: &mut Vec<&'t Text>) {
-    stacker::maybe_grow(64 * 1024, 1024 * 1024, || string_values(tape, idx, out));
+    Ok(())
 }
 
 /// Walks a tape's tokens in order and tells object keys from values (the pure code
@@ -246,63 +251,63 @@ impl Keys {
 
 // -------------------------------------------------------------------- structured calls
 
-fn get<'t, 'a>(node: &TapeNode<'t, 'a>, key: &str) -> Option<TapeNode<'t, 'a>> {
-    let Ok(found) = node.member(key);
-    found
-}
-
-/// The calls of one decoded document: a message object, or the object items of an array.
-fn structured_calls<'a>(tape: &Tape<'a>, calls: &mut Vec<Call<'a>>) {
-    let root = TapeNode::root(tape);
-    if root.is_object() {
-        message_calls(root, calls);
-    } else {
-        for item in root.elements() {
+/// The structured calls of one decoded document, a value of any [`Node`] (a tape, or the
+/// caller's dicts and lists): a message object, or the object items of a list; each
+/// call handed to `found` as found (its name a non-empty string, its id a string).
+pub fn walk<N: Node>(doc: &N, found: &mut impl FnMut(RawCall<N>)) -> Result<(), N::Error> {
+    if doc.is_object() {
+        return message_calls(doc, found);
+    }
+    if doc.is_list() {
+        for item in doc.items()? {
             if item.is_object() {
-                message_calls(item, calls);
+                message_calls(&item, found)?;
             }
         }
     }
+    Ok(())
 }
 
-fn message_calls<'a>(message: TapeNode<'_, 'a>, calls: &mut Vec<Call<'a>>) {
-    if let Some(tool_calls) = get(&message, "tool_calls") {
-        for item in tool_calls.elements() {
-            append_call(item, calls);
+fn message_calls<N: Node>(message: &N, found: &mut impl FnMut(RawCall<N>)) -> Result<(), N::Error> {
+    if let Some(tool_calls) = message.member("tool_calls")?.filter(N::is_list) {
+        for item in tool_calls.items()? {
+            append_call(&item, found)?;
         }
     }
-    if let Some(content) = get(&message, "content") {
-        for part in content.elements() {
-            if get(&part, "type").and_then(|t| t.as_str()) == Some("tool_call") {
-                if let Some(item) = get(&part, "tool_call") {
-                    append_call(item, calls);
+    if let Some(content) = message.member("content")?.filter(N::is_list) {
+        for part in content.items()? {
+            if part.is_object() && part.member("type")?.is_some_and(|t| t.is_str("tool_call")) {
+                if let Some(item) = part.member("tool_call")? {
+                    append_call(&item, found)?;
                 }
             }
         }
     }
+    Ok(())
 }
 
-/// Append the call in an OpenAI-style or flat item; items without a name are skipped.
-fn append_call<'a>(item: TapeNode<'_, 'a>, calls: &mut Vec<Call<'a>>) {
+/// The call in an OpenAI-style or flat item; items without a name are skipped.
+fn append_call<N: Node>(item: &N, found: &mut impl FnMut(RawCall<N>)) -> Result<(), N::Error> {
     if !item.is_object() {
-        return;
+        return Ok(());
     }
-    let body = get(&item, "function")
-        .filter(|function| function.is_object())
-        .unwrap_or(item);
-    let Some(name) = get(&body, "name").filter(|name| name.is_nonempty_str()) else {
-        return;
+    let function = item.member("function")?.filter(N::is_object);
+    let body = function.as_ref().unwrap_or(item);
+    let Some(name) = body.member("name")?.filter(N::is_nonempty_str) else {
+        return Ok(());
     };
-    let id = get(&item, "id").and_then(|id| string_at(item.tape, id.idx));
-    let arguments = match get(&body, "arguments") {
-        None => Arguments::Missing,
-        Some(value) => decode_arguments(value),
-    };
-    calls.push(Call {
-        name: string_at(item.tape, name.idx),
-        id,
-        arguments,
-    });
+    let id = item.member("id")?.filter(N::is_string);
+    found(RawCall::new(Some(name), id, body.member("arguments")?));
+    Ok(())
+}
+
+/// The [`Call`] of a call a walk found on `tape`.
+fn call_on_tape<'a>(tape: &Tape<'a>, call: RawCall<TapeNode<'_, 'a>>) -> Call<'a> {
+    Call {
+        name: call.name.and_then(|name| string_at(tape, name.idx)),
+        id: call.id.and_then(|id| string_at(tape, id.idx)),
+        arguments: call.arguments.map_or(Arguments::Missing, decode_arguments),
+    }
 }
 
 /// The arguments value as found: an object (escape tokens stripped), a string holding
@@ -481,7 +486,6 @@ fn string_end(b: &[u8], i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::MAX_DEPTH;
 
     fn names(text: &str) -> Vec<String> {
         extract_tool_calls_str(text)

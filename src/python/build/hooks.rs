@@ -19,10 +19,6 @@ pub(super) struct Hooks {
     /// `UnrecognizedShape(doc)`, and the one made from its message (`_unrecognized`).
     pub(super) unrecognized_shape: Py<PyAny>,
     pub(super) unrecognized_message: Py<PyAny>,
-    /// The pure registry's `detect_or_none` (auto-detection of Python objects).
-    pub(super) detect_or_none: Py<PyAny>,
-    /// The pure bulk layer's `locate_object` (batch envelopes of Python objects).
-    pub(super) locate_object: Py<PyAny>,
     /// `sys.get_int_max_str_digits` (None before Python 3.11: no limit).
     pub(super) int_max_str_digits: Option<Py<PyAny>>,
 }
@@ -188,14 +184,6 @@ pub(super) fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             check_threads: errors.getattr("check_threads")?.unbind(),
             unrecognized_shape: errors.getattr("UnrecognizedShape")?.unbind(),
             unrecognized_message: errors.getattr("_unrecognized")?.unbind(),
-            detect_or_none: py
-                .import("toolsift._pure.formats")?
-                .getattr("detect_or_none")?
-                .unbind(),
-            locate_object: py
-                .import("toolsift._pure.bulk")?
-                .getattr("locate_object")?
-                .unbind(),
             int_max_str_digits: py
                 .import("sys")?
                 .getattr("get_int_max_str_digits")

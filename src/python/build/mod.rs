@@ -8,7 +8,7 @@ mod convert;
 mod hooks;
 mod respond;
 
-use super::objects::{surrogatepass, Input};
+use super::objects::{surrogatepass, Input, PyNode};
 pub use super::strings::new_str;
 use super::strings::{KeyCache, KEYS};
 use crate::formats::Walked;
@@ -16,6 +16,7 @@ use crate::json::{JsonError, Tape, Token};
 pub use convert::arguments_pair;
 pub(super) use hooks::sync_int_limit;
 use hooks::{hooks, Hooks};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use pyo3::IntoPyObjectExt;
@@ -274,12 +275,13 @@ impl<'py> Builder<'py> {
         self.agent_response(PyList::empty(self.py), raw, message)
     }
 
-    /// For `auto` on the caller's own objects: the walked format the pure registry's
-    /// `detect` recognizes (the specification; not the hot path), if any.
+    /// For `auto` on the caller's own objects: the walked format that recognizes `raw`
+    /// (a dict), or an SDK object's JSON document ([`sdk_document`]), if any.
     pub(super) fn detected(&self, raw: &Bound<'py, PyAny>) -> Option<Walked> {
-        let found = self.hooks.detect_or_none.bind(self.py).call1((raw,)).ok()?;
-        let name: String = found.getattr("name").ok()?.extract().ok()?;
-        Walked::named(&name)
+        if raw.is_instance_of::<PyDict>() {
+            return Walked::detected_in(&PyNode(raw.clone()));
+        }
+        Walked::detected_in(&PyNode(sdk_document(raw)?))
     }
 
     /// `UnrecognizedShape` with the message Rust made from a tape.
@@ -307,4 +309,23 @@ impl<'py> Builder<'py> {
         self.hooks.check_threads.bind(self.py).call1((threads,))?;
         Ok(())
     }
+}
+
+/// The JSON document of an SDK response object (a pydantic v2 model: openai, anthropic,
+/// google-genai, ollama, cohere), `model_dump(mode="json")`, the document its logs hold;
+/// None for anything else (no `model_dump`, a dump that fails or is not a dict), as the
+/// pure `sdk_document`.
+fn sdk_document<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let dump = obj.get_type().getattr(intern!(py, "model_dump")).ok()?;
+    if !dump.is_callable() {
+        return None;
+    }
+    let kwargs = PyDict::new(py);
+    kwargs
+        .set_item(intern!(py, "mode"), intern!(py, "json"))
+        .ok()?;
+    kwargs.set_item(intern!(py, "warnings"), false).ok()?;
+    let document = dump.call((obj,), Some(&kwargs)).ok()?;
+    document.is_instance_of::<PyDict>().then_some(document)
 }

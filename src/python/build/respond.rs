@@ -4,16 +4,20 @@
 use super::convert::{arguments_of_object, arguments_pair};
 use super::{new_str, Builder};
 use crate::accumulator::response_error;
+use crate::bulk::envelope::{unwrap, ENVELOPE_MARKS};
 use crate::bulk::Outcome;
 use crate::calls::{Call, Record};
-use crate::events::{self, Reader};
-use crate::formats::{Format, RawCall, Walk, Walked};
+use crate::formats::{Format, RawCall, Walked};
 use crate::json::Tape;
-use crate::python::objects::{Input, PyNode};
+use crate::node::{Failure, DESCRIBE};
+use crate::python::objects::{is_plain, Input, PyNode};
+use crate::python::strings::field_key;
+use crate::route::{route, Route};
 use crate::text_dialect::{self, Found, TextRead};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 /// The AgentResponse for a response parsed from text.
 pub fn response_from_record<'py>(
@@ -89,8 +93,8 @@ fn tool_call_of<'py>(
 }
 
 /// The AgentResponse for the caller's own dicts and SDK objects: a batch envelope is
-/// unwrapped (or the response taken at `path`) by the pure `locate_object`, the
-/// specification, and a failure it reports is the response's error.
+/// unwrapped (or the response taken at `path`) as the pure `locate_object` says, and a
+/// failure it reports is the response's error.
 pub fn response_from_object<'py>(
     b: &mut Builder<'py>,
     format: &Format,
@@ -101,17 +105,10 @@ pub fn response_from_object<'py>(
     let asks = match raw.cast::<PyDict>() {
         _ if path.is_some() => true,
         // One of the members every envelope has (the pure `ENVELOPE_MARKS`): a dict
-        // without any is its own response, walked without asking Python.
-        Ok(dict) => [
-            intern!(py, "custom_id"),
-            intern!(py, "key"),
-            intern!(py, "metadata"),
-            intern!(py, "modelInput"),
-            intern!(py, "recordId"),
-            intern!(py, "request"),
-        ]
-        .into_iter()
-        .any(|key| dict.contains(key).unwrap_or(true)),
+        // without any is its own response.
+        Ok(dict) => ENVELOPE_MARKS
+            .into_iter()
+            .any(|key| dict.contains(field_key(py, key)).unwrap_or(true)),
         // Lists (of stream events) and text are never envelopes; SDK objects may be.
         Err(_) => {
             !(raw.is_instance_of::<PyList>()
@@ -122,15 +119,89 @@ pub fn response_from_object<'py>(
     if !asks {
         return response_from_node(b, format, raw, raw);
     }
-    let located = b.hooks.locate_object.bind(py).call1((raw, path))?;
-    // The error stays the str the pure `locate_object` made (it may quote a lone
-    // surrogate of the envelope, which no Rust string can hold).
-    let (response, _custom_id, error): (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>) =
-        located.extract()?;
-    if error.is_none() {
-        return response_from_node(b, format, &response, raw);
+    // An SDK object that is a batch envelope, or any at a record path, is read as its
+    // `model_dump()`; any other object is its own response.
+    let doc = match raw.cast::<PyDict>() {
+        Err(_) if !is_plain(raw) && (path.is_some() || sdk_envelope(&raw.get_type())?) => {
+            match raw.getattr_opt(intern!(py, "model_dump"))? {
+                Some(dump) if dump.is_callable() => dump.call0()?,
+                _ => raw.clone(),
+            }
+        }
+        _ => raw.clone(),
+    };
+    match unwrap(&PyNode(doc), path)?.response {
+        Ok(PyNode(response)) => response_from_node(b, format, &response, raw),
+        Err(failure) => {
+            let error = failure_text(b, failure, path)?;
+            b.agent_response(PyList::empty(py), raw, error)
+        }
     }
-    b.agent_response(PyList::empty(py), raw, error)
+}
+
+/// Whether instances of the pydantic model `cls` are batch envelopes: a dict of its
+/// fields (all None) is one (the pure `_sdk_envelope`). Asked once per class.
+fn sdk_envelope(cls: &Bound<'_, PyType>) -> PyResult<bool> {
+    static FOUND: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+    let py = cls.py();
+    let found = FOUND.get_or_init(py, || PyDict::new(py).unbind()).bind(py);
+    if let Some(known) = found.get_item(cls)? {
+        return known.is_truthy();
+    }
+    let probe = PyDict::new(py);
+    if let Some(fields) = cls.getattr_opt(intern!(py, "model_fields"))? {
+        if let Ok(fields) = fields.cast::<PyDict>() {
+            for field in fields.keys() {
+                probe.set_item(field, py.None())?;
+            }
+        }
+    }
+    let probe = probe.into_any();
+    let envelope = !matches!(unwrap(&PyNode(probe.clone()), None)?.response,
+        Ok(PyNode(response)) if response.is(&probe));
+    found.set_item(cls, envelope)?;
+    Ok(envelope)
+}
+
+/// A failure of an envelope of the caller's objects as the pure `locate` says it (its
+/// error values described by the pure twin: they may hold strings no Rust string can).
+fn failure_text<'py>(
+    b: &Builder<'py>,
+    failure: Failure<PyNode<'py>>,
+    path: Option<&[String]>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let compact = |node: Option<PyNode<'py>>| {
+        let value = node.map_or_else(|| py.None().into_bound(py), |node| node.0);
+        b.hooks.dumps_compact.bind(py).call1((value,))
+    };
+    let describe = |node: Option<PyNode<'py>>, (module, name): (&str, &str)| {
+        let value = node.map_or_else(|| py.None().into_bound(py), |node| node.0);
+        py.import(module)?.getattr(name)?.call1((value,))
+    };
+    let joined = |head: &str, tail: Bound<'py, PyAny>| PyString::new(py, head).add(tail);
+    let text = |text: &str| Ok(PyString::new(py, text).into_any());
+    match failure {
+        Failure::NothingAtPath => text(&format!(
+            "nothing at record_path {}",
+            path.unwrap_or_default().join(".")
+        )),
+        Failure::NoResponse => text("batch record has no response"),
+        Failure::NoBody => text("batch record has no response body"),
+        Failure::Canceled => text("batch canceled"),
+        Failure::Expired => text("batch expired"),
+        Failure::Error(error, describer) => {
+            joined("batch error: ", describe(error, describer.pure)?)
+        }
+        Failure::Http(status, detail) => {
+            let head = joined("HTTP ", compact(Some(status))?)?;
+            match detail {
+                None => Ok(head),
+                Some(detail) => head.add(": ")?.add(describe(Some(detail), DESCRIBE.pure)?),
+            }
+        }
+        Failure::UnknownKind(kind) => joined("unknown batch result type: ", compact(kind)?),
+    }
 }
 
 /// The AgentResponse of `raw` whose response is `doc` (the caller's own dicts and SDK
@@ -171,28 +242,28 @@ fn response_from_node<'py>(
             };
         }
     }
-    if doc.is_instance_of::<PyList>() || doc.is_instance_of::<PyTuple>() {
-        if let Some(reader) = Reader::for_records(format) {
-            // A list of events: a whole stream.
+    let node = PyNode(doc.clone());
+    let is_list = |node: &PyNode<'py>| {
+        node.0.is_instance_of::<PyList>() || node.0.is_instance_of::<PyTuple>()
+    };
+    let is_text = doc.is_instance_of::<PyString>();
+    let found = match route(format, &node, is_list, is_text, |node| b.detected(&node.0))? {
+        // A list of events: a whole stream.
+        Route::Stream(reader) => {
             return crate::python::stream::assembled_response(b, reader, doc, doc, raw);
         }
-    }
-    let node = PyNode(doc.clone());
-    let walked = format.walked(&node, |node| b.detected(&node.0));
-    let is_text = doc.is_instance_of::<PyString>();
-    if let Some(reader) = events::piece_reader(format, walked, &node, is_text)? {
         // A piece of a stream: read as a stream of one event.
-        let events = PyTuple::new(py, [doc])?;
-        return crate::python::stream::assembled_response(b, reader, &events, doc, raw);
-    }
-    let found = match format.walk(&node, |_| walked)? {
-        Walk::Calls(name, found) => match (format, Walked::named(name)) {
+        Route::Piece(reader) => {
+            let events = PyTuple::new(py, [doc])?;
+            return crate::python::stream::assembled_response(b, reader, &events, doc, raw);
+        }
+        Route::Calls(name, found) => match (format, Walked::named(name)) {
             (Format::WithText(_, text), Some(walked)) => {
                 return text_response(b, text_dialect::read(walked, &node, text)?, raw)
             }
             _ => found,
         },
-        Walk::Unrecognized => return Err(b.unrecognized_object(doc)),
+        Route::Unrecognized => return Err(b.unrecognized_object(doc)),
     };
     let calls = found
         .into_iter()
