@@ -67,7 +67,8 @@ pub struct Salvage {
 }
 
 impl Salvage {
-    fn defect(defect: &'static str) -> Salvage {
+    /// A defect with no repair.
+    pub fn defect(defect: &'static str) -> Salvage {
         Salvage {
             defect,
             repaired: None,

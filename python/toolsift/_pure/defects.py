@@ -59,8 +59,18 @@ from typing import Any, NamedTuple
 
 from toolsift._errors import ParseError
 from toolsift._jsontext import loads, too_long_ints_made
+from toolsift._types import ToolCall
 
-__all__ = ["DEFECTS", "LIMIT_REASONS", "REPAIRS", "Salvage", "by_limit", "salvage"]
+__all__ = [
+    "DEFECTS",
+    "LIMIT_REASONS",
+    "REPAIRS",
+    "Salvage",
+    "by_limit",
+    "repair_calls",
+    "salvage",
+    "with_defect",
+]
 
 REPAIRS = (
     "double_encoded",
@@ -369,3 +379,22 @@ class _Reader:
             else:
                 break
         return at
+
+
+def with_defect(call: ToolCall) -> ToolCall:
+    """`call`, its defect set where its `raw_arguments` did not decode (every call made
+    with them, except a custom tool's input, goes through here)."""
+    if call.raw_arguments is not None:
+        call._defect = salvage(call.raw_arguments).defect
+    return call
+
+
+def repair_calls(calls: list[ToolCall]) -> None:
+    """`repair="safe"`: each call with a defect its repairs make an object gets that
+    object as `arguments` and their codes as `repairs` (`raw_arguments` kept)."""
+    for call in calls:
+        if call.defect is not None and call.repairs is None and call.raw_arguments is not None:
+            found = salvage(call.raw_arguments)
+            if found.arguments is not None:
+                call.arguments = found.arguments
+                call._repairs = list(found.repairs)

@@ -39,6 +39,8 @@ COLUMN_HELP = {
     "arguments": "the arguments, as JSON text (in JSONL, the object itself)",
     "raw_arguments": "the argument text, where it was not a JSON object",
     "error": "why the record could not be read (then its one row has no call)",
+    "defect": "why raw_arguments did not decode (a code: README, Argument defects)",
+    "repairs": "the audited repairs made (--repair safe), in CSV joined by commas",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 
@@ -112,6 +114,12 @@ def _what_to_read(extract: argparse.ArgumentParser) -> None:
         metavar="P",
         help='dot path to the response inside each line (e.g. "response.body"); '
         "default: unwrap known batch envelopes",
+    )
+    extract.add_argument(
+        "--repair",
+        choices=("safe",),
+        help="safe: make the audited repairs of argument text that did not decode "
+        "(README: Argument defects); the original text stays in raw_arguments",
     )
     json_keys = extract.add_argument_group(
         "--format json", "where the calls are in each response (JsonResponseParser's keywords)"
@@ -206,8 +214,9 @@ def parser_class(name: str) -> Any:
 def parser_options(args: argparse.Namespace) -> dict[str, Any]:
     """The JsonResponseParser keywords given on the command line (only those), or a
     raw-text dialect's (`RawTextParser(dialect, tools)`, the tools file read here, once)."""
+    repair = {} if args.repair is None else {"repair": args.repair}
     if args.format in formats.DIALECT_NAMES:
-        return {"dialect": args.format, "tools": _tools(args.tools)}
+        return {"dialect": args.format, "tools": _tools(args.tools), **repair}
     if args.tools is not None:
         raise UsageError(
             f"--tools can only be used with a raw-text dialect (got --format {args.format})"
@@ -218,7 +227,7 @@ def parser_options(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(
             f"{flags} can only be used with --format json (got --format {args.format})"
         )
-    return given
+    return {**given, **repair}
 
 
 def _tools(path: str | None) -> list[Any] | None:

@@ -50,7 +50,12 @@ class _ResponseParser:
     _backend: _ClassVar[_Backend] = _backend.core
     _format: _ClassVar[str]
 
-    def __init__(self, **options: _Any) -> None:
+    def __init__(self, *, repair: str | None = None, **options: _Any) -> None:
+        if repair is not None and repair not in _REPAIR_MODES:
+            raise ValueError(f"repair must be None or 'safe', got {repair!r}")
+        if repair is not None:
+            options["repair"] = repair
+        self.repair = repair
         self._options = options
         self._core_options = options  # the core's (`_options` are the class's, for pickling)
         self._core = self._backend.Parser(self._format, **options)
@@ -262,7 +267,18 @@ class _ResponseParser:
         )
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
+        return f"{type(self).__name__}({_repair_repr(self.repair, first=True)})"
+
+
+_REPAIR_MODES = ("safe",)
+"""The values of `repair=` besides None (README: Argument defects and repairs)."""
+
+
+def _repair_repr(repair: str | None, first: bool = False) -> str:
+    """`repair=...` for a parser's repr, where it is set."""
+    if repair is None:
+        return ""
+    return f"{'' if first else ', '}repair={repair!r}"
 
 
 _FORMAT_CHECKS = 16
@@ -304,11 +320,11 @@ def _named_class(cls: type) -> type:
 
 
 class _WalkedParser(_ResponseParser):
-    """A format of the registry that takes no options: a subclass names its format, and
-    its docstring comes from the registry (`toolsift.formats`)."""
+    """A format of the registry that takes no options but `repair`: a subclass names its
+    format, and its docstring comes from the registry (`toolsift.formats`)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, repair: str | None = None) -> None:
+        super().__init__(repair=repair)
 
     def __init_subclass__(cls, **kwargs: _Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -360,8 +376,8 @@ class AutoResponseParser(_ResponseParser):
 
     _format = "auto"
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, repair: str | None = None) -> None:
+        super().__init__(repair=repair)
 
 
 class JsonResponseParser(_ResponseParser):
@@ -376,6 +392,7 @@ class JsonResponseParser(_ResponseParser):
         name_key: str = "name",
         arguments_key: str = "arguments",
         single: bool = False,
+        repair: str | None = None,
     ) -> None:
         # Checked here, once, so both backends refuse alike (a non-str key would find
         # nothing in JSON, whose keys are all strings). `single` is read for its truth.
@@ -395,13 +412,14 @@ class JsonResponseParser(_ResponseParser):
             name_key=name_key,
             arguments_key=arguments_key,
             single=single,
+            repair=repair,
         )
 
     def __repr__(self) -> str:
         return (
             f"JsonResponseParser(tool_calls_key={self.tool_calls_key!r}, "
             f"name_key={self.name_key!r}, arguments_key={self.arguments_key!r}, "
-            f"single={self.single!r})"
+            f"single={self.single!r}{_repair_repr(self.repair)})"
         )
 
 
@@ -419,8 +437,8 @@ class SdkResponseParser(_ResponseParser):
 
     _format = "litert"
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, repair: str | None = None) -> None:
+        super().__init__(repair=repair)
 
     @classmethod
     def extract_tool_calls(cls, text: str | bytes | bytearray | memoryview) -> list[_ToolCall]:
@@ -477,7 +495,9 @@ class RawTextParser(_ResponseParser):
     string is the text; any other line is the text as written.
     """
 
-    def __init__(self, dialect: str, tools: _Iterable[_Any] | None = None) -> None:
+    def __init__(
+        self, dialect: str, tools: _Iterable[_Any] | None = None, *, repair: str | None = None
+    ) -> None:
         if dialect != _formats.AUTO and dialect not in _formats.DIALECT_NAMES:
             names = ", ".join((*_formats.DIALECT_NAMES, _formats.AUTO))
             raise ValueError(f"unknown dialect {dialect!r}; expected one of: {names}")
@@ -489,13 +509,15 @@ class RawTextParser(_ResponseParser):
         self.tools = tools
         self._format = _formats.AUTO_TEXT if dialect == _formats.AUTO else dialect  # type: ignore[misc]
         core_tools = None if tools is None else _json_text(tools)
-        super().__init__(tools=core_tools)
+        super().__init__(tools=core_tools, repair=repair)
         self._options = {"dialect": dialect, "tools": tools}
+        if repair is not None:
+            self._options["repair"] = repair
         self._checks_left = 0  # auto-detection reads JSON responses, not raw text
 
     def __repr__(self) -> str:
         tools = "" if self.tools is None else f", tools=[...{len(self.tools)}]"
-        return f"RawTextParser({self.dialect!r}{tools})"
+        return f"RawTextParser({self.dialect!r}{tools}{_repair_repr(self.repair)})"
 
 
 def _json_text(value: _Any) -> str:

@@ -5,7 +5,7 @@ use super::convert::{arguments_of_object, arguments_pair};
 use super::{new_str, Builder};
 use crate::accumulator::response_error;
 use crate::bulk::Outcome;
-use crate::calls::Record;
+use crate::calls::{Arguments, Record};
 use crate::events::{self, Reader};
 use crate::formats::{Format, RawCall, Walk};
 use crate::python::objects::{Input, PyNode};
@@ -71,6 +71,10 @@ pub fn calls_from_record<'py>(
             Some(id) => new_str(py, id).into_any(),
             None => py.None().into_bound(py),
         };
+        if let Arguments::Verbatim(text) = &call.arguments {
+            calls.push(b.free_text_call(name.into_any(), id, new_str(py, text).into_any())?);
+            continue;
+        }
         let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
         calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
     }
@@ -209,7 +213,7 @@ fn tool_call_of_object<'py>(
         None => (b.empty_dict(), py.None().into_bound(py)),
         // Free text (a custom tool's input): kept as it is.
         Some(PyNode(text)) if verbatim && text.is_instance_of::<PyString>() => {
-            (b.empty_dict(), text)
+            return b.free_text_call(name, id, text);
         }
         Some(PyNode(value)) => arguments_of_object(b, value)?,
     };
