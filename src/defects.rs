@@ -147,7 +147,7 @@ fn lenient(text: &str) -> Salvage {
         body = inner;
     }
     let bytes = body.as_bytes();
-    let start = if bytes[0] == b'"' {
+    let start = if bytes.first() == Some(&b'"') {
         Some(0) // a JSON string: only its end matters (cut, or not JSON)
     } else {
         bytes.iter().position(|&b| b == b'{' || b == b'[')

@@ -68,6 +68,7 @@ CASES = [
     ("invalid escape stays invalid", "{'a': '\\x41'}", "not_json", []),
     ("list of objects, cut comma", '[{"a": 1},]', "not_json", []),
     ("fence around a list", "```json\n[1, 2]\n```", "not_json", []),
+    ("empty fence", "```json\n\n```", "not_json", []),
     (
         "fence with text after the tag",
         '```json please\n{"a": 1}\n```',
