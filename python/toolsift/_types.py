@@ -165,7 +165,7 @@ class ToolCall:
         """A plain dict of the four fields (pydantic-style name, for russo users), and
         `repairs` where it is set (`repair="safe"` changed `arguments`). `defect` is
         left out: it is read from `raw_arguments`, and dumps stay russo's."""
-        dumped = {
+        dumped: dict[str, Any] = {
             "name": self.name,
             "arguments": self.arguments,
             "id": self.id,
@@ -254,7 +254,7 @@ class AgentResponse:
     def model_dump(self) -> dict[str, Any]:
         """A plain dict; tool calls become dicts too. `content` and `reasoning` are in
         it where they are not None (russo's AgentResponse has neither)."""
-        dumped = {
+        dumped: dict[str, Any] = {
             "tool_calls": [call.model_dump() for call in self.tool_calls],
             "raw": self.raw,
             "error": self.error,

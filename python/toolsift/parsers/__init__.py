@@ -1,7 +1,10 @@
 """Drop-in parsers: the class names, keywords and results of `russo.parsers`, faster.
 
 Every class has `parse(raw) -> AgentResponse` and `parse_many(raws, *, threads=None)`,
-and pickles (for multiprocessing) as its class and constructor options.
+and pickles (for multiprocessing) as its class and constructor options. Every class
+takes the keyword `repair`: None (the default) or `"safe"`, the audited repairs of
+argument text that did not decode (README: Argument defects and repairs; the original
+text stays in `raw_arguments`, the repairs made are listed in `ToolCall.repairs`).
 `raw` may be a dict, an SDK object (read by attribute), or `str` / `bytes` of JSON text.
 `SdkResponseParser` (LiteRT-LM / Gemma 4, flutter_gemma's name) also has the helpers
 of that SDK as class-level functions.
@@ -203,7 +206,9 @@ class _ResponseParser:
         `custom_id` (from a batch envelope), `format`, `call_index` (int32), `id`,
         `name`, `arguments` (compact JSON of the decoded object, as
         `json.dumps(..., separators=(",", ":"), ensure_ascii=False)` writes it),
-        `raw_arguments` (the text that did not decode, else null) and `error`. A record
+        `raw_arguments` (the text that did not decode, else null), `error`, `defect`
+        (why `raw_arguments` did not decode: README, Argument defects) and `repairs`
+        (a list of the repairs `repair="safe"` made, else null). A record
         that could not be read gives one row with `error` set (and `custom_id` where
         known), nulls elsewhere; a record with no calls gives no row. `record_path`,
         `threads` and `progress` as for `parse_file` (for in-memory records, `progress`
