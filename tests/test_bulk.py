@@ -157,6 +157,8 @@ def rows_of(
                     "arguments": None,
                     "raw_arguments": None,
                     "error": response.error,
+                    "defect": None,
+                    "repairs": None,
                 }
             )
             continue
@@ -171,6 +173,8 @@ def rows_of(
                     "arguments": dumps_compact(call.arguments),
                     "raw_arguments": call.raw_arguments,
                     "error": None,
+                    "defect": call.defect,
+                    "repairs": call.repairs,
                 }
             )
     return rows
