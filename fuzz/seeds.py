@@ -106,7 +106,7 @@ def seeds() -> dict[str, list[bytes]]:
     out["stream_shapes"] = [rng.randbytes(rng.randint(8, 400)) for _ in range(24)]
     # repair: argument texts, those of the defect vectors
     defects = json.loads((ROOT / "tests/vectors/defects.json").read_text("utf-8"))["cases"]
-    out["repair"] = [case["text"].encode() for case in defects]
+    out["repair"] = [case["text"].encode() for case in defects if isinstance(case["text"], str)]
     return out
 
 

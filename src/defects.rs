@@ -455,7 +455,7 @@ mod tests {
         assert!(cases.len() > 50, "{} cases", cases.len());
         for case in cases {
             let name = &case["name"];
-            let found = salvage(case["text"].as_str().unwrap());
+            let found = salvage(&text_of(&case["text"]));
             assert_eq!(found.defect, case["defect"].as_str().unwrap(), "{name}");
             let repairs: Vec<&str> = found
                 .repaired
@@ -478,6 +478,25 @@ mod tests {
                 case["arguments"],
                 "{name}"
             );
+        }
+    }
+
+    /// A case's text: a string, or pieces put end to end (a string, or
+    /// `{"$repeat": "...", "times": N}`).
+    fn text_of(pieces: &Value) -> String {
+        match pieces {
+            Value::String(text) => text.clone(),
+            Value::Array(pieces) => pieces
+                .iter()
+                .map(|piece| match piece {
+                    Value::String(text) => text.clone(),
+                    repeat => repeat["$repeat"]
+                        .as_str()
+                        .unwrap()
+                        .repeat(repeat["times"].as_u64().unwrap() as usize),
+                })
+                .collect(),
+            other => panic!("a text: {other}"),
         }
     }
 

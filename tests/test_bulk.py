@@ -231,6 +231,8 @@ def test_parse_file_round_trip(
         "arguments",
         "raw_arguments",
         "error",
+        "defect",
+        "repairs",
     ]
     got = table.drop_columns(["custom_id"]).to_pylist()
     assert got == rows_of(responses, numbers)  # call for call
@@ -277,6 +279,8 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
             "arguments": None,
             "raw_arguments": None,
             "error": "batch error: Bad Request: invalid argument",
+            "defect": None,
+            "repairs": None,
         }
     ]
     assert by_record[3][0]["error"] == "batch error: 400: bad"

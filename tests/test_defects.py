@@ -21,6 +21,11 @@ from toolsift import ToolCall, parsers
 from toolsift._pure.defects import DEFECTS, REPAIRS, by_limit, salvage
 
 CASES = json.loads((VECTORS / "defects.json").read_text("utf-8"))["cases"]
+for _case in CASES:  # a text given in pieces (make_defects_vectors.py), put together
+    if not isinstance(_case["text"], str):
+        _case["text"] = "".join(
+            p if isinstance(p, str) else p["$repeat"] * p["times"] for p in _case["text"]
+        )
 IDS = [case["name"] for case in CASES]
 
 

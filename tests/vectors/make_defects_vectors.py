@@ -5,7 +5,9 @@ hand here and checked against the specification, which fills in `arguments` (the
 repaired object, or null). pytest (tests/test_defects.py) reads the file on both
 backends; `cargo test` (src/defects.rs) checks the Rust twin on it.
 
-A case: `{"name", "text", "defect", "repairs", "arguments"}`. The cases that are left as
+A case: `{"name", "text", "defect", "repairs", "arguments"}`; `text` is a string, or a
+list of pieces put end to end: a string or `{"$repeat": "...", "times": N}` (a long
+text stays short in the file, and out of the texts other tests collect from it). The cases that are left as
 they are include the repairs other tools make that lose or change data (json_repair,
 jsonrepair issues): an apostrophe in a single-quoted string, a double quote inside one,
 an unescaped quote in a string, two objects, text cut off.
@@ -82,7 +84,7 @@ CASES = [
     ("a string", '"Paris"', "not_an_object", []),
     ("a string holding a list", '"[1, 2]"', "not_an_object", []),
     ("a string holding a cut object", '"{\\"a\\": 1"', "not_an_object", []),
-    ("too long an integer", '{"n": ' + "9" * 5000 + "}", "too_long_int", []),
+    ("too long an integer", ['{"n": ', {"$repeat": "9", "times": 5000}, "}"], "too_long_int", []),
     ("double encoded", '"{\\"city\\": \\"Paris\\"}"', "double_encoded", ["double_encoded"]),
     ("triple encoded", '"\\"{\\\\\\"a\\\\\\": 1}\\""', "double_encoded", ["double_encoded"]),
     ("double encoded, spaces around", ' "{\\"a\\": 1}" ', "double_encoded", ["double_encoded"]),
@@ -177,17 +179,23 @@ CASES = [
 ]
 
 
+def text_of(pieces: str | list) -> str:
+    if isinstance(pieces, str):
+        return pieces
+    return "".join(p if isinstance(p, str) else p["$repeat"] * p["times"] for p in pieces)
+
+
 def main() -> None:
     cases = []
-    for name, text, defect, repairs in CASES:
-        found = salvage(text)
+    for name, pieces, defect, repairs in CASES:
+        found = salvage(text_of(pieces))
         assert found.defect == defect, (name, found)
         assert list(found.repairs) == repairs, (name, found)
         assert (found.arguments is not None) == bool(repairs), (name, found)
         cases.append(
             {
                 "name": name,
-                "text": text,
+                "text": pieces,
                 "defect": defect,
                 "repairs": repairs,
                 "arguments": found.arguments,
