@@ -104,6 +104,9 @@ def seeds() -> dict[str, list[bytes]]:
     # streams: decisions only (the format, its events, how they are fed)
     out["streams"] = [rng.randbytes(rng.randint(8, 400)) for _ in range(24)]
     out["stream_shapes"] = [rng.randbytes(rng.randint(8, 400)) for _ in range(24)]
+    # repair: argument texts, those of the defect vectors
+    defects = json.loads((ROOT / "tests/vectors/defects.json").read_text("utf-8"))["cases"]
+    out["repair"] = [case["text"].encode() for case in defects if isinstance(case["text"], str)]
     return out
 
 

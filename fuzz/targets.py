@@ -6,7 +6,8 @@ AssertionError) when the backends differ; atheris (`fuzz/run.py`) and pytest
 (`tests/test_fuzz_regressions.py`, `tests/test_fuzz_hypothesis.py`) call the same
 functions. Results are compared with the test suite's `same()` (equal, and of the same
 types all the way down): an AgentResponse by whether `raw` is the input itself, `error`,
-and each call's `model_dump()` (name, arguments, id, raw_arguments); a table by its
+and each call's `model_dump()` (name, arguments, id, raw_arguments), `defect` and
+`repairs`; a table by its
 schema and `to_pylist()`.
 
 Targets (`TARGETS`):
@@ -26,6 +27,8 @@ Targets (`TARGETS`):
   `to_arrow` with threads 1 and 2, and `parse_file` for files.
 * `litert`: `SdkResponseParser.extract_tool_calls`, `clean_raw_for_history` and `parse`
   on LiteRT-LM text (raw bytes, or Gemma 4 tokens and JSON built from the input).
+* `repair`: the input as the argument text of an OpenAI call, read with and without
+  `repair="safe"` by `parse` and `to_arrow` (the defect, the repair, or none).
 * `streams`: `parser.stream()` fed a provider's events (`gen.stream_events`) as dicts or
   objects, as JSON text (whole, or NDJSON and arrays cut anywhere), or as SSE chunks cut
   anywhere; every `feed`, `partial` and `finish` result (or exception) must agree, and
@@ -210,7 +213,8 @@ def differential(
 
 
 def call_dicts(calls: Any) -> Any:
-    """A list of ToolCalls as a list of model_dump() dicts (anything else as is, typed)."""
+    """A list of ToolCalls as a list of model_dump() dicts, with each call's `defect` and
+    `repairs` (anything else as is, typed)."""
     if type(calls) is not list:
         return ["not a list", type(calls).__name__]
     out = []
@@ -218,7 +222,7 @@ def call_dicts(calls: Any) -> Any:
         if type(call) is not ToolCall:
             out.append(["not a ToolCall", type(call).__name__])
         else:
-            out.append(call.model_dump())
+            out.append({**call.model_dump(), "defect": call.defect, "repairs": call.repairs})
     return out
 
 
@@ -1040,6 +1044,38 @@ def check_text_stream(dialect: str, tools: Any, text: bytes) -> None:
                 f"RawTextParser({dialect!r}).stream() on {label}: finish() is not parse\n"
                 f"  input: {show(text, 3000)}\n  stream: {views[0]}\n  parse: {views[1]}"
             )
+
+
+def check_repair(text: str) -> None:
+    """`text` as the arguments of an OpenAI call, read with and without
+    `repair="safe"` by `parse` and `to_arrow`: both backends give the same defect and
+    the same repair, or none (`toolsift._pure.defects` is the specification)."""
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": text}}
+    record = json.dumps({"choices": [{"message": {"tool_calls": [call]}}]})
+    for repair in (None, "safe"):
+        label = f"OpenAIResponseParser(repair={repair!r})"
+
+        def parser(backend: types.ModuleType, repair: Any = repair) -> Any:
+            return _bound("OpenAIResponseParser", backend)(repair=repair)
+
+        differential(
+            f"{label}.parse",
+            lambda _, backend, parser=parser: parser(backend).parse(record),
+            lambda response: response_view(response, record),
+            text,
+        )
+        differential(
+            f"{label}.to_arrow",
+            lambda _, backend, parser=parser: parser(backend).to_arrow([record]),
+            lambda table: [str(table.schema), table.to_pylist()],
+            text,
+        )
+
+
+@target("repair")
+def repair_target(data: bytes) -> None:
+    """The bytes as argument text (invalid UTF-8 replaced): defects and repairs agree."""
+    check_repair(data.decode("utf-8", "replace"))
 
 
 @target("raw-text")

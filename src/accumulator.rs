@@ -172,7 +172,7 @@ impl Slot {
     fn decoded<'a>(&self, text: Option<Cow<'a, str>>, is_text: bool) -> Arguments<'a> {
         match text {
             None => Arguments::Missing,
-            Some(text) if self.verbatim && is_text => Arguments::Undecodable(text),
+            Some(text) if self.verbatim && is_text => Arguments::Verbatim(text),
             Some(text) if text.is_empty() => Arguments::Missing, // a tool with no arguments
             Some(text) if is_text => decode_object(text),
             Some(json) => whole_value(json),

@@ -67,6 +67,7 @@ impl Call<'_> {
                 Arguments::Other(idx) => Arguments::Other(idx),
                 Arguments::Value(tape) => Arguments::Value(tape.into_owned()),
                 Arguments::Encoded(idx) => Arguments::Encoded(idx),
+                Arguments::Verbatim(text) => Arguments::Verbatim(owned(text)),
             },
         }
     }
@@ -92,6 +93,8 @@ pub enum Arguments<'a> {
     /// ([`record_at_with`] without decoding): Arrow rows and Python objects are made
     /// from its text directly.
     Encoded(usize),
+    /// Free text by design (a custom tool's input): kept as it is, never a defect.
+    Verbatim(Cow<'a, str>),
 }
 
 /// The string at `idx`, borrowed from the input where it had no escapes.

@@ -8,6 +8,7 @@ pub mod accumulator;
 pub mod bulk;
 pub mod calls;
 pub mod compact;
+pub mod defects;
 pub mod dialects;
 pub mod events;
 pub mod formats;

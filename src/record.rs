@@ -113,7 +113,7 @@ fn call_at<'a>(tape: &Tape<'a>, (name, id, arguments, verbatim): Found, decode: 
             None => Arguments::Missing,
             // Free text (a custom tool's input): a string is kept as it is.
             Some(idx) if verbatim && matches!(tape.tokens[idx], Token::Str(_)) => {
-                string_at(tape, idx).map_or(Arguments::Missing, Arguments::Undecodable)
+                string_at(tape, idx).map_or(Arguments::Missing, Arguments::Verbatim)
             }
             Some(idx) => arguments_at(tape, idx, decode),
         },

@@ -31,7 +31,7 @@ fn call_value(call: &StreamCall<'_>) -> Value {
     let (arguments, raw) = match &call.arguments {
         Arguments::Missing => (Value::Object(Map::new()), Value::Null),
         Arguments::Decoded(args) => (value(args, 0), Value::Null),
-        Arguments::Undecodable(text) => {
+        Arguments::Undecodable(text) | Arguments::Verbatim(text) => {
             (Value::Object(Map::new()), Value::String(text.to_string()))
         }
         // Another value given whole: kept as its JSON text.

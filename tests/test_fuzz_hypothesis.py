@@ -75,7 +75,7 @@ def test_raw_text(targets: Any, data: st.DataObject) -> None:
 @FUZZ
 @given(raw=st.binary(max_size=300))
 @pytest.mark.parametrize(
-    "name", ["parse", "parse_structured", "parse_many", "to_arrow", "litert", "raw-text"]
+    "name", ["parse", "parse_structured", "parse_many", "to_arrow", "litert", "raw-text", "repair"]
 )
 def test_raw_bytes(targets: Any, name: str, raw: bytes) -> None:
     """Any bytes, as atheris would hand them to the target."""
@@ -96,3 +96,18 @@ def test_stream_cut_at_every_byte(targets: Any, data: st.DataObject) -> None:
     """A stream's text (SSE with mixed line ends, or NDJSON) cut at every byte: fed in
     two pieces, and cut off there."""
     targets.check_cut_everywhere(*targets.build_cut_case(source(data)))
+
+
+_ARGUMENT_TOKENS = st.sampled_from(
+    ["{", "}", "[", "]", ",", ":", '"a"', "'b'", "1", "-2.5e3", "True", "None", "null",
+     "// c\n", "/* c */", "```json\n", "\n```", "Note: ", "\n", '"\\"', "'it\\'s'",
+     '"x\ny"', "\\", "'", '"', "\u00e9", "\x00"]
+)  # fmt: skip
+
+
+@FUZZ
+@given(text=st.lists(_ARGUMENT_TOKENS, max_size=30).map("".join))
+def test_repair(targets: Any, text: str) -> None:
+    """Argument text made of the pieces the audited repairs read: both backends give the
+    same defect and the same repair, or none."""
+    targets.check_repair(text)

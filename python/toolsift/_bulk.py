@@ -62,6 +62,8 @@ def schema() -> Any:
             pa.field("arguments", pa.string()),
             pa.field("raw_arguments", pa.string()),
             pa.field("error", pa.string()),
+            pa.field("defect", pa.string()),
+            pa.field("repairs", pa.list_(pa.string())),
         ]
     )
 

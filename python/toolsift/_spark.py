@@ -100,8 +100,11 @@ class _Reader(DataSourceReader):  # type: ignore[misc]
     def __init__(self, options: Any, splitting: Splitting = SPARK_DEFAULTS) -> None:
         # Checked here, on the driver, so that a bad option fails before any task runs.
         format = options.get("format")
+        repair = options.get("repair")  # "safe": the parser's audited repairs
         self.parser = _engines.parser_for(
-            "auto" if format is None else str(format), **_json_options(options)
+            "auto" if format is None else str(format),
+            **_json_options(options),
+            **({} if repair is None else {"repair": str(repair)}),
         )
         self.record_path = options.get("recordPath")
         self.threads = _positive(options, "threads") or 1

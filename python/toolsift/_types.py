@@ -18,6 +18,8 @@ COLUMNS = (
     "arguments",
     "raw_arguments",
     "error",
+    "defect",
+    "repairs",
 )
 """The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
 per call, or one per record that could not be read."""
@@ -85,9 +87,17 @@ class ToolCall:
     `id` is the provider's call id where it gives one. `raw_arguments` keeps the original
     argument text whenever it could not be decoded into a JSON object (then `arguments`
     is `{}`), so nothing is lost. Equality and hash use `name` and `arguments` only.
+
+    `defect` says why `raw_arguments` did not decode (a code of the README's table;
+    None where it decoded, and for a custom tool's input, free text by design). With
+    `repair="safe"`, a call whose text the audited repairs make an object has that
+    object as `arguments`, the original text still in `raw_arguments`, and the codes
+    of the repairs in `repairs` (None where none was made; in `model_dump()` where
+    set).
     """
 
-    __slots__ = ("arguments", "id", "name", "raw_arguments")
+    # `_defect` and `_repairs` stay unset (read as None) where there is none.
+    __slots__ = ("_defect", "_repairs", "arguments", "id", "name", "raw_arguments")
 
     name: str
     arguments: dict[str, Any]
@@ -100,11 +110,35 @@ class ToolCall:
         arguments: dict[str, Any] | None = None,
         id: str | None = None,
         raw_arguments: str | None = None,
+        *,
+        defect: str | None = None,
+        repairs: list[str] | None = None,
     ) -> None:
         self.name = name
         self.arguments = {} if arguments is None else arguments
         self.id = id
         self.raw_arguments = raw_arguments
+        if defect is not None:
+            self._defect = defect
+        if repairs is not None:
+            self._repairs = repairs
+
+    @property
+    def defect(self) -> str | None:
+        """Why `raw_arguments` did not decode as a JSON object (one code), or None."""
+        try:
+            return self._defect
+        except AttributeError:
+            return None
+
+    @property
+    def repairs(self) -> list[str] | None:
+        """The codes of the audited repairs that made `arguments` (`repair="safe"`), or
+        None."""
+        try:
+            return self._repairs
+        except AttributeError:
+            return None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
@@ -120,22 +154,46 @@ class ToolCall:
             extra += f", id={self.id!r}"
         if self.raw_arguments is not None:
             extra += f", raw_arguments={self.raw_arguments!r}"
+        if self.defect is not None:
+            extra += f", defect={self.defect!r}"
+        if self.repairs is not None:
+            extra += f", repairs={self.repairs!r}"
         # _safe_repr: arguments nested 1024 deep are beyond repr's own recursion limit.
         return f"ToolCall(name={self.name!r}, arguments={_safe_repr(self.arguments)}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
-        """A plain dict of all four fields (pydantic-style name, for russo users)."""
-        return {
+        """A plain dict of the four fields (pydantic-style name, for russo users), and
+        `repairs` where it is set (`repair="safe"` changed `arguments`). `defect` is
+        left out: it is read from `raw_arguments`, and dumps stay russo's."""
+        dumped: dict[str, Any] = {
             "name": self.name,
             "arguments": self.arguments,
             "id": self.id,
             "raw_arguments": self.raw_arguments,
         }
+        if self.repairs is not None:
+            dumped["repairs"] = self.repairs
+        return dumped
 
     to_dict = model_dump
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ToolCall, (self.name, self.arguments, self.id, self.raw_arguments))
+        fields = (self.name, self.arguments, self.id, self.raw_arguments)
+        if self.defect is None and self.repairs is None:
+            return (ToolCall, fields)
+        return (_tool_call, (*fields, self.defect, self.repairs))
+
+
+def _tool_call(
+    name: str,
+    arguments: dict[str, Any],
+    id: str | None,
+    raw_arguments: str | None,
+    defect: str | None,
+    repairs: list[str] | None,
+) -> ToolCall:
+    """A ToolCall with its defect and repairs (unpickling)."""
+    return ToolCall(name, arguments, id, raw_arguments, defect=defect, repairs=repairs)
 
 
 class AgentResponse:
@@ -196,7 +254,7 @@ class AgentResponse:
     def model_dump(self) -> dict[str, Any]:
         """A plain dict; tool calls become dicts too. `content` and `reasoning` are in
         it where they are not None (russo's AgentResponse has neither)."""
-        dumped = {
+        dumped: dict[str, Any] = {
             "tool_calls": [call.model_dump() for call in self.tool_calls],
             "raw": self.raw,
             "error": self.error,

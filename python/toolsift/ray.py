@@ -118,7 +118,8 @@ def extract(
     read as the JSON text of each row) into one row per tool call. Each call row
     carries the other columns of its row; then come the columns of `to_arrow` without
     `record` (a position in an arbitrary batch): `custom_id`, `format`, `call_index`,
-    `id`, `name`, `arguments`, `raw_arguments`, `error`. A row whose text cannot be read
+    `id`, `name`, `arguments`, `raw_arguments`, `error`, `defect`, `repairs`. A row
+    whose text cannot be read
     (not JSON; a null is `no response (null)`) gives one row with `error`; a row without
     calls gives none. A carried column named like a call column is an error (rename it
     first).

@@ -71,7 +71,8 @@ def extract(
     """A DataFrame with one row per tool call in the responses of `df[column]` (string
     or binary texts, or a struct column as `spark.read.json` gives, read as the JSON text
     of each row): the other columns of the call's row, then `custom_id`, `format`,
-    `call_index`, `id`, `name`, `arguments`, `raw_arguments`, `error` (`to_arrow`'s
+    `call_index`, `id`, `name`, `arguments`, `raw_arguments`, `error`, `defect`,
+    `repairs` (`to_arrow`'s
     columns without `record`, a position in an arbitrary Arrow batch). A row whose text
     cannot be read gives one row with `error` (a null: `no response (null)`); a row
     without calls gives none. A carried column named like a call column is an error

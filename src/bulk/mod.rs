@@ -51,6 +51,9 @@ pub struct Reader {
     /// in one pass (`canonical`), and `parse_file`'s calling thread decodes them straight
     /// into Python objects, without a tape either way.
     encoded_arguments: bool,
+    /// `repair="safe"`: what is made of the records (Arrow rows, Python objects) has the
+    /// arguments the audited repairs make (`crate::defects`); reading is the same.
+    pub repair: bool,
 }
 
 impl Reader {
@@ -86,7 +89,14 @@ impl Reader {
             keep,
             max_line: source::MAX_LINE_BYTES,
             encoded_arguments: false,
+            repair: false,
         }
+    }
+
+    /// The same, making the audited repairs where `repair`.
+    pub fn with_repair(mut self, repair: bool) -> Reader {
+        self.repair = repair;
+        self
     }
 
     /// The same, with lines of files up to `max_line` bytes.

@@ -4,8 +4,8 @@
 use super::canonical::{self, Stop};
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
-use crate::compact;
-use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
+use crate::{compact, defects};
+use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{ArrayRef, RecordBatch};
@@ -15,7 +15,8 @@ use std::ops::AddAssign;
 use std::sync::{Arc, OnceLock};
 
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
-/// `name`, `arguments`, `raw_arguments`, `error` (strings).
+/// `name`, `arguments`, `raw_arguments`, `error`, `defect` (strings), `repairs` (a list
+/// of strings).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -31,6 +32,12 @@ pub fn schema() -> SchemaRef {
                 text("arguments"),
                 text("raw_arguments"),
                 text("error"),
+                text("defect"),
+                Field::new(
+                    "repairs",
+                    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
+                    true,
+                ),
             ]))
         })
         .clone()
@@ -95,6 +102,10 @@ pub struct Rows {
     arguments: StringBuilder,
     raw_arguments: StringBuilder,
     error: StringBuilder,
+    defect: StringBuilder,
+    repairs: ListBuilder<StringBuilder>,
+    /// `repair="safe"`: a call's arguments are those its audited repairs make.
+    repair: bool,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -129,11 +140,20 @@ impl Rows {
             arguments: StringBuilder::with_capacity(rows, (bytes / 2).min(1 << 20) + 1024),
             raw_arguments: StringBuilder::new(),
             error: StringBuilder::new(),
+            defect: StringBuilder::new(),
+            repairs: ListBuilder::new(StringBuilder::new()),
+            repair: false,
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
             kept: String::new(),
         }
+    }
+
+    /// The same, making the audited repairs where `repair` (the parser's `repair="safe"`).
+    pub fn repairing(mut self, repair: bool) -> Self {
+        self.repair = repair;
+        self
     }
 
     /// The rows of one non-blank record.
@@ -175,7 +195,9 @@ impl Rows {
                             compact::write_arguments(tape, 0, &mut self.scratch);
                             (&self.scratch, None)
                         }
-                        Arguments::Undecodable(text) => ("{}", Some(text)),
+                        Arguments::Undecodable(text) | Arguments::Verbatim(text) => {
+                            ("{}", Some(text))
+                        }
                         // Another JSON value: kept as its JSON text.
                         Arguments::Other(idx) => {
                             compact::write_value(&record.tape, *idx, &mut self.kept);
@@ -206,7 +228,30 @@ impl Rows {
                     if raw.is_some() {
                         self.counts.undecodable_arguments += 1;
                     }
-                    self.arguments.append_value(arguments);
+                    let found = match raw {
+                        // A custom tool's input is free text by design: no defect.
+                        Some(text) if !matches!(call.arguments, Arguments::Verbatim(_)) => {
+                            Some(defects::salvage(text))
+                        }
+                        _ => None,
+                    };
+                    let repaired = found.as_ref().and_then(|found| found.repaired.as_ref());
+                    match repaired.filter(|_| self.repair) {
+                        Some((object, codes)) => {
+                            let mut text = String::new();
+                            compact::write_arguments(object, 0, &mut text);
+                            self.arguments.append_value(text);
+                            for code in codes.codes() {
+                                self.repairs.values().append_value(code);
+                            }
+                            self.repairs.append(true);
+                        }
+                        None => {
+                            self.arguments.append_value(arguments);
+                            self.repairs.append_null();
+                        }
+                    }
+                    self.defect.append_option(found.map(|found| found.defect));
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
                 }
@@ -228,6 +273,8 @@ impl Rows {
         self.arguments.append_null();
         self.raw_arguments.append_null();
         self.error.append_value(error);
+        self.defect.append_null();
+        self.repairs.append_null();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
@@ -241,6 +288,8 @@ impl Rows {
             Arc::new(self.arguments.finish()),
             Arc::new(self.raw_arguments.finish()),
             Arc::new(self.error.finish()),
+            Arc::new(self.defect.finish()),
+            Arc::new(self.repairs.finish()),
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,

@@ -10,7 +10,6 @@ use super::objects::{surrogatepass, Input};
 use crate::bulk::rows::{Chunk, Counts, Rows};
 use crate::bulk::source::{self, Block};
 use crate::bulk::Reader;
-use crate::formats::Format;
 use crate::pipeline::{self, Plan, CHUNK};
 use arrow_array::{
     make_array, Array, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray,
@@ -36,7 +35,7 @@ fn arrow_error(err: ArrowError) -> PyErr {
 /// The rows of a block's (non-blank) lines, numbered from 0 at the block's first line,
 /// and the number of lines (blank ones too) in the block.
 fn rows_of_block(reader: &Reader, block: &Block) -> (Rows, i64) {
-    let mut rows = Rows::for_text(block.text().len());
+    let mut rows = Rows::for_text(block.text().len()).repairing(reader.repair);
     let mut lines = 0;
     for line in block.lines() {
         if let Some((_, outcome)) = reader.read_line(line) {
@@ -76,33 +75,30 @@ impl<'py> Emitter<'py> {
     }
 }
 
+/// The rows of `source`'s records, read by `reader` (its format, record path, line limit
+/// and repair; argument strings left encoded), handed to `sink`; the counts.
 pub fn arrow_batches<'py>(
-    format: &Format,
+    reader: &Reader,
     source: &Bound<'py, PyAny>,
-    path: Option<Vec<String>>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     sink: &Bound<'py, PyAny>,
-    max_line: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let py = source.py();
     Builder::new(py)?.check_threads(threads)?;
     let threads = super::batch::thread_count(threads);
     let progress = progress.filter(|p| !p.is_none());
-    let reader = Reader::new(format, path)
-        .with_encoded_arguments()
-        .with_max_line(max_line);
     let mut emitter = Emitter {
         sink: sink.clone(),
         counts: Counts::default(),
     };
     if source.is_instance_of::<PyString>() {
         let file = FilePath::new(source)?;
-        arrow_file(&mut emitter, &reader, &file, threads, progress)?;
+        arrow_file(&mut emitter, reader, &file, threads, progress)?;
     } else if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
-        arrow_items(&mut emitter, &reader, source, threads, progress)?;
+        arrow_items(&mut emitter, reader, source, threads, progress)?;
     } else {
-        arrow_array(&mut emitter, &reader, source, threads, progress)?;
+        arrow_array(&mut emitter, reader, source, threads, progress)?;
     }
     emitter.summary()
 }
@@ -168,7 +164,7 @@ const NO_RESPONSE: &str = "no response (null)";
 
 /// The rows of a chunk of in-memory records, the first numbered `first`.
 fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>]) -> Rows {
-    let mut rows = Rows::new();
+    let mut rows = Rows::new().repairing(reader.repair);
     for (offset, item) in items.iter().enumerate() {
         let number = (first + offset) as i64;
         match item {

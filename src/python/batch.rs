@@ -20,7 +20,7 @@ pub fn parse_many<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = raws.py();
-    let mut builder = Builder::new(py)?;
+    let mut builder = Builder::new(py)?.repairing(reader.repair);
     builder.check_threads(threads)?;
     // More threads than chunks would only wait.
     let threads = thread_count(threads);

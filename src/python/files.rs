@@ -7,7 +7,6 @@ use super::build::{response_from_outcome, Builder};
 use crate::bulk::block_source::BlockSource;
 use crate::bulk::source::Block;
 use crate::bulk::{Outcome, Reader};
-use crate::formats::Format;
 use crate::pipeline::{self, Ordered};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
@@ -129,23 +128,25 @@ pub struct FileResponses {
     /// `forks()` when the file was opened: a child made by fork() since has none of the
     /// threads reading it.
     forks: u64,
+    /// `repair="safe"`: the responses have the arguments the audited repairs make.
+    repair: bool,
 }
 
 impl FileResponses {
+    /// The responses of `file`'s lines, read by `workers` (its format, record path, line
+    /// limit and repair).
     pub fn open(
         py: Python<'_>,
-        format: &Format,
+        workers: Reader,
         file: FilePath,
-        path: Option<Vec<String>>,
         threads: Option<&Bound<'_, PyAny>>,
         progress: Option<Bound<'_, PyAny>>,
-        max_line: usize,
     ) -> PyResult<Self> {
         let threads = super::batch::thread_count(threads);
         super::build::sync_int_limit(py)?; // for the workers that read ahead
                                            // The workers decode argument strings onto tapes, off the GIL; the calling
                                            // thread leaves them as they are, to be decoded straight into Python objects.
-        let workers = Reader::new(format, path).with_max_line(max_line);
+        let (max_line, repair) = (workers.max_line, workers.repair);
         let caller = workers.clone().with_encoded_arguments();
         let work: pipeline::Work<Block, ReadBlock> = Arc::new(move |block, on_caller| {
             read_block(if on_caller { &caller } else { &workers }, block)
@@ -157,6 +158,7 @@ impl FileResponses {
             progress: progress.filter(|p| !p.is_none()).map(Bound::unbind),
             file,
             forks: pipeline::forks(),
+            repair,
         })
     }
 
@@ -169,7 +171,7 @@ impl FileResponses {
             return Ok(None);
         };
         *at += 1;
-        let mut builder = Builder::new(py)?;
+        let mut builder = Builder::new(py)?.repairing(self.repair);
         let raw = PyBytes::new(py, line).into_any();
         response(&mut builder, &raw, outcome).map(Some)
     }

@@ -55,9 +55,11 @@ impl Parser {
     fn reader(&self, path: Option<Vec<String>>) -> Cow<'_, RecordReader> {
         match path {
             None => Cow::Borrowed(&self.reader),
-            Some(path) => {
-                Cow::Owned(RecordReader::new(&self.format, Some(path)).with_encoded_arguments())
-            }
+            Some(path) => Cow::Owned(
+                RecordReader::new(&self.format, Some(path))
+                    .with_encoded_arguments()
+                    .with_repair(self.reader.repair),
+            ),
         }
     }
 }
@@ -65,7 +67,8 @@ impl Parser {
 #[pymethods]
 impl Parser {
     #[new]
-    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None, tools=None, text_dialect=None))]
+    #[allow(clippy::too_many_arguments)] // the Python constructor's keywords, one each
+    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None, tools=None, text_dialect=None, repair=None))]
     fn new(
         format: &str,
         tool_calls_key: &str,
@@ -74,6 +77,7 @@ impl Parser {
         single: Option<&Bound<'_, PyAny>>,
         tools: Option<&str>,
         text_dialect: Option<&str>,
+        repair: Option<&str>,
     ) -> PyResult<Self> {
         // `single` is read for its truth value, as russo does.
         let single = single.map_or(Ok(false), |s| s.is_truthy())?;
@@ -81,7 +85,9 @@ impl Parser {
             .and_then(|format| format.with_text_dialect(text_dialect, tools))
             .map_err(PyValueError::new_err)?;
         // Argument strings are decoded straight into Python objects while building.
-        let reader = RecordReader::new(&format, None).with_encoded_arguments();
+        let reader = RecordReader::new(&format, None)
+            .with_encoded_arguments()
+            .with_repair(repair == Some("safe")); // (the public classes check the value)
         Ok(Parser {
             format,
             reader,
@@ -98,7 +104,7 @@ impl Parser {
         record_path: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = raw.py();
-        let mut builder = Builder::new(py)?;
+        let mut builder = Builder::new(py)?.repairing(self.reader.repair);
         let input = Input::of(raw)?;
         let outcome = match (input.text(), &input) {
             (Some(text), _) => self.reader(record_path).read(text),
@@ -189,15 +195,10 @@ impl Parser {
         }
         let file = files::FilePath::new(path)?;
         let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
-        files::FileResponses::open(
-            path.py(),
-            &self.format,
-            file,
-            record_path,
-            threads,
-            progress,
-            max_line,
-        )
+        let reader = RecordReader::new(&self.format, record_path)
+            .with_max_line(max_line)
+            .with_repair(self.reader.repair);
+        files::FileResponses::open(path.py(), reader, file, threads, progress)
     }
 
     /// Rows of the calls in `source` (a path, a list of records or a pyarrow array),
@@ -216,16 +217,11 @@ impl Parser {
         max_line_bytes: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
-        let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
-        let counts = arrow::arrow_batches(
-            &self.format,
-            source,
-            record_path,
-            threads,
-            progress,
-            sink,
-            max_line,
-        )?;
+        let reader = RecordReader::new(&self.format, record_path)
+            .with_encoded_arguments()
+            .with_max_line(max_line_bytes.unwrap_or(MAX_LINE_BYTES))
+            .with_repair(self.reader.repair);
+        let counts = arrow::arrow_batches(&reader, source, threads, progress, sink)?;
         Ok(counts.into_any())
     }
 }

@@ -4,6 +4,7 @@
 use super::build::{arguments_pair, new_str, Builder};
 use super::objects::{PyNode, PythonOnly};
 use crate::accumulator::StreamCall;
+use crate::calls::Arguments;
 use crate::events::{Assembler, EventError, Reader, TextError, NOT_JSON};
 use crate::stream::Stream as Core;
 use pyo3::exceptions::{PyException, PyTypeError, PyUnicodeEncodeError, PyValueError};
@@ -173,6 +174,10 @@ fn build<'py>(
             Some(id) => new_str(py, id).into_any(),
             None => py.None().into_bound(py),
         };
+        if let Arguments::Verbatim(text) = &call.arguments {
+            out.push(b.free_text_call(name, id, new_str(py, text).into_any())?);
+            continue;
+        }
         let (arguments, mut raw) = arguments_pair(b, None, &call.arguments)?;
         if let Some(text) = call.raw {
             raw = new_str(py, text).into_any();

@@ -79,7 +79,7 @@ pub fn call_value(tape: &Tape<'_>, call: &Call<'_>) -> Value {
         Arguments::Missing => (Value::Object(Map::new()), Value::Null),
         Arguments::Object(idx) => (value(tape, *idx), Value::Null),
         Arguments::Decoded(args) => (value(args, 0), Value::Null),
-        Arguments::Undecodable(text) => {
+        Arguments::Undecodable(text) | Arguments::Verbatim(text) => {
             (Value::Object(Map::new()), Value::String(text.to_string()))
         }
         Arguments::Value(value_tape) => (

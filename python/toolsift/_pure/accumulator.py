@@ -11,6 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 from toolsift._pure.calls import Verbatim, arguments_of
+from toolsift._pure.defects import with_defect
 from toolsift._pure.nodes import field
 from toolsift._pure.partial import PartialJson
 from toolsift._types import ToolCall
@@ -338,7 +339,10 @@ def tool_call(slot: Slot) -> ToolCall:
     if isinstance(value, str) and value == "":
         value = None  # a tool with no arguments
     decoded, raw = arguments_of(value)
-    return ToolCall(slot.name or "", decoded, slot.id, raw)
+    call = ToolCall(slot.name or "", decoded, slot.id, raw)
+    if isinstance(value, Verbatim) and isinstance(value.value, str):
+        return call  # a custom tool's input is text by design: no defect
+    return with_defect(call)
 
 
 def partial_call(slot: Slot) -> ToolCall:
@@ -354,7 +358,7 @@ def partial_call(slot: Slot) -> ToolCall:
         if call.raw_arguments is None:
             return call
     decoded, _ = arguments_of(closed or "{}")  # as `parse` decodes text
-    return ToolCall(slot.name or "", decoded, slot.id, value)
+    return with_defect(ToolCall(slot.name or "", decoded, slot.id, value))
 
 
 FRAGMENT = (

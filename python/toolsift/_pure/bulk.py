@@ -642,7 +642,7 @@ class ArrowColumns:
             self.failed += 1
             for name, value in zip(
                 COLUMNS,
-                (number, custom_id, None, None, None, None, None, None, error),
+                (number, custom_id, None, None, None, None, None, None, error, None, None),
                 strict=True,
             ):
                 c[name].append(value)
@@ -662,6 +662,8 @@ class ArrowColumns:
             c["arguments"].append(dumps_arguments(call.arguments))
             c["raw_arguments"].append(call.raw_arguments)
             c["error"].append(None)
+            c["defect"].append(call.defect)
+            c["repairs"].append(call.repairs)
 
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""

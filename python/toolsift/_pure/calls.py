@@ -16,6 +16,7 @@ from toolsift._jsontext import (
     may_hold_big_integer,
     too_long_ints_made,
 )
+from toolsift._pure.defects import with_defect
 from toolsift._types import ToolCall
 
 __all__ = [
@@ -79,14 +80,19 @@ def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
 
 
 def tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:
-    """A ToolCall from the raw values: a name or id that is not a string counts as missing."""
+    """A ToolCall from the raw values: a name or id that is not a string counts as
+    missing; arguments that do not decode have their defect (a custom tool's text has
+    none)."""
     decoded, raw = arguments_of(arguments)
-    return ToolCall(
+    call = ToolCall(
         name if isinstance(name, str) else "",
         decoded,
         id if isinstance(id, str) else None,
         raw,
     )
+    if raw is None or (isinstance(arguments, Verbatim) and isinstance(arguments.value, str)):
+        return call
+    return with_defect(call)
 
 
 def decoded_tool_call(name: Any, id: Any, arguments: Any) -> ToolCall:

@@ -7,7 +7,7 @@ response or many, and files through `toolsift._pure.bulk`. The format walkers ar
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -25,6 +25,7 @@ from toolsift._pure import assistant_text, bulk, dialects, formats
 from toolsift._pure.accumulator import response_error
 from toolsift._pure.bulk import TextCalls, response
 from toolsift._pure.calls import decoded_tool_call, harvest
+from toolsift._pure.defects import repair_calls, with_defect
 from toolsift._pure.dialects._stream import TextStream
 from toolsift._pure.dialects._text import joined_content
 from toolsift._pure.events import NOT_JSON, Assembler
@@ -37,6 +38,7 @@ from toolsift._types import AgentResponse, ToolCall
 __all__ = ["Parser"]
 
 _STR_OR_NONE = (str, type(None))
+_Calls = TypeVar("_Calls", bound=list[ToolCall])
 _DOC = object()  # `assembled`'s default: the error names the shape of `doc`
 
 
@@ -86,8 +88,10 @@ class Parser:
         single: object = None,
         tools: str | None = None,
         text_dialect: str | None = None,
+        repair: str | None = None,
     ) -> None:
         self._format = format
+        self._repair = repair == "safe"  # (the public classes check the value)
         self._options = {
             "tool_calls_key": tool_calls_key,
             "name_key": name_key,
@@ -169,8 +173,9 @@ class Parser:
         if error is not None:
             return AgentResponse([], raw, error)
         if self._text:  # a string inside an envelope is text; the caller's dicts hold none
-            return response(self._dialect_read(found) if isinstance(found, str) else [], raw)
-        return AgentResponse(litert.parse_sdk(found), raw)
+            calls = self._dialect_read(found) if isinstance(found, str) else []
+            return response(self._repaired(calls), raw)
+        return AgentResponse(self._repaired(litert.parse_sdk(found)), raw)
 
     def _text_response(self, text: str, raw: Any) -> AgentResponse:
         """`parse` of one output text, with `raw` (a text stream's deltas)."""
@@ -184,7 +189,15 @@ class Parser:
         if name is None:
             return TextCalls([], public.AUTO_TEXT, joined_content([text]))
         parsed = dialects.DIALECTS[name].parse(text, self._tools)
+        for call in parsed.tool_calls:
+            with_defect(call)
         return TextCalls(parsed.tool_calls, name, parsed.content, parsed.reasoning)
+
+    def _repaired(self, calls: _Calls) -> _Calls:
+        """`calls`, repaired where `repair="safe"` says so (`defects.repair_calls`)."""
+        if self._repair:
+            repair_calls(calls)
+        return calls
 
     def stream(self) -> Stream | TextStream:
         """An accumulator of this format's stream events (`toolsift._pure.stream`); a
@@ -246,6 +259,10 @@ class Parser:
         column). A str is not decoded here, except JSON text inside a string; LiteRT-LM
         reads it as text, as `parse_sdk` does. Auto-detection that recognizes no shape
         raises `UnrecognizedShape`."""
+        calls, format = self._read(doc)
+        return self._repaired(calls), format
+
+    def _read(self, doc: Any) -> tuple[list[ToolCall], str]:
         if self._text:
             # Inside an envelope: a string is the text, an object or array its JSON text.
             if isinstance(doc, str):
@@ -262,7 +279,7 @@ class Parser:
         if decoded is not None:
             # A response given as JSON text inside a string (a log that stored the body,
             # or `model_dump_json()`, as a string): the value the text holds is the record.
-            return self.read(decoded)
+            return self._read(decoded)
         if self._streams and holds_stream(doc):
             return self.assembled(doc)
         spec = formats.detect_or_none(doc) if self._auto else self._spec
@@ -306,7 +323,7 @@ class Parser:
                 if may_hold_big_integer(text):
                     return None
                 break
-        return [decoded_tool_call(*call) for call in found], spec.name
+        return self._repaired([decoded_tool_call(*call) for call in found]), spec.name
 
     def text_read(self, text: Any) -> tuple[list[ToolCall], str] | None:
         """For LiteRT-LM, which reads text: the calls `parse` finds in a record, and the
@@ -321,9 +338,9 @@ class Parser:
                     decoded = None
                 if isinstance(decoded, str):
                     line = _text_of(decoded)
-            calls = self._dialect_read(line)
+            calls = self._repaired(self._dialect_read(line))
             return calls, calls.format
-        return (litert.parse_sdk(text), self._format) if self._litert else None
+        return (self._repaired(litert.parse_sdk(text)), self._format) if self._litert else None
 
     def parse_file(
         self,

@@ -39,6 +39,8 @@ COLUMN_HELP = {
     "arguments": "the arguments, as JSON text (in JSONL, the object itself)",
     "raw_arguments": "the argument text, where it was not a JSON object",
     "error": "why the record could not be read (then its one row has no call)",
+    "defect": "why raw_arguments did not decode (a code: README, Argument defects)",
+    "repairs": "the audited repairs made (--repair safe), in CSV joined by commas",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 
@@ -120,6 +122,12 @@ def _what_to_read(extract: argparse.ArgumentParser) -> None:
         help="read tool calls the assistant text of provider responses holds as raw text "
         "(a server without a tool-call parser), in this dialect (auto: by its markers), "
         "where a message has no structured call; with --tools, values typed by schema",
+    )
+    extract.add_argument(
+        "--repair",
+        choices=("safe",),
+        help="safe: make the audited repairs of argument text that did not decode "
+        "(README: Argument defects); the original text stays in raw_arguments",
     )
     json_keys = extract.add_argument_group(
         "--format json", "where the calls are in each response (JsonResponseParser's keywords)"
@@ -214,11 +222,12 @@ def parser_class(name: str) -> Any:
 def parser_options(args: argparse.Namespace) -> dict[str, Any]:
     """The JsonResponseParser keywords given on the command line (only those), or a
     raw-text dialect's (`RawTextParser(dialect, tools)`, the tools file read here, once),
-    or `text_dialect` and `tools` for a provider format's (or auto's) parser."""
+    or `text_dialect` and `tools` for a provider format's (or auto's) parser; and `repair`."""
+    repair = {} if args.repair is None else {"repair": args.repair}
     if args.text_dialect is not None and args.format not in _TEXT_DIALECT_FORMATS:
         raise UsageError(f"--text-dialect reads provider responses (got --format {args.format})")
     if args.format in formats.DIALECT_NAMES:
-        return {"dialect": args.format, "tools": _tools(args.tools)}
+        return {"dialect": args.format, "tools": _tools(args.tools), **repair}
     if args.tools is not None and args.text_dialect is None:
         raise UsageError(
             f"--tools can only be used with a raw-text dialect or --text-dialect "
@@ -231,8 +240,8 @@ def parser_options(args: argparse.Namespace) -> dict[str, Any]:
             f"{flags} can only be used with --format json (got --format {args.format})"
         )
     if args.text_dialect is not None:
-        return {"text_dialect": args.text_dialect, "tools": _tools(args.tools)}
-    return given
+        return {"text_dialect": args.text_dialect, "tools": _tools(args.tools), **repair}
+    return {**given, **repair}
 
 
 _TEXT_DIALECT_FORMATS = (*formats.WALKED, formats.AUTO)

@@ -59,6 +59,21 @@ def count_errors(batch: Any, errors: collections.Counter[str]) -> None:
         errors[item["values"]] += item["counts"]
 
 
+def count_defects(batch: Any, defects: collections.Counter[str]) -> None:
+    """Add the batch's argument defects (by code; a custom tool's text has none) to
+    `defects`."""
+    if isinstance(batch, PlainBatch):
+        defects.update(code for code in batch.columns["defect"] if code is not None)
+        return
+    column = batch.column(batch.schema.get_field_index("defect"))
+    if column.null_count == len(column):
+        return
+    import pyarrow.compute as pc
+
+    for item in pc.value_counts(column.drop_null()).to_pylist():
+        defects[item["values"]] += item["counts"]
+
+
 def pure_reader(parser: Any) -> Any:
     """The pure backend's twin of the core of `parser` (a public parser class's instance):
     what `column_batches` reads with."""
@@ -147,6 +162,8 @@ def csv_field(value: Any) -> str:
     integer as it is, a null as nothing."""
     if value is None:
         return ""
+    if isinstance(value, list):  # `repairs`: as `CsvWriter` writes a list
+        value = ",".join(value)
     if isinstance(value, str):
         return '"' + value.replace('"', '""') + '"'
     return str(value)

@@ -17,7 +17,14 @@ from toolsift import _bulk, formats
 from toolsift.cli.arguments import build_parser, output_kind, parser_class, parser_options
 from toolsift.cli.errors import STDIN, STDOUT_NAME, OutputError, UsageError
 from toolsift.cli.inputs import check_inputs, check_output_is_no_input, input_files, no_calls_note
-from toolsift.cli.rows import PYARROW_MISSING, PlainRows, count_errors, have_pyarrow, pure_reader
+from toolsift.cli.rows import (
+    PYARROW_MISSING,
+    PlainRows,
+    count_defects,
+    count_errors,
+    have_pyarrow,
+    pure_reader,
+)
 from toolsift.cli.streams import StreamRows
 from toolsift.cli.writers import Output, open_writer
 
@@ -132,7 +139,8 @@ def _extract(args: argparse.Namespace) -> int:
             bar.close()
         raise
     errors: collections.Counter[str] = collections.Counter()
-    failed = _write(run, rows, bar, errors)
+    defects: collections.Counter[str] = collections.Counter()
+    failed = _write(run, rows, bar, errors, defects)
     if failed is not None:
         return failed
     counts = {
@@ -143,6 +151,8 @@ def _extract(args: argparse.Namespace) -> int:
     text_bytes = rows.counts.get("text_bytes", sum(run.sizes.values()))
     seconds = time.perf_counter() - started
     if not args.quiet:
+        if defects:
+            print(defects_line(defects), file=sys.stderr)
         print(summary(counts, sum(run.sizes.values()), text_bytes, seconds), file=sys.stderr)
     note = no_calls_note(args.format, run.inputs, counts)
     if note is not None:  # finding nothing is said, even with --quiet
@@ -217,9 +227,16 @@ def _rows(run: _Run, bar: Any) -> Any:
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-def _write(run: _Run, rows: Any, bar: Any, errors: collections.Counter[str]) -> int | None:
-    """Write the rows (counting their errors into `errors`); the exit status when an input
-    could not be read to its end (1), else None."""
+def _write(
+    run: _Run,
+    rows: Any,
+    bar: Any,
+    errors: collections.Counter[str],
+    defects: collections.Counter[str],
+) -> int | None:
+    """Write the rows (counting their errors into `errors`, their argument defects into
+    `defects`); the exit status when an input could not be read to its end (1), else
+    None."""
     output = None if run.args.output is None else Output(run.args.output)
     try:
         writer = open_writer(run.kind, output, rows.schema)
@@ -236,6 +253,7 @@ def _write(run: _Run, rows: Any, bar: Any, errors: collections.Counter[str]) -> 
             for batch in batches:
                 writer.put(batch)
                 count_errors(batch, errors)
+                count_defects(batch, defects)
         except OSError as exc:  # writing raises OutputError, never OSError
             if output is None:  # the rows read before the fault go out on stdout
                 writer.finish()
@@ -310,6 +328,13 @@ def _error_status(
         )
         return 1
     return 0
+
+
+def defects_line(defects: collections.Counter[str]) -> str:
+    """The line before the summary where arguments did not decode: their defects by code
+    (README: Argument defects), the most frequent first."""
+    counted = ", ".join(f"{count} {code}" for code, count in defects.most_common())
+    return f"toolsift: argument defects: {counted}"
 
 
 def summary(counts: dict[str, int], file_bytes: int, text_bytes: int, seconds: float) -> str:

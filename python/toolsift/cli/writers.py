@@ -213,13 +213,25 @@ class ParquetWriter(Writer):
 
 
 class CsvWriter(Writer):
+    """CSV by pyarrow; a list column (`repairs`) as its items joined by commas."""
+
     def __init__(self, name: str, path: str, schema: Any) -> None:
+        import pyarrow as pa
         import pyarrow.csv as pcsv
 
         super().__init__(name, schema)
-        self._writer = pcsv.CSVWriter(path, self.schema)
+        self._lists = [i for i, field in enumerate(schema) if pa.types.is_list(field.type)]
+        for i in self._lists:
+            schema = schema.set(i, pa.field(schema.field(i).name, pa.string()))
+        self._writer = pcsv.CSVWriter(path, schema)
 
     def write(self, batch: Any) -> None:
+        if self._lists:
+            import pyarrow.compute as pc
+
+            for i in self._lists:
+                joined = pc.binary_join(batch.column(i), ",")
+                batch = batch.set_column(i, batch.schema.field(i).name, joined)
         self._writer.write_batch(batch)
 
     def close(self) -> None:

@@ -1,7 +1,10 @@
 """Drop-in parsers: the class names, keywords and results of `russo.parsers`, faster.
 
 Every class has `parse(raw) -> AgentResponse` and `parse_many(raws, *, threads=None)`,
-and pickles (for multiprocessing) as its class and constructor options.
+and pickles (for multiprocessing) as its class and constructor options. Every class
+takes the keyword `repair`: None (the default) or `"safe"`, the audited repairs of
+argument text that did not decode (README: Argument defects and repairs; the original
+text stays in `raw_arguments`, the repairs made are listed in `ToolCall.repairs`).
 `raw` may be a dict, an SDK object (read by attribute), or `str` / `bytes` of JSON text.
 `SdkResponseParser` (LiteRT-LM / Gemma 4, flutter_gemma's name) also has the helpers
 of that SDK as class-level functions.
@@ -51,7 +54,12 @@ class _ResponseParser:
     _backend: _ClassVar[_Backend] = _backend.core
     _format: _ClassVar[str]
 
-    def __init__(self, **options: _Any) -> None:
+    def __init__(self, *, repair: str | None = None, **options: _Any) -> None:
+        if repair is not None and repair not in _REPAIR_MODES:
+            raise ValueError(f"repair must be None or 'safe', got {repair!r}")
+        if repair is not None:
+            options["repair"] = repair
+        self.repair = repair
         self._options = options
         self._core_options = options  # the core's (`_options` are the class's, for pickling)
         self._core = self._backend.Parser(self._format, **options)
@@ -199,7 +207,9 @@ class _ResponseParser:
         `custom_id` (from a batch envelope), `format`, `call_index` (int32), `id`,
         `name`, `arguments` (compact JSON of the decoded object, as
         `json.dumps(..., separators=(",", ":"), ensure_ascii=False)` writes it),
-        `raw_arguments` (the text that did not decode, else null) and `error`. A record
+        `raw_arguments` (the text that did not decode, else null), `error`, `defect`
+        (why `raw_arguments` did not decode: README, Argument defects) and `repairs`
+        (a list of the repairs `repair="safe"` made, else null). A record
         that could not be read gives one row with `error` set (and `custom_id` where
         known), nulls elsewhere; a record with no calls gives no row. `record_path`,
         `threads` and `progress` as for `parse_file` (for in-memory records, `progress`
@@ -263,7 +273,18 @@ class _ResponseParser:
         )
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
+        return f"{type(self).__name__}({_repair_repr(self.repair, first=True)})"
+
+
+_REPAIR_MODES = ("safe",)
+"""The values of `repair=` besides None (README: Argument defects and repairs)."""
+
+
+def _repair_repr(repair: str | None, first: bool = False) -> str:
+    """`repair=...` for a parser's repr, where it is set."""
+    if repair is None:
+        return ""
+    return f"{'' if first else ', '}repair={repair!r}"
 
 
 _FORMAT_CHECKS = 16
@@ -311,28 +332,38 @@ class _TextDialectParser(_ResponseParser):
     each message (choice) that has no structured call (structured calls win); `tools`
     type the values, as `RawTextParser`'s. With `text_dialect`, the AgentResponse's
     `content` and `reasoning` are the dialect's reading of the assistant text (the text
-    outside the calls, markers removed; several choices' joined by a blank line)."""
+    outside the calls, markers removed; several choices' joined by a blank line).
+    `repair="safe"`: the audited repairs of argument text (README: Argument defects)."""
 
     def __init__(
-        self, *, text_dialect: str | None = None, tools: _Iterable[_Any] | None = None
+        self,
+        *,
+        text_dialect: str | None = None,
+        tools: _Iterable[_Any] | None = None,
+        repair: str | None = None,
     ) -> None:
         if text_dialect is None:
             if tools is not None:
                 raise ValueError("tools are read with text_dialect only")
-            super().__init__()
+            super().__init__(repair=repair)
             return
         tools = _checked_text_options(text_dialect, tools)
         core_tools = None if tools is None else _json_text(tools)
-        super().__init__(text_dialect=text_dialect, tools=core_tools)
+        super().__init__(text_dialect=text_dialect, tools=core_tools, repair=repair)
         self._options = {"text_dialect": text_dialect, "tools": tools}
+        if repair is not None:
+            self._options["repair"] = repair
 
     def __repr__(self) -> str:
         text_dialect = self._options.get("text_dialect")
         if text_dialect is None:
-            return f"{type(self).__name__}()"
+            return f"{type(self).__name__}({_repair_repr(self.repair, first=True)})"
         tools = self._options.get("tools")
         tools_repr = "" if tools is None else f", tools=[...{len(tools)}]"
-        return f"{type(self).__name__}(text_dialect={text_dialect!r}{tools_repr})"
+        return (
+            f"{type(self).__name__}(text_dialect={text_dialect!r}{tools_repr}"
+            f"{_repair_repr(self.repair)})"
+        )
 
 
 def _checked_text_options(dialect: str, tools: _Iterable[_Any] | None) -> list[_Any] | None:
@@ -418,6 +449,7 @@ class JsonResponseParser(_ResponseParser):
         name_key: str = "name",
         arguments_key: str = "arguments",
         single: bool = False,
+        repair: str | None = None,
     ) -> None:
         # Checked here, once, so both backends refuse alike (a non-str key would find
         # nothing in JSON, whose keys are all strings). `single` is read for its truth.
@@ -437,13 +469,14 @@ class JsonResponseParser(_ResponseParser):
             name_key=name_key,
             arguments_key=arguments_key,
             single=single,
+            repair=repair,
         )
 
     def __repr__(self) -> str:
         return (
             f"JsonResponseParser(tool_calls_key={self.tool_calls_key!r}, "
             f"name_key={self.name_key!r}, arguments_key={self.arguments_key!r}, "
-            f"single={self.single!r})"
+            f"single={self.single!r}{_repair_repr(self.repair)})"
         )
 
 
@@ -461,8 +494,8 @@ class SdkResponseParser(_ResponseParser):
 
     _format = "litert"
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, repair: str | None = None) -> None:
+        super().__init__(repair=repair)
 
     @classmethod
     def extract_tool_calls(cls, text: str | bytes | bytearray | memoryview) -> list[_ToolCall]:
@@ -519,19 +552,23 @@ class RawTextParser(_ResponseParser):
     string is the text; any other line is the text as written.
     """
 
-    def __init__(self, dialect: str, tools: _Iterable[_Any] | None = None) -> None:
+    def __init__(
+        self, dialect: str, tools: _Iterable[_Any] | None = None, *, repair: str | None = None
+    ) -> None:
         tools = _checked_text_options(dialect, tools)
         self.dialect = dialect
         self.tools = tools
         self._format = _formats.AUTO_TEXT if dialect == _formats.AUTO else dialect  # type: ignore[misc]
         core_tools = None if tools is None else _json_text(tools)
-        super().__init__(tools=core_tools)
+        super().__init__(tools=core_tools, repair=repair)
         self._options = {"dialect": dialect, "tools": tools}
+        if repair is not None:
+            self._options["repair"] = repair
         self._checks_left = 0  # auto-detection reads JSON responses, not raw text
 
     def __repr__(self) -> str:
         tools = "" if self.tools is None else f", tools=[...{len(self.tools)}]"
-        return f"RawTextParser({self.dialect!r}{tools})"
+        return f"RawTextParser({self.dialect!r}{tools}{_repair_repr(self.repair)})"
 
     def stream(self) -> _Stream:
         """A stream of the output text in deltas as a server or a rollout engine emits

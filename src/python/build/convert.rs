@@ -153,7 +153,9 @@ pub fn arguments_pair<'py>(
         (Arguments::Missing, _) => (b.empty_dict(), py.None().into_bound(py)),
         (Arguments::Object(idx), Some(tape)) => (b.object(tape, *idx)?.0, py.None().into_bound(py)),
         (Arguments::Decoded(args), _) => (b.object(args, 0)?.0, py.None().into_bound(py)),
-        (Arguments::Undecodable(text), _) => (b.empty_dict(), new_str(py, text).into_any()),
+        (Arguments::Undecodable(text) | Arguments::Verbatim(text), _) => {
+            (b.empty_dict(), new_str(py, text).into_any())
+        }
         (Arguments::Other(idx), Some(tape)) => {
             let value = b.value(tape, *idx)?.0;
             b.kept_as_text(&value)?

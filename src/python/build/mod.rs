@@ -11,6 +11,7 @@ mod respond;
 use super::objects::{surrogatepass, Input, PyNode};
 pub use super::strings::new_str;
 use super::strings::{KeyCache, KEYS};
+use crate::defects;
 use crate::formats::Walked;
 use crate::json::{JsonError, Tape, Token};
 pub use convert::arguments_pair;
@@ -28,6 +29,8 @@ pub struct Builder<'py> {
     pub(super) py: Python<'py>,
     hooks: &'static Hooks,
     keys: Option<std::sync::MutexGuard<'static, Option<KeyCache>>>,
+    /// `repair="safe"`: calls get the arguments the audited repairs make (`tool_call`).
+    repair: bool,
 }
 
 impl<'py> Builder<'py> {
@@ -42,7 +45,14 @@ impl<'py> Builder<'py> {
             py,
             hooks: hooks(py)?,
             keys,
+            repair: false,
         })
+    }
+
+    /// The same, making the audited repairs where `repair` (the parser's `repair="safe"`).
+    pub fn repairing(mut self, repair: bool) -> Self {
+        self.repair = repair;
+        self
     }
 
     pub(super) fn key(&mut self, key: &str) -> Bound<'py, PyString> {
@@ -134,17 +144,68 @@ impl<'py> Builder<'py> {
         PyDict::new(self.py).into_any()
     }
 
-    /// `ToolCall(name, arguments, id, raw_arguments)`.
+    /// `ToolCall(name, arguments, id, raw_arguments)`; where `raw_arguments` is set (text
+    /// that did not decode as an object), with its defect, and with `repair` the
+    /// arguments its repairs make (`crate::defects`, the pure `with_defect` and
+    /// `repair_calls`).
     pub(super) fn tool_call(
-        &self,
+        &mut self,
         name: Bound<'py, PyAny>,
         arguments: Bound<'py, PyAny>,
         id: Bound<'py, PyAny>,
         raw_arguments: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if raw_arguments.is_none() {
+            return self
+                .hooks
+                .tool_call
+                .instance(self.py, [name, arguments, id, raw_arguments]);
+        }
+        self.undecoded_call(name, arguments, id, raw_arguments)
+    }
+
+    /// A custom tool's call: its input is free text by design, with no defect.
+    pub(super) fn free_text_call(
+        &self,
+        name: Bound<'py, PyAny>,
+        id: Bound<'py, PyAny>,
+        text: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let arguments = self.empty_dict();
         self.hooks
             .tool_call
-            .instance(self.py, [name, arguments, id, raw_arguments])
+            .instance(self.py, [name, arguments, id, text])
+    }
+
+    /// [`Self::tool_call`] of arguments that did not decode: off the clean path.
+    #[cold]
+    fn undecoded_call(
+        &mut self,
+        name: Bound<'py, PyAny>,
+        mut arguments: Bound<'py, PyAny>,
+        id: Bound<'py, PyAny>,
+        raw_arguments: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let found = match raw_arguments.cast::<PyString>().map(|text| text.to_str()) {
+            Ok(Ok(text)) => defects::salvage(text),
+            // Lone surrogates: no JSON text (nor Rust string) holds them.
+            _ => defects::Salvage::defect("not_json"),
+        };
+        let mut repairs = None;
+        if let (true, Some((object, codes))) = (self.repair, &found.repaired) {
+            arguments = self.object(object, 0)?.0;
+            repairs = Some(PyList::new(py, codes.codes())?);
+        }
+        let call = self
+            .hooks
+            .tool_call
+            .instance(py, [name, arguments, id, raw_arguments])?;
+        call.setattr(intern!(py, "_defect"), PyString::intern(py, found.defect))?;
+        if let Some(repairs) = repairs {
+            call.setattr(intern!(py, "_repairs"), repairs)?;
+        }
+        Ok(call)
     }
 
     pub fn response(

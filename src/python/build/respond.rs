@@ -6,7 +6,7 @@ use super::{new_str, Builder};
 use crate::accumulator::response_error;
 use crate::bulk::envelope::{unwrap, ENVELOPE_MARKS};
 use crate::bulk::Outcome;
-use crate::calls::{Call, Record};
+use crate::calls::{Arguments, Call, Record};
 use crate::formats::{Format, RawCall, Walked};
 use crate::json::Tape;
 use crate::node::{Failure, DESCRIBE};
@@ -88,6 +88,9 @@ fn tool_call_of<'py>(
         Some(id) => new_str(py, id).into_any(),
         None => py.None().into_bound(py),
     };
+    if let Arguments::Verbatim(text) = &call.arguments {
+        return b.free_text_call(name.into_any(), id, new_str(py, text).into_any());
+    }
     let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
     b.tool_call(name.into_any(), arguments, id, raw_arguments)
 }
@@ -320,7 +323,7 @@ fn tool_call_of_object<'py>(
         None => (b.empty_dict(), py.None().into_bound(py)),
         // Free text (a custom tool's input): kept as it is.
         Some(PyNode(text)) if verbatim && text.is_instance_of::<PyString>() => {
-            (b.empty_dict(), text)
+            return b.free_text_call(name, id, text);
         }
         Some(PyNode(value)) => arguments_of_object(b, value)?,
     };

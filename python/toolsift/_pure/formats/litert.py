@@ -134,6 +134,7 @@ from toolsift._jsontext import (
     loads_by_orjson,
     too_long_ints_made,
 )
+from toolsift._pure.defects import with_defect
 from toolsift._types import ToolCall
 from toolsift._values import TooLongInt
 from toolsift.formats import described
@@ -487,9 +488,8 @@ def _append_call(calls: list[ToolCall], item: Any, values: Values) -> None:
         return
     call_id = item.get("id")
     arguments, raw_arguments = _decode_arguments(body.get("arguments"), values)
-    calls.append(
-        ToolCall(name, arguments, call_id if isinstance(call_id, str) else None, raw_arguments)
-    )
+    call_id = call_id if isinstance(call_id, str) else None
+    calls.append(with_defect(ToolCall(name, arguments, call_id, raw_arguments)))
 
 
 def _decode_arguments(value: Any, values: Values) -> tuple[dict[str, Any], str | None]:
@@ -595,7 +595,7 @@ def _raw_calls(text: str) -> list[ToolCall]:
         else:
             block_end = len(text)
         if name is not None:
-            calls.append(ToolCall(name, {}, None, text[name_end:block_end]))
+            calls.append(with_defect(ToolCall(name, {}, None, text[name_end:block_end])))
         start, opener, closer = next_start, next_opener, next_closer
     return calls
 
