@@ -20,6 +20,8 @@ pub mod pipeline;
 pub mod record;
 pub mod stream;
 pub mod sync;
+pub mod tools;
+pub mod violations;
 
 #[cfg(feature = "python")]
 mod python;

@@ -157,6 +157,7 @@ def rows_of(
                     "arguments": None,
                     "raw_arguments": None,
                     "error": response.error,
+                    "violations": None,
                 }
             )
             continue
@@ -171,6 +172,7 @@ def rows_of(
                     "arguments": dumps_compact(call.arguments),
                     "raw_arguments": call.raw_arguments,
                     "error": None,
+                    "violations": None,
                 }
             )
     return rows
@@ -227,6 +229,7 @@ def test_parse_file_round_trip(
         "arguments",
         "raw_arguments",
         "error",
+        "violations",
     ]
     got = table.drop_columns(["custom_id"]).to_pylist()
     assert got == rows_of(responses, numbers)  # call for call
@@ -273,6 +276,7 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
             "arguments": None,
             "raw_arguments": None,
             "error": "batch error: Bad Request: invalid argument",
+            "violations": None,
         }
     ]
     assert by_record[3][0]["error"] == "batch error: 400: bad"

@@ -18,6 +18,7 @@ COLUMNS = (
     "arguments",
     "raw_arguments",
     "error",
+    "violations",
 )
 """The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
 per call, or one per record that could not be read."""
@@ -85,14 +86,18 @@ class ToolCall:
     `id` is the provider's call id where it gives one. `raw_arguments` keeps the original
     argument text whenever it could not be decoded into a JSON object (then `arguments`
     is `{}`), so nothing is lost. Equality and hash use `name` and `arguments` only.
+    `violations` lists how the call fails the declared tools (checked with `tools=` or
+    `requests=`: the codes of `toolsift._pure.violations`), None when not checked.
     """
 
-    __slots__ = ("arguments", "id", "name", "raw_arguments")
+    # `_violations` is left unset by the native builder: read through `violations`.
+    __slots__ = ("_violations", "arguments", "id", "name", "raw_arguments")
 
     name: str
     arguments: dict[str, Any]
     id: str | None
     raw_arguments: str | None
+    _violations: list[str] | None
 
     def __init__(
         self,
@@ -100,11 +105,26 @@ class ToolCall:
         arguments: dict[str, Any] | None = None,
         id: str | None = None,
         raw_arguments: str | None = None,
+        violations: list[str] | None = None,
     ) -> None:
         self.name = name
         self.arguments = {} if arguments is None else arguments
         self.id = id
         self.raw_arguments = raw_arguments
+        if violations is not None:
+            self._violations = violations
+
+    @property
+    def violations(self) -> list[str] | None:
+        """The violation codes of the call (empty: it fits), None when not checked."""
+        try:
+            return self._violations
+        except AttributeError:
+            return None
+
+    @violations.setter
+    def violations(self, value: list[str] | None) -> None:
+        self._violations = value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
@@ -120,22 +140,31 @@ class ToolCall:
             extra += f", id={self.id!r}"
         if self.raw_arguments is not None:
             extra += f", raw_arguments={self.raw_arguments!r}"
+        if self.violations is not None:
+            extra += f", violations={self.violations!r}"
         # _safe_repr: arguments nested 1024 deep are beyond repr's own recursion limit.
         return f"ToolCall(name={self.name!r}, arguments={_safe_repr(self.arguments)}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
-        """A plain dict of all four fields (pydantic-style name, for russo users)."""
-        return {
+        """A plain dict of all four fields (pydantic-style name, for russo users), and
+        `violations` where it is not None (russo's ToolCall has none)."""
+        dumped: dict[str, Any] = {
             "name": self.name,
             "arguments": self.arguments,
             "id": self.id,
             "raw_arguments": self.raw_arguments,
         }
+        if self.violations is not None:
+            dumped["violations"] = self.violations
+        return dumped
 
     to_dict = model_dump
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ToolCall, (self.name, self.arguments, self.id, self.raw_arguments))
+        fields: tuple[Any, ...] = (self.name, self.arguments, self.id, self.raw_arguments)
+        if self.violations is not None:
+            fields += (self.violations,)
+        return (ToolCall, fields)
 
 
 class AgentResponse:

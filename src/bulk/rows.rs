@@ -5,7 +5,8 @@ use super::canonical::{self, Stop};
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
 use crate::compact;
-use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
+use crate::violations::Checks;
+use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{ArrayRef, RecordBatch};
@@ -15,7 +16,8 @@ use std::ops::AddAssign;
 use std::sync::{Arc, OnceLock};
 
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
-/// `name`, `arguments`, `raw_arguments`, `error` (strings).
+/// `name`, `arguments`, `raw_arguments`, `error` (strings), `violations` (a list of
+/// strings: null without checks).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -31,9 +33,14 @@ pub fn schema() -> SchemaRef {
                 text("arguments"),
                 text("raw_arguments"),
                 text("error"),
+                Field::new("violations", violations_type(), true),
             ]))
         })
         .clone()
+}
+
+fn violations_type() -> DataType {
+    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
 
 /// What a run found, for the summary.
@@ -95,6 +102,9 @@ pub struct Rows {
     arguments: StringBuilder,
     raw_arguments: StringBuilder,
     error: StringBuilder,
+    violations: ListBuilder<StringBuilder>,
+    checks: Option<Arc<Checks>>,
+    codes: Vec<String>,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -129,11 +139,20 @@ impl Rows {
             arguments: StringBuilder::with_capacity(rows, (bytes / 2).min(1 << 20) + 1024),
             raw_arguments: StringBuilder::new(),
             error: StringBuilder::new(),
+            violations: ListBuilder::new(StringBuilder::new()),
+            checks: None,
+            codes: Vec::new(),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
             kept: String::new(),
         }
+    }
+
+    /// Rows whose calls are checked by `checks` (None: `violations` is null).
+    pub fn with_checks(mut self, checks: Option<Arc<Checks>>) -> Self {
+        self.checks = checks;
+        self
     }
 
     /// The rows of one non-blank record.
@@ -206,6 +225,17 @@ impl Rows {
                     if raw.is_some() {
                         self.counts.undecodable_arguments += 1;
                     }
+                    if let Some(checks) = &self.checks {
+                        let name = call.name.as_deref().unwrap_or("");
+                        let decoded = raw.is_none().then_some(arguments);
+                        checks.violations(custom_id.as_deref(), name, decoded, &mut self.codes);
+                        for code in &self.codes {
+                            self.violations.values().append_value(code);
+                        }
+                        self.violations.append(true);
+                    } else {
+                        self.violations.append_null();
+                    }
                     self.arguments.append_value(arguments);
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
@@ -228,6 +258,7 @@ impl Rows {
         self.arguments.append_null();
         self.raw_arguments.append_null();
         self.error.append_value(error);
+        self.violations.append_null();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
@@ -241,6 +272,7 @@ impl Rows {
             Arc::new(self.arguments.finish()),
             Arc::new(self.raw_arguments.finish()),
             Arc::new(self.error.finish()),
+            Arc::new(self.violations.finish()),
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,
