@@ -80,6 +80,7 @@ impl<'py> Emitter<'py> {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // the Python signature, one argument each
 pub fn arrow_batches<'py>(
     format: &Format,
     source: &Bound<'py, PyAny>,
