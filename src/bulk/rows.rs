@@ -91,6 +91,24 @@ impl Chunk {
     }
 }
 
+/// Appends the `violations` of a call (`custom_id`, `name`) whose arguments are the JSON
+/// object text `arguments` (None: they did not decode): null without checks.
+fn append_violations(
+    (column, codes): (&mut ListBuilder<StringBuilder>, &mut Vec<String>),
+    checks: Option<&Checks>,
+    (custom_id, name): (Option<&str>, &str),
+    arguments: Option<&str>,
+) {
+    let Some(checks) = checks else {
+        return column.append_null();
+    };
+    checks.violations(custom_id, name, arguments, codes);
+    for code in codes.iter() {
+        column.values().append_value(code);
+    }
+    column.append(true);
+}
+
 /// Builds the rows of one chunk of records.
 pub struct Rows {
     record: Int64Builder,
@@ -225,17 +243,10 @@ impl Rows {
                     if raw.is_some() {
                         self.counts.undecodable_arguments += 1;
                     }
-                    if let Some(checks) = &self.checks {
-                        let name = call.name.as_deref().unwrap_or("");
-                        let decoded = raw.is_none().then_some(arguments);
-                        checks.violations(custom_id.as_deref(), name, decoded, &mut self.codes);
-                        for code in &self.codes {
-                            self.violations.values().append_value(code);
-                        }
-                        self.violations.append(true);
-                    } else {
-                        self.violations.append_null();
-                    }
+                    let of = (custom_id.as_deref(), call.name.as_deref().unwrap_or(""));
+                    let (column, checks) = ((&mut self.violations, &mut self.codes), &self.checks);
+                    let decoded = raw.is_none().then_some(arguments);
+                    append_violations(column, checks.as_deref(), of, decoded);
                     self.arguments.append_value(arguments);
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
