@@ -23,6 +23,8 @@ pub mod route;
 pub mod stream;
 pub mod sync;
 pub mod text_dialect;
+pub mod tools;
+pub mod violations;
 
 #[cfg(feature = "python")]
 mod python;

@@ -159,6 +159,7 @@ def rows_of(
                     "error": response.error,
                     "defect": None,
                     "repairs": None,
+                    "violations": None,
                 }
             )
             continue
@@ -175,6 +176,7 @@ def rows_of(
                     "error": None,
                     "defect": call.defect,
                     "repairs": call.repairs,
+                    "violations": None,
                 }
             )
     return rows
@@ -233,6 +235,7 @@ def test_parse_file_round_trip(
         "error",
         "defect",
         "repairs",
+        "violations",
     ]
     got = table.drop_columns(["custom_id"]).to_pylist()
     assert got == rows_of(responses, numbers)  # call for call
@@ -281,6 +284,7 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
             "error": "batch error: Bad Request: invalid argument",
             "defect": None,
             "repairs": None,
+            "violations": None,
         }
     ]
     assert by_record[3][0]["error"] == "batch error: 400: bad"

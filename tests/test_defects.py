@@ -263,7 +263,8 @@ def test_cli_repair_and_defects_line(impl: str, tmp_path: Path) -> None:
         check=True,
         timeout=300,
     )
-    assert '"single_quotes","single_quotes"' in csv.read_text("utf-8")
+    # A list column is its JSON text in CSV (`repairs` as `violations`).
+    assert '"single_quotes","[""single_quotes""]"' in csv.read_text("utf-8")
 
 
 # ------------------------------------------------------------------ properties

@@ -36,7 +36,7 @@ RUST_LAYERS: tuple[tuple[str, ...], ...] = (
     # JSON text, and the leaves every layer may use (the mutex policy, the compact writer).
     ("json", "json_errors", "compact", "sync"),
     ("node",),
-    ("calls",),
+    ("calls", "tools", "violations"),  # and the declared tools, the checks against them
     # The toolkit the formats build their stream readers on, below them (in `stream/`
     # or beside it).
     (

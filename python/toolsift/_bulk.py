@@ -26,6 +26,8 @@ __all__ = [
     "Files",
     "ProgressArg",
     "arrow_batches",
+    "checked",
+    "checks",
     "file_schema",
     "parse_file",
     "require_pyarrow",
@@ -64,6 +66,7 @@ def schema() -> Any:
             pa.field("error", pa.string()),
             pa.field("defect", pa.string()),
             pa.field("repairs", pa.list_(pa.string())),
+            pa.field("violations", pa.list_(pa.string())),
         ]
     )
 
@@ -596,6 +599,7 @@ def stream(
     max_line_bytes: int | None = None,
     batch_rows: int | None = None,
     names: Sequence[str] | None = None,
+    checks: Any = None,
 ) -> BatchStream:
     """The rows of `source` (a path, in-memory records, or `Files`) as a `BatchStream` of
     record batches (`batch_rows` each; None: as the backend cuts them). Arguments are
@@ -615,7 +619,7 @@ def stream(
     def reading(records: Any, threads: int | None, callback: Any, size: int | None) -> Any:
         def run(sink: Sink) -> dict[str, int]:
             counts = core.arrow_batches(
-                records, keys, threads, callback, sink, rows_schema, max_line_bytes
+                records, keys, threads, callback, sink, rows_schema, max_line_bytes, checks
             )
             if callback is not None and size is not None:
                 callback(size)  # read to its end (a file of no lines reports nothing)
@@ -688,11 +692,14 @@ def arrow_batches(
     progress: ProgressArg,
     max_line_bytes: int | None = None,
     batch_rows: int = BATCH_ROWS,
+    checks: Any = None,
 ) -> Any:
     """A `pyarrow.RecordBatchReader` over the rows of `source`."""
     if batch_rows is None:
         raise ValueError("batch_rows must be a positive int, got None")
-    rows = stream(core, source, record_path, threads, progress, max_line_bytes, batch_rows)
+    rows = stream(
+        core, source, record_path, threads, progress, max_line_bytes, batch_rows, checks=checks
+    )
     return _reader(rows)
 
 
@@ -703,13 +710,14 @@ def to_arrow(
     threads: int | None,
     progress: ProgressArg,
     max_line_bytes: int | None = None,
+    checks: Any = None,
 ) -> Any:
     """The rows of `source` as one `pyarrow.Table`, whose chunks are the batches as the
     backend cuts them: joined as they are (as pyarrow's own readers join theirs), since
     cutting them to `batch_rows` would copy every column once more. An OSError while
     reading (compressed data cut short) carries the rows read before it as `table`."""
     pa = require_pyarrow()
-    rows = stream(core, source, record_path, threads, progress, max_line_bytes)
+    rows = stream(core, source, record_path, threads, progress, max_line_bytes, checks=checks)
     batches: list[Any] = []
     try:
         for batch in rows:
@@ -723,3 +731,66 @@ def to_arrow(
 def _reader(rows: BatchStream) -> Any:
     pa = require_pyarrow()
     return pa.RecordBatchReader.from_batches(rows.schema, iter(rows))
+
+
+# ------------------------------------------------------------------ checks against tools
+
+
+def checks(backend: Any, tools: Any, requests: Any) -> Any:
+    """The backend's `Checks` of `tools` (definitions: a list or a dict, any shape
+    `toolsift._pure.tools` reads) and `requests` (the path of a JSONL request file, plain
+    or gzip); None when both are None. Both are read, and checked, now."""
+    if tools is None and requests is None:
+        return None
+    text = None
+    if tools is not None:
+        if not isinstance(tools, (list, tuple, dict)):
+            raise TypeError(
+                f"tools must be tool definitions (a list or a dict), got {type(tools).__name__}"
+            )
+        from toolsift._jsontext import dumps_strict
+
+        text = dumps_strict(list(tools) if isinstance(tools, tuple) else tools)
+    data, name = None, "requests"
+    if requests is not None:
+        name = checked_path(requests)
+        with open(name, "rb") as file:
+            data = file.read()
+        if data[:2] == b"\x1f\x8b":
+            import gzip
+
+            data = gzip.decompress(data)
+    return backend.Checks(text, data, name)
+
+
+_REQUEST_KEYS = ("custom_id", "recordId", "key")
+
+
+def checked(
+    responses: Iterator[AgentResponse], checks: Any, by_request: bool
+) -> Iterator[AgentResponse]:
+    """`responses` with each call's `violations` set by `checks`; `by_request`: each
+    record's key (`custom_id`, `recordId` or `key` of its line) picks its request."""
+    from toolsift._jsontext import loads
+
+    for response in responses:
+        custom_id = None
+        if by_request and response.tool_calls:
+            try:
+                line = loads(response.raw)
+            except ValueError:
+                line = None
+            if isinstance(line, dict):
+                found = (line.get(key) for key in _REQUEST_KEYS)
+                custom_id = next((key for key in found if isinstance(key, str)), None)
+        check_calls(checks, response, custom_id)
+        yield response
+
+
+def check_calls(checks: Any, response: AgentResponse, custom_id: str | None) -> None:
+    """Sets the `violations` of each call of `response`."""
+    from toolsift._jsontext import dumps_compact
+
+    for call in response.tool_calls:
+        text = None if call.raw_arguments is not None else dumps_compact(call.arguments)
+        call.violations = checks.violations(custom_id, call.name, text)

@@ -11,6 +11,7 @@ __all__ = [
     "FORMATS",
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
+    "Checks",
     "FileResponses",
     "Parser",
     "Stream",
@@ -66,7 +67,17 @@ class Parser:
         sink: Callable[[Any], object],
         schema: Any = None,
         max_line_bytes: int | None = None,
+        checks: Checks | None = None,
     ) -> dict[str, int]: ...
+
+@final
+class Checks:
+    """The tools calls are checked against (`toolsift._pure.violations.Checks`'s twin)."""
+
+    def __new__(
+        cls, tools: str | None = None, requests: bytes | None = None, name: str = "requests"
+    ) -> Checks: ...
+    def violations(self, custom_id: str | None, name: str, arguments: str | None) -> list[str]: ...
 
 @final
 class Stream:

@@ -20,6 +20,7 @@ COLUMNS = (
     "error",
     "defect",
     "repairs",
+    "violations",
 )
 """The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
 per call, or one per record that could not be read."""
@@ -94,15 +95,19 @@ class ToolCall:
     object as `arguments`, the original text still in `raw_arguments`, and the codes
     of the repairs in `repairs` (None where none was made; in `model_dump()` where
     set).
+
+    `violations` lists how the call fails the declared tools (checked with `tools=` or
+    `requests=`: the codes of `toolsift._pure.violations`), None when not checked.
     """
 
-    # `_defect` and `_repairs` stay unset (read as None) where there is none.
-    __slots__ = ("_defect", "_repairs", "arguments", "id", "name", "raw_arguments")
+    # `_defect`, `_repairs` and `_violations` stay unset (read as None) where there is none.
+    __slots__ = ("_defect", "_repairs", "_violations", "arguments", "id", "name", "raw_arguments")
 
     name: str
     arguments: dict[str, Any]
     id: str | None
     raw_arguments: str | None
+    _violations: list[str] | None
 
     def __init__(
         self,
@@ -113,6 +118,7 @@ class ToolCall:
         *,
         defect: str | None = None,
         repairs: list[str] | None = None,
+        violations: list[str] | None = None,
     ) -> None:
         self.name = name
         self.arguments = {} if arguments is None else arguments
@@ -122,6 +128,8 @@ class ToolCall:
             self._defect = defect
         if repairs is not None:
             self._repairs = repairs
+        if violations is not None:
+            self._violations = violations
 
     @property
     def defect(self) -> str | None:
@@ -139,6 +147,18 @@ class ToolCall:
             return self._repairs
         except AttributeError:
             return None
+
+    @property
+    def violations(self) -> list[str] | None:
+        """The violation codes of the call (empty: it fits), None when not checked."""
+        try:
+            return self._violations
+        except AttributeError:
+            return None
+
+    @violations.setter
+    def violations(self, value: list[str] | None) -> None:
+        self._violations = value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
@@ -158,13 +178,16 @@ class ToolCall:
             extra += f", defect={self.defect!r}"
         if self.repairs is not None:
             extra += f", repairs={self.repairs!r}"
+        if self.violations is not None:
+            extra += f", violations={self.violations!r}"
         # _safe_repr: arguments nested 1024 deep are beyond repr's own recursion limit.
         return f"ToolCall(name={self.name!r}, arguments={_safe_repr(self.arguments)}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
         """A plain dict of the four fields (pydantic-style name, for russo users), and
-        `repairs` where it is set (`repair="safe"` changed `arguments`). `defect` is
-        left out: it is read from `raw_arguments`, and dumps stay russo's."""
+        `repairs` where it is set (`repair="safe"` changed `arguments`) and `violations`
+        where it is not None (russo's ToolCall has neither). `defect` is left out: it is
+        read from `raw_arguments`, and dumps stay russo's."""
         dumped: dict[str, Any] = {
             "name": self.name,
             "arguments": self.arguments,
@@ -173,15 +196,17 @@ class ToolCall:
         }
         if self.repairs is not None:
             dumped["repairs"] = self.repairs
+        if self.violations is not None:
+            dumped["violations"] = self.violations
         return dumped
 
     to_dict = model_dump
 
     def __reduce__(self) -> tuple[Any, ...]:
         fields = (self.name, self.arguments, self.id, self.raw_arguments)
-        if self.defect is None and self.repairs is None:
+        if self.defect is None and self.repairs is None and self.violations is None:
             return (ToolCall, fields)
-        return (_tool_call, (*fields, self.defect, self.repairs))
+        return (_tool_call, (*fields, self.defect, self.repairs, self.violations))
 
 
 def _tool_call(
@@ -191,9 +216,12 @@ def _tool_call(
     raw_arguments: str | None,
     defect: str | None,
     repairs: list[str] | None,
+    violations: list[str] | None = None,
 ) -> ToolCall:
-    """A ToolCall with its defect and repairs (unpickling)."""
-    return ToolCall(name, arguments, id, raw_arguments, defect=defect, repairs=repairs)
+    """A ToolCall with its defect, repairs and violations (unpickling)."""
+    return ToolCall(
+        name, arguments, id, raw_arguments, defect=defect, repairs=repairs, violations=violations
+    )
 
 
 class AgentResponse:

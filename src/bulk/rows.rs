@@ -4,6 +4,7 @@
 use super::canonical::{self, Stop};
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
+use crate::violations::Checks;
 use crate::{compact, defects};
 use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
 use arrow_array::cast::AsArray;
@@ -16,7 +17,7 @@ use std::sync::{Arc, OnceLock};
 
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
 /// `name`, `arguments`, `raw_arguments`, `error`, `defect` (strings), `repairs` (a list
-/// of strings).
+/// of strings), `violations` (a list of strings: null without checks).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -38,9 +39,14 @@ pub fn schema() -> SchemaRef {
                     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
                     true,
                 ),
+                Field::new("violations", violations_type(), true),
             ]))
         })
         .clone()
+}
+
+fn violations_type() -> DataType {
+    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
 
 /// What a run found, for the summary.
@@ -91,6 +97,24 @@ impl Chunk {
     }
 }
 
+/// Appends the `violations` of a call (`custom_id`, `name`) whose arguments are the JSON
+/// object text `arguments` (None: they did not decode): null without checks.
+fn append_violations(
+    (column, codes): (&mut ListBuilder<StringBuilder>, &mut Vec<String>),
+    checks: Option<&Checks>,
+    (custom_id, name): (Option<&str>, &str),
+    arguments: Option<&str>,
+) {
+    let Some(checks) = checks else {
+        return column.append_null();
+    };
+    checks.violations(custom_id, name, arguments, codes);
+    for code in codes.iter() {
+        column.values().append_value(code);
+    }
+    column.append(true);
+}
+
 /// Builds the rows of one chunk of records.
 pub struct Rows {
     record: Int64Builder,
@@ -106,6 +130,9 @@ pub struct Rows {
     repairs: ListBuilder<StringBuilder>,
     /// `repair="safe"`: a call's arguments are those its audited repairs make.
     repair: bool,
+    violations: ListBuilder<StringBuilder>,
+    checks: Option<Arc<Checks>>,
+    codes: Vec<String>,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -143,6 +170,9 @@ impl Rows {
             defect: StringBuilder::new(),
             repairs: ListBuilder::new(StringBuilder::new()),
             repair: false,
+            violations: ListBuilder::new(StringBuilder::new()),
+            checks: None,
+            codes: Vec::new(),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
@@ -153,6 +183,12 @@ impl Rows {
     /// The same, making the audited repairs where `repair` (the parser's `repair="safe"`).
     pub fn repairing(mut self, repair: bool) -> Self {
         self.repair = repair;
+        self
+    }
+
+    /// Rows whose calls are checked by `checks` (None: `violations` is null).
+    pub fn with_checks(mut self, checks: Option<Arc<Checks>>) -> Self {
+        self.checks = checks;
         self
     }
 
@@ -236,10 +272,13 @@ impl Rows {
                         _ => None,
                     };
                     let repaired = found.as_ref().and_then(|found| found.repaired.as_ref());
+                    let of = (custom_id.as_deref(), call.name.as_deref().unwrap_or(""));
+                    let (column, checks) = ((&mut self.violations, &mut self.codes), &self.checks);
                     match repaired.filter(|_| self.repair) {
                         Some((object, codes)) => {
                             let mut text = String::new();
                             compact::write_arguments(object, 0, &mut text);
+                            append_violations(column, checks.as_deref(), of, Some(&text));
                             self.arguments.append_value(text);
                             for code in codes.codes() {
                                 self.repairs.values().append_value(code);
@@ -247,6 +286,8 @@ impl Rows {
                             self.repairs.append(true);
                         }
                         None => {
+                            let decoded = raw.is_none().then_some(arguments);
+                            append_violations(column, checks.as_deref(), of, decoded);
                             self.arguments.append_value(arguments);
                             self.repairs.append_null();
                         }
@@ -275,6 +316,7 @@ impl Rows {
         self.error.append_value(error);
         self.defect.append_null();
         self.repairs.append_null();
+        self.violations.append_null();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
@@ -290,6 +332,7 @@ impl Rows {
             Arc::new(self.error.finish()),
             Arc::new(self.defect.finish()),
             Arc::new(self.repairs.finish()),
+            Arc::new(self.violations.finish()),
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,

@@ -40,29 +40,14 @@ pub struct Tools {
 }
 
 impl Tools {
-    /// Reads a JSON list of tool definitions: `{"type": "function", "function": {"name",
-    /// "parameters"}}` or flat `{"name", "parameters"}` items. Items without a string
-    /// name are skipped; a missing schema is `{}`.
+    /// Reads tool definitions, any shape `crate::tools` reads; a tool without a schema
+    /// types nothing.
     pub fn from_json(text: &str) -> Result<Tools, String> {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|err| format!("tools: not JSON: {err}"))?;
-        let items = value
-            .as_array()
-            .ok_or_else(|| "tools: expected a JSON list of tool definitions".to_owned())?;
-        let mut parameters = HashMap::new();
-        for item in items {
-            let definition = item
-                .get("function")
-                .filter(|f| f.is_object())
-                .unwrap_or(item);
-            let Some(name) = definition.get("name").and_then(|n| n.as_str()) else {
-                continue;
-            };
-            let schema = definition.get("parameters").cloned();
-            parameters
-                .entry(name.to_owned())
-                .or_insert_with(|| schema.unwrap_or_else(|| serde_json::json!({})));
-        }
+        let parameters = (crate::tools::read_definitions(&value)?.into_iter())
+            .filter_map(|(name, schema)| Some((name, schema?)))
+            .collect();
         Ok(Tools { parameters })
     }
 

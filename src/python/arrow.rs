@@ -11,6 +11,7 @@ use crate::bulk::rows::{Chunk, Counts, Rows};
 use crate::bulk::source::{self, Block};
 use crate::bulk::Reader;
 use crate::pipeline::{self, Plan, CHUNK};
+use crate::violations::Checks;
 use arrow_array::{
     make_array, Array, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray,
 };
@@ -20,6 +21,7 @@ use arrow_schema::ArrowError;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::sync::Arc;
 
 /// Blocks the reader thread reads ahead of the workers, whose pipeline takes blocks
 /// ahead itself: a reader held mid-file holds them all (issue 37).
@@ -34,8 +36,10 @@ fn arrow_error(err: ArrowError) -> PyErr {
 
 /// The rows of a block's (non-blank) lines, numbered from 0 at the block's first line,
 /// and the number of lines (blank ones too) in the block.
-fn rows_of_block(reader: &Reader, block: &Block) -> (Rows, i64) {
-    let mut rows = Rows::for_text(block.text().len()).repairing(reader.repair);
+fn rows_of_block(reader: &Reader, block: &Block, checks: &Option<Arc<Checks>>) -> (Rows, i64) {
+    let mut rows = Rows::for_text(block.text().len())
+        .repairing(reader.repair)
+        .with_checks(checks.clone());
     let mut lines = 0;
     for line in block.lines() {
         if let Some((_, outcome)) = reader.read_line(line) {
@@ -50,6 +54,8 @@ fn rows_of_block(reader: &Reader, block: &Block) -> (Rows, i64) {
 struct Emitter<'py> {
     sink: Bound<'py, PyAny>,
     counts: Counts,
+    /// The `violations` column's checks (None: nulls).
+    checks: Option<Arc<Checks>>,
 }
 
 impl<'py> Emitter<'py> {
@@ -76,13 +82,15 @@ impl<'py> Emitter<'py> {
 }
 
 /// The rows of `source`'s records, read by `reader` (its format, record path, line limit
-/// and repair; argument strings left encoded), handed to `sink`; the counts.
+/// and repair; argument strings left encoded), checked by `checks`, handed to `sink`; the
+/// counts.
 pub fn arrow_batches<'py>(
     reader: &Reader,
     source: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     sink: &Bound<'py, PyAny>,
+    checks: Option<Arc<Checks>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let py = source.py();
     Builder::new(py)?.check_threads(threads)?;
@@ -91,6 +99,7 @@ pub fn arrow_batches<'py>(
     let mut emitter = Emitter {
         sink: sink.clone(),
         counts: Counts::default(),
+        checks,
     };
     if source.is_instance_of::<PyString>() {
         let file = FilePath::new(source)?;
@@ -113,6 +122,7 @@ fn arrow_file<'py>(
     let py = emitter.sink.py();
     let mut blocks = file.open(py, reader.max_line, threads, READ_AHEAD)?;
     let mut first_line = 0; // the number of the next block's first line
+    let checks = emitter.checks.clone();
     let plan = Plan {
         threads,
         caller_works: false,
@@ -123,7 +133,7 @@ fn arrow_file<'py>(
         plan,
         std::iter::from_fn(|| py.detach(|| blocks.next())),
         |block: Block, _| {
-            let (rows, lines) = rows_of_block(reader, &block);
+            let (rows, lines) = rows_of_block(reader, &block, &checks);
             let (consumed, text_read) = (block.consumed, block.text_read);
             let long = block.text().len() > source::LONG_BLOCK;
             block.recycle(); // now: its rows wait without it
@@ -163,8 +173,15 @@ fn not_text(type_name: &str) -> String {
 const NO_RESPONSE: &str = "no response (null)";
 
 /// The rows of a chunk of in-memory records, the first numbered `first`.
-fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>]) -> Rows {
-    let mut rows = Rows::new().repairing(reader.repair);
+fn rows_of_items(
+    reader: &Reader,
+    first: usize,
+    items: &[Item<'_>],
+    checks: &Option<Arc<Checks>>,
+) -> Rows {
+    let mut rows = Rows::new()
+        .repairing(reader.repair)
+        .with_checks(checks.clone());
     for (offset, item) in items.iter().enumerate() {
         let number = (first + offset) as i64;
         match item {
@@ -194,6 +211,7 @@ fn arrow_chunks<'py>(
         })
         .sum::<u64>();
     let chunks = items.chunks(CHUNK);
+    let checks = emitter.checks.clone();
     // Consuming a batch is cheap: the calling thread only hands chunks out.
     let plan = Plan {
         threads: if chunks.len() <= 1 { 1 } else { threads },
@@ -204,7 +222,7 @@ fn arrow_chunks<'py>(
         &py,
         plan,
         chunks.enumerate(),
-        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk).finish(),
+        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk, &checks).finish(),
         |k, chunk| {
             emitter.emit(chunk.map_err(arrow_error)?)?;
             report(progress, (((k + 1) * CHUNK).min(items.len())) as u64)

@@ -20,6 +20,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The pipeline's host: the GIL detached while the calling thread works or waits,
 /// Ctrl-C checked between chunks.
@@ -205,7 +206,7 @@ impl Parser {
     /// handed to `sink` as pyarrow RecordBatches; returns the counts. `schema` is the
     /// pure backend's (the Rust one builds the same one itself).
     #[allow(clippy::too_many_arguments)] // the Python signature, one argument each
-    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None))]
+    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None, checks=None))]
     fn arrow_batches<'py>(
         &self,
         source: &Bound<'py, PyAny>,
@@ -215,14 +216,52 @@ impl Parser {
         sink: &Bound<'py, PyAny>,
         schema: Option<&Bound<'py, PyAny>>,
         max_line_bytes: Option<usize>,
+        checks: Option<PyRef<'py, Checks>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
         let reader = RecordReader::new(&self.format, record_path)
             .with_encoded_arguments()
             .with_max_line(max_line_bytes.unwrap_or(MAX_LINE_BYTES))
             .with_repair(self.reader.repair);
-        let counts = arrow::arrow_batches(&reader, source, threads, progress, sink)?;
+        let checks = checks.map(|checks| checks.inner.clone());
+        let counts = arrow::arrow_batches(&reader, source, threads, progress, sink, checks)?;
         Ok(counts.into_any())
+    }
+}
+
+/// The tools calls are checked against (`toolsift._pure.violations.Checks`): `tools`
+/// (the JSON text of definitions) and `requests` (a JSONL request file's bytes; `name`
+/// names it in errors). ValueError for tools of no shape.
+#[pyclass(frozen, module = "toolsift._native")]
+struct Checks {
+    inner: Arc<crate::violations::Checks>,
+}
+
+#[pymethods]
+impl Checks {
+    #[new]
+    #[pyo3(signature = (tools=None, requests=None, name="requests"))]
+    fn new(tools: Option<&str>, requests: Option<&[u8]>, name: &str) -> PyResult<Self> {
+        let inner =
+            crate::violations::Checks::new(tools, requests, name).map_err(PyValueError::new_err)?;
+        Ok(Checks {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// The codes of a call whose arguments are the JSON object text `arguments` (None:
+    /// they did not decode).
+    #[pyo3(signature = (custom_id, name, arguments))]
+    fn violations(
+        &self,
+        custom_id: Option<&str>,
+        name: &str,
+        arguments: Option<&str>,
+    ) -> Vec<String> {
+        let mut codes = Vec::new();
+        self.inner
+            .violations(custom_id, name, arguments, &mut codes);
+        codes
     }
 }
 
@@ -242,6 +281,8 @@ mod _native {
     use super::litert::{clean_raw_for_history, extract_tool_calls};
     #[pymodule_export]
     use super::stream::Stream;
+    #[pymodule_export]
+    use super::Checks;
     #[pymodule_export]
     use super::Parser;
 

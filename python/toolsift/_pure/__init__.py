@@ -9,9 +9,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["Parser", "clean_raw_for_history", "extract_tool_calls"]
+__all__ = ["Checks", "Parser", "clean_raw_for_history", "extract_tool_calls"]
 
 _WHERE = {
+    "Checks": "toolsift._pure.violations",
     "Parser": "toolsift._pure.walk",
     "clean_raw_for_history": "toolsift._pure.formats.litert",
     "extract_tool_calls": "toolsift._pure.formats.litert",

@@ -70,6 +70,7 @@ from toolsift._jsontext import (
 )
 from toolsift._pure.formats import BATCH_ENVELOPES
 from toolsift._pure.nodes import PLAIN, describe
+from toolsift._pure.violations import Checks
 from toolsift._types import COLUMNS, AgentResponse, ToolCall
 
 __all__ = [
@@ -618,7 +619,8 @@ if hasattr(os, "register_at_fork"):  # POSIX
 class ArrowColumns:
     """The table's columns as Python lists, a record at a time; counts for the summary."""
 
-    def __init__(self) -> None:
+    def __init__(self, checks: Checks | None = None) -> None:
+        self.checks = checks  # the `violations` column's (None: a column of nulls)
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
         self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
         self._clear()
@@ -642,7 +644,7 @@ class ArrowColumns:
             self.failed += 1
             for name, value in zip(
                 COLUMNS,
-                (number, custom_id, None, None, None, None, None, None, error, None, None),
+                (number, custom_id, None, None, None, None, None, None, error, None, None, None),
                 strict=True,
             ):
                 c[name].append(value)
@@ -664,6 +666,13 @@ class ArrowColumns:
             c["error"].append(None)
             c["defect"].append(call.defect)
             c["repairs"].append(call.repairs)
+            c["violations"].append(self._violations(custom_id, call))
+
+    def _violations(self, custom_id: str | None, call: ToolCall) -> list[str] | None:
+        if self.checks is None:
+            return None
+        arguments = None if call.raw_arguments is not None else call.arguments
+        return self.checks.of_call(custom_id, call.name, arguments)
 
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""
@@ -692,17 +701,18 @@ def arrow_batches(
     sink: Sink,
     schema: Any,
     max_line_bytes: int = MAX_LINE_BYTES,
+    checks: Checks | None = None,
 ) -> dict[str, int]:
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
 
     Returns the counts: records (not blank), records_with_calls, calls,
     undecodable_arguments, failed, and text_bytes: the bytes of text read (of a file: every
     line decompressed, with its terminator; of records: their UTF-8 lengths), blank ones
-    included.
+    included. `checks`: the `violations` column's (None: nulls).
     """
     import pyarrow as pa
 
-    columns = ArrowColumns()
+    columns = ArrowColumns(checks)
     for batch in column_batches(reading, source, record_path, threads, progress, columns,
                                 max_line_bytes):  # fmt: skip
         sink(pa.record_batch(batch, schema=schema))

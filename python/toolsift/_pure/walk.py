@@ -369,9 +369,11 @@ class Parser:
         sink: Callable[[Any], None],
         schema: Any = None,
         max_line_bytes: int | None = None,
+        checks: Any = None,
     ) -> dict[str, int]:
         """Rows of the calls in `source` (a path, or records) handed to `sink` as pyarrow
-        record batches of `schema`; the counts (`toolsift._pure.bulk.arrow_batches`)."""
+        record batches of `schema`; the counts (`toolsift._pure.bulk.arrow_batches`).
+        `checks` (a `Checks`) fills the `violations` column."""
         return bulk.arrow_batches(
             self,
             source,
@@ -381,6 +383,7 @@ class Parser:
             sink,
             schema,
             bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes,
+            checks,
         )
 
     def _parse_recorded(self, raw: Any, record_path: Sequence[str] | None) -> AgentResponse:

@@ -40,7 +40,8 @@ COLUMN_HELP = {
     "raw_arguments": "the argument text, where it was not a JSON object",
     "error": "why the record could not be read (then its one row has no call)",
     "defect": "why raw_arguments did not decode (a code: README, Argument defects)",
-    "repairs": "the audited repairs made (--repair safe), in CSV joined by commas",
+    "repairs": "the audited repairs made (--repair safe); in CSV, JSON text",
+    "violations": "how the call fails its declared tools (--tools, --requests); [] if it fits",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 
@@ -188,6 +189,13 @@ def _how_to_run(extract: argparse.ArgumentParser) -> None:
         help="exit 1 if more than this share of the records failed (0..1)",
     )
     extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    extract.add_argument(
+        "--requests",
+        metavar="FILE",
+        help="the batch input file or a request log (JSONL), joined to each record by "
+        "custom_id / recordId / key: each call is checked against its request's tools "
+        "(the violations column; the summary counts them by violation and tool)",
+    )
 
 
 def _rate(text: str) -> float:

@@ -45,6 +45,18 @@ def column_values(batch: Any, name: str) -> list[Any]:
     return batch.column(name).to_pylist()  # type: ignore[no-any-return]
 
 
+def count_violations(batch: Any, violations: collections.Counter[tuple[str, str]]) -> None:
+    """Adds the batch's violations to `violations`, by (code without its path, tool)."""
+    values = batch.column("violations") if hasattr(batch, "column") else None
+    if values is not None and values.null_count == len(values):
+        return  # not checked: nothing to count
+    codes = column_values(batch, "violations")
+    names = column_values(batch, "name")
+    for found, name in zip(codes, names, strict=True):
+        for code in found or ():
+            violations[code.split(":", 1)[0], name] += 1
+
+
 def count_errors(batch: Any, errors: collections.Counter[str]) -> None:
     """Add the batch's errors (one row per failed record) to `errors`."""
     if isinstance(batch, PlainBatch):
@@ -90,13 +102,15 @@ def plain_batches(
     progress: Callable[[int], None] | None,
     max_line_bytes: int | None,
     counts: dict[str, int],
+    checks: Any = None,
 ) -> Iterator[PlainBatch]:
     """The rows of `source` (a path, or in-memory records) as `PlainBatch`es; what was
-    counted is added to `counts` once `source` is read to its end."""
+    counted is added to `counts` once `source` is read to its end. `checks` (the pure
+    backend's) fill the `violations` column."""
     from toolsift._pure import bulk
 
     limit = bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
-    columns = bulk.ArrowColumns()
+    columns = bulk.ArrowColumns(checks)
     for batch in bulk.column_batches(reading, source, keys, threads, progress, columns, limit):
         yield PlainBatch(_bulk.COLUMNS, batch)
     for key, value in columns.summary().items():
@@ -117,8 +131,10 @@ class PlainRows:
         threads: int | None,
         progress: Callable[[int, int | None], None] | bool,
         max_line_bytes: int | None,
+        checks: Any = None,
     ) -> None:
         self._reading = reading
+        self._checks = checks
         self._paths = [_bulk.checked_path(path) for path in paths]  # FileNotFoundError now
         self._names = names
         self._keys = _bulk.record_path_keys(record_path)
@@ -141,6 +157,7 @@ class PlainRows:
                 self._reporter(read_before),
                 self._max_line_bytes,
                 self.counts,
+                self._checks,
             )
             for batch in batches:
                 if self._names is not None:
@@ -159,14 +176,21 @@ class PlainRows:
 
 def csv_field(value: Any) -> str:
     """A value as pyarrow's CSV writer writes it: a string quoted (a `"` doubled), an
-    integer as it is, a null as nothing."""
+    integer as it is, a null as nothing, a list as its JSON text (a string)."""
     if value is None:
         return ""
-    if isinstance(value, list):  # `repairs`: as `CsvWriter` writes a list
-        value = ",".join(value)
+    if isinstance(value, list):  # `repairs`, `violations`: as its JSON text
+        value = list_text(value)
     if isinstance(value, str):
         return '"' + value.replace('"', '""') + '"'
     return str(value)
+
+
+def list_text(value: list[Any]) -> str:
+    """A list column's value as CSV holds it: compact JSON text."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def csv_lines(names: Sequence[str], batch: Any) -> Iterator[bytes]:

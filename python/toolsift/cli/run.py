@@ -22,6 +22,7 @@ from toolsift.cli.rows import (
     PlainRows,
     count_defects,
     count_errors,
+    count_violations,
     have_pyarrow,
     pure_reader,
 )
@@ -126,6 +127,7 @@ class _Run(NamedTuple):
     sizes: dict[str, int]
     kind: str  # the output's kind
     parser: Any
+    checks: Any  # of --tools and --requests, read (None: neither given)
 
 
 def _extract(args: argparse.Namespace) -> int:
@@ -140,7 +142,8 @@ def _extract(args: argparse.Namespace) -> int:
         raise
     errors: collections.Counter[str] = collections.Counter()
     defects: collections.Counter[str] = collections.Counter()
-    failed = _write(run, rows, bar, errors, defects)
+    violations: collections.Counter[tuple[str, str]] = collections.Counter()
+    failed = _write(run, rows, bar, errors, defects, violations)
     if failed is not None:
         return failed
     counts = {
@@ -154,6 +157,8 @@ def _extract(args: argparse.Namespace) -> int:
         if defects:
             print(defects_line(defects), file=sys.stderr)
         print(summary(counts, sum(run.sizes.values()), text_bytes, seconds), file=sys.stderr)
+        if violations:
+            print(violations_summary(violations), file=sys.stderr)
     note = no_calls_note(args.format, run.inputs, counts)
     if note is not None:  # finding nothing is said, even with --quiet
         print(f"toolsift: warning: {note}", file=sys.stderr)
@@ -182,12 +187,26 @@ def _checked(args: argparse.Namespace) -> _Run:
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from None
     parser = cls(**options)
+    checks = None
+    if args.requests is not None or parser._tools is not None:
+        # With rows made without pyarrow, the pure backend reads (`cli.rows`): its checks.
+        backend = parser._backend if have_pyarrow() else _pure_backend()
+        try:
+            checks = _bulk.checks(backend, parser._tools, args.requests)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--requests {args.requests}: {exc}") from None
     check_output_is_no_input(args.output, inputs)
     if (args.stream or args.stream_lines) and len(inputs) > 1:
         flag = "--stream" if args.stream else "--stream-lines"
         raise UsageError(f"{flag} reads one input at a time (run it once per file)")
     opened = ["/dev/stdin" if path == STDIN else path for path in inputs]
-    return _Run(args, inputs, opened, listed, sizes, kind, parser)
+    return _Run(args, inputs, opened, listed, sizes, kind, parser, checks)
+
+
+def _pure_backend() -> Any:
+    from toolsift._backend import load
+
+    return load("python")
 
 
 def _rows(run: _Run, bar: Any) -> Any:
@@ -211,6 +230,7 @@ def _rows(run: _Run, bar: Any) -> Any:
                 args.threads,
                 progress_into(bar),
                 args.max_line_bytes,
+                run.checks,
             )
         # Several inputs are read in parallel (up to --threads files at once), in order.
         return _bulk.stream(
@@ -221,6 +241,7 @@ def _rows(run: _Run, bar: Any) -> Any:
             progress_into(bar),
             max_line_bytes=args.max_line_bytes,
             names=run.inputs,
+            checks=run.checks,
         )
     except OSError as exc:
         name = run.inputs[0] if args.stream or args.stream_lines else exc.filename or exc
@@ -233,9 +254,11 @@ def _write(
     bar: Any,
     errors: collections.Counter[str],
     defects: collections.Counter[str],
+    violations: collections.Counter[tuple[str, str]],
 ) -> int | None:
     """Write the rows (counting their errors into `errors`, their argument defects into
-    `defects`); the exit status when an input could not be read to its end (1), else
+    `defects`, their violations into `violations`); the exit status when an input could
+    not be read to its end (1), else
     None."""
     output = None if run.args.output is None else Output(run.args.output)
     try:
@@ -254,6 +277,7 @@ def _write(
                 writer.put(batch)
                 count_errors(batch, errors)
                 count_defects(batch, defects)
+                count_violations(batch, violations)
         except OSError as exc:  # writing raises OutputError, never OSError
             if output is None:  # the rows read before the fault go out on stdout
                 writer.finish()
@@ -354,6 +378,15 @@ def summary(counts: dict[str, int], file_bytes: int, text_bytes: int, seconds: f
         f"{counts['calls']} calls, {counts['undecodable_arguments']} undecodable arguments, "
         f"{counts['failed']} failed records; {size}"
     )
+
+
+def violations_summary(violations: collections.Counter[tuple[str, str]]) -> str:
+    """The counts of violations by violation and tool, most first."""
+    counts = ", ".join(
+        f"{code} {tool}: {count}"
+        for (code, tool), count in sorted(violations.items(), key=lambda item: (-item[1], item[0]))
+    )
+    return f"toolsift: {sum(violations.values())} violations (by violation and tool): {counts}"
 
 
 def progress_bar(total: int, quiet: bool) -> Any:

@@ -13,7 +13,7 @@ import threading
 from typing import IO, Any, NoReturn
 
 from toolsift.cli.errors import STDOUT_NAME, OutputError, UsageError
-from toolsift.cli.rows import column_values, csv_field, csv_lines
+from toolsift.cli.rows import column_values, csv_field, csv_lines, list_text
 
 
 class Output:
@@ -213,7 +213,8 @@ class ParquetWriter(Writer):
 
 
 class CsvWriter(Writer):
-    """CSV by pyarrow; a list column (`repairs`) as its items joined by commas."""
+    """CSV by pyarrow; a list column (`repairs`, `violations`) as its JSON text, as
+    `csv_field`."""
 
     def __init__(self, name: str, path: str, schema: Any) -> None:
         import pyarrow as pa
@@ -226,12 +227,17 @@ class CsvWriter(Writer):
         self._writer = pcsv.CSVWriter(path, schema)
 
     def write(self, batch: Any) -> None:
-        if self._lists:
-            import pyarrow.compute as pc
+        import pyarrow as pa
 
-            for i in self._lists:
-                joined = pc.binary_join(batch.column(i), ",")
-                batch = batch.set_column(i, batch.schema.field(i).name, joined)
+        for i in self._lists:
+            values = batch.column(i)
+            if values.null_count == len(values):
+                text = pa.nulls(len(values), pa.string())
+            else:
+                text = pa.array(
+                    [None if v is None else list_text(v) for v in values.to_pylist()], pa.string()
+                )
+            batch = batch.set_column(i, batch.schema.field(i).name, text)
         self._writer.write_batch(batch)
 
     def close(self) -> None:

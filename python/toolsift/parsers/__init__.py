@@ -54,6 +54,9 @@ class _ResponseParser:
     _backend: _ClassVar[_Backend] = _backend.core
     _format: _ClassVar[str]
 
+    _tools: _Any = None  # the constructor's `tools=` (its calls are checked against them)
+    _checks: _Any = None  # the backend's `Checks` of `_tools`
+
     def __init__(self, *, repair: str | None = None, **options: _Any) -> None:
         if repair is not None and repair not in _REPAIR_MODES:
             raise ValueError(f"repair must be None or 'safe', got {repair!r}")
@@ -65,6 +68,20 @@ class _ResponseParser:
         self._core = self._backend.Parser(self._format, **options)
         # Responses without calls still to compare with auto-detection (FormatMismatchWarning).
         self._checks_left = 0 if self._format == _formats.AUTO else _FORMAT_CHECKS
+
+    def _check_against(self, tools: _Any) -> None:
+        """Calls are checked against `tools` (None: not checked); kept for pickling."""
+        if tools is not None:
+            self._checks = _bulk.checks(self._backend, tools, None)
+            self._tools = tools
+            self._options = {**self._options, "tools": tools}
+
+    def _checks_of(self, tools: _Any, requests: _Any) -> _Any:
+        """The checks of a call of the file and table API: its own `tools=` /
+        `requests=`, else the constructor's tools."""
+        if tools is None and requests is None:
+            return self._checks
+        return _bulk.checks(self._backend, self._tools if tools is None else tools, requests)
 
     def __reduce__(self) -> tuple[_Any, ...]:
         # Pickled as the class and its options, never the core (a compiled object, or a
@@ -89,6 +106,8 @@ class _ResponseParser:
             response = self._core.parse(raw, keys)
         if not response.tool_calls and self._checks_left and response.error is None:
             self._check_format(response, keys)
+        if self._checks is not None:
+            _bulk.check_calls(self._checks, response, None)
         return response
 
     def parse_many(
@@ -116,6 +135,9 @@ class _ResponseParser:
                     and self._check_format(response, keys)
                 ):
                     break
+        if self._checks is not None:
+            for response in responses:
+                _bulk.check_calls(self._checks, response, None)
         return responses
 
     def _check_format(self, response: _AgentResponse, keys: list[str] | None) -> bool:
@@ -154,6 +176,8 @@ class _ResponseParser:
         threads: int | None = None,
         progress: _bulk.ProgressArg = False,
         max_line_bytes: int | None = None,
+        tools: _Any = None,
+        requests: _Any = None,
     ) -> _Iterator[_AgentResponse]:
         """The AgentResponse of every line of a JSONL file (plain, gzip or zstd), in order,
         with bounded memory; lines are parsed on `threads` cores (None: all) with the GIL
@@ -169,15 +193,17 @@ class _ResponseParser:
         it. The file is opened now: a missing file raises FileNotFoundError here, not on
         the first iteration; corrupt or cut-off compressed data raises OSError after the
         complete lines before the fault. FIFOs and pipes (`/dev/stdin`) can be read.
+        `tools` / `requests`: each call's `violations`, as `to_arrow` says.
         """
         keys = None if record_path is None else _bulk.record_path_keys(record_path)
+        checks = self._checks_of(tools, requests)
 
         def watch(response: _AgentResponse) -> bool:
             if response.tool_calls or response.error is not None:
                 return self._checks_left <= 0
             return self._check_format(response, keys)
 
-        return _bulk.parse_file(
+        responses = _bulk.parse_file(
             self._core,
             path,
             record_path,
@@ -186,6 +212,9 @@ class _ResponseParser:
             max_line_bytes,
             watch if self._checks_left else None,
         )
+        if checks is None:
+            return responses
+        return _bulk.checked(responses, checks, requests is not None)
 
     def to_arrow(
         self,
@@ -195,6 +224,8 @@ class _ResponseParser:
         threads: int | None = None,
         progress: _bulk.ProgressArg = False,
         max_line_bytes: int | None = None,
+        tools: _Any = None,
+        requests: _Any = None,
     ) -> "pyarrow.Table":
         """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`): the
         rows of `arrow_batches(source, ...)`, in chunks as they were made (about 1 MiB
@@ -219,8 +250,19 @@ class _ResponseParser:
         the rows of the lines before the fault. A table without a single call from a path,
         a list or a pyarrow array has its first records compared with auto-detection
         (`FormatMismatchWarning`, as `parse` gives).
+
+        `violations` (a list of strings per call; null when not checked): how each call
+        fails the declared tools, by the codes of the README (`unknown_tool`,
+        `missing_required:/city`, ...; empty when it fits). `tools`: the tool definitions
+        (OpenAI, Anthropic, Bedrock `toolConfig`, Gemini `functionDeclarations`, or a
+        `{name: schema}` dict; default: the constructor's); `requests`: the path of the
+        batch input file or a request log (JSONL), whose request with the record's
+        `custom_id` (`recordId`, `key`) holds the tools of its calls.
         """
-        table = _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
+        checks = self._checks_of(tools, requests)
+        table = _bulk.to_arrow(
+            self._core, source, record_path, threads, progress, max_line_bytes, checks
+        )
         if self._checks_left and table.column("name").null_count == table.num_rows:
             self._check_first_records(source, record_path)  # no call at all: why?
         return table
@@ -250,6 +292,8 @@ class _ResponseParser:
         batch_rows: int = _bulk.BATCH_ROWS,
         max_line_bytes: int | None = None,
         progress: _bulk.ProgressArg = False,
+        tools: _Any = None,
+        requests: _Any = None,
     ) -> "pyarrow.RecordBatchReader":
         """A `pyarrow.RecordBatchReader` over the rows `to_arrow` gives for `source`,
         produced while the input is read, in batches of `batch_rows` rows (the last may
@@ -266,10 +310,11 @@ class _ResponseParser:
         before its end stops the reading. `progress` callbacks are called on a reading
         thread. `toolsift.Files([...])`: the files are read up to `threads` at once (None:
         all cores), each with `threads // files-at-once` threads, rows in input order,
-        with a `file` column first.
+        with a `file` column first. `tools` / `requests` as for `to_arrow`.
         """
+        checks = self._checks_of(tools, requests)
         return _bulk.arrow_batches(
-            self._core, source, record_path, threads, progress, max_line_bytes, batch_rows
+            self._core, source, record_path, threads, progress, max_line_bytes, batch_rows, checks
         )
 
     def __repr__(self) -> str:
@@ -333,7 +378,9 @@ class _TextDialectParser(_ResponseParser):
     type the values, as `RawTextParser`'s. With `text_dialect`, the AgentResponse's
     `content` and `reasoning` are the dialect's reading of the assistant text (the text
     outside the calls, markers removed; several choices' joined by a blank line).
-    `repair="safe"`: the audited repairs of argument text (README: Argument defects)."""
+    `repair="safe"`: the audited repairs of argument text (README: Argument defects).
+    Without `text_dialect`, `tools` (any shape `to_arrow`'s `tools` takes) check each call
+    (`violations`); with it, `parse` types by them and `to_arrow` checks by them."""
 
     def __init__(
         self,
@@ -343,16 +390,19 @@ class _TextDialectParser(_ResponseParser):
         repair: str | None = None,
     ) -> None:
         if text_dialect is None:
-            if tools is not None:
-                raise ValueError("tools are read with text_dialect only")
             super().__init__(repair=repair)
+        else:
+            listed = _checked_text_options(text_dialect, tools)
+            core_tools = None if listed is None else _json_text(listed)
+            super().__init__(text_dialect=text_dialect, tools=core_tools, repair=repair)
+            self._options = {"text_dialect": text_dialect, "tools": listed}
+            if repair is not None:
+                self._options["repair"] = repair
+            # As RawTextParser's: the values typed by `parse`, the calls checked where
+            # asked (`to_arrow`, the CLI).
+            self._tools = listed
             return
-        tools = _checked_text_options(text_dialect, tools)
-        core_tools = None if tools is None else _json_text(tools)
-        super().__init__(text_dialect=text_dialect, tools=core_tools, repair=repair)
-        self._options = {"text_dialect": text_dialect, "tools": tools}
-        if repair is not None:
-            self._options["repair"] = repair
+        self._check_against(tools)
 
     def __repr__(self) -> str:
         text_dialect = self._options.get("text_dialect")
@@ -494,8 +544,9 @@ class SdkResponseParser(_ResponseParser):
 
     _format = "litert"
 
-    def __init__(self, *, repair: str | None = None) -> None:
+    def __init__(self, *, tools: _Any = None, repair: str | None = None) -> None:
         super().__init__(repair=repair)
+        self._check_against(tools)
 
     @classmethod
     def extract_tool_calls(cls, text: str | bytes | bytearray | memoryview) -> list[_ToolCall]:
@@ -543,13 +594,15 @@ class RawTextParser(_ResponseParser):
     and is all `content`).
 
     `tools`: the request's tool definitions (OpenAI-style `{"type": "function",
-    "function": {"name", "parameters"}}` or flat `{"name", "parameters"}`), or None;
-    the XML-style dialects type the values they carry as text by each parameter's JSON
-    Schema (without `tools`, values are strings). `parse` takes `str` (or UTF-8 `bytes`)
-    and never raises: the AgentResponse has the calls, `content` (the text outside the
-    calls, markers removed) and `reasoning` (think / analysis blocks), None where there
-    is none. In the batch, file and Arrow APIs a record (a JSONL line) that is a JSON
-    string is the text; any other line is the text as written.
+    "function": {"name", "parameters"}}` or flat `{"name", "parameters"}`, or any shape
+    `to_arrow`'s `tools` takes), or None; the XML-style dialects type the values they
+    carry as text by each parameter's JSON Schema (without `tools`, values are strings);
+    `to_arrow(..., tools=...)` checks calls against them (`violations`). `parse` takes
+    `str` (or UTF-8 `bytes`) and never raises: the AgentResponse has the calls,
+    `content` (the text outside the calls, markers removed) and `reasoning` (think /
+    analysis blocks), None where there is none. In the batch, file and Arrow APIs a
+    record (a JSONL line) that is a JSON string is the text; any other line is the text
+    as written.
     """
 
     def __init__(
@@ -564,6 +617,9 @@ class RawTextParser(_ResponseParser):
         self._options = {"dialect": dialect, "tools": tools}
         if repair is not None:
             self._options["repair"] = repair
+        # Checked against them where asked (`to_arrow(requests=...)`, the CLI), not by
+        # `parse`: its calls are as they were before checks existed.
+        self._tools = tools
         self._checks_left = 0  # auto-detection reads JSON responses, not raw text
 
     def __repr__(self) -> str:

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from ..._types import ToolCall
+from ..tools import read_definitions
 
 
 class Parsed(NamedTuple):
@@ -43,18 +44,9 @@ class Tools:
     __slots__ = ("_parameters",)
 
     def __init__(self, definitions: Iterable[Any]) -> None:
-        """Reads tool definitions: `{"type": "function", "function": {"name",
-        "parameters"}}` or flat `{"name", "parameters"}` items. Items without a string
-        name are skipped; a missing schema is `{}`."""
-        self._parameters: dict[str, Any] = {}
-        for item in definitions:
-            if not isinstance(item, dict):
-                continue
-            function = item.get("function")
-            definition = function if isinstance(function, dict) else item
-            name = definition.get("name")
-            if isinstance(name, str):
-                self._parameters.setdefault(name, definition.get("parameters", {}))
+        """Reads tool definitions, any shape `toolsift._pure.tools` reads."""
+        value = definitions if isinstance(definitions, (list, dict)) else list(definitions)
+        self._parameters: dict[str, Any] = read_definitions(value)
 
     def parameter(self, name: str, key: str) -> Any:
         """The schema of parameter `key` of tool `name`, where declared (else None)."""

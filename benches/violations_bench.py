@@ -1,0 +1,144 @@
+"""Checks against the declared tools on the OpenAI Batch file (issue 41 item 7).
+
+    python benches/violations_bench.py [--lines N] [--rounds R] [--impl rust|python]
+
+Writes the bench corpus (`corpus.py`'s `openai`, in Batch API envelopes, as
+`test_bench_bulk.py` does) and its request file (the Batch *input*: one request per
+`custom_id`, whose body declares a function tool for every tool name of the corpus, its
+schema inferred from the calls: each key's JSON type, the keys every call has required,
+`additionalProperties: false`). Then times, on one thread, `to_arrow(path)` and
+`to_arrow(path, requests=...)` (reading the request file included), interleaved, and
+prints the medians, the MB/s of the output file and the ratio. Say the machine's load
+with the numbers (or count instructions with callgrind: `--rounds 1`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import corpus
+
+JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    return JSON_TYPES[type(value)]
+
+
+def schemas_of(lines: list[bytes]) -> dict[str, dict[str, Any]]:
+    """A schema per tool name, inferred from its calls in `lines`."""
+    seen: dict[str, list[dict[str, Any]]] = {}
+    for line in lines:
+        for name, arguments in corpus.calls_of(json.loads(line)):
+            if isinstance(arguments, str):
+                try:
+                    arguments = json.loads(arguments)
+                except ValueError:
+                    continue
+            if isinstance(arguments, dict):
+                seen.setdefault(name, []).append(arguments)
+    schemas = {}
+    for name, calls in seen.items():
+        properties: dict[str, Any] = {}
+        for arguments in calls:
+            for key, value in arguments.items():
+                kinds = properties.setdefault(key, {"type": []})["type"]
+                kind = json_type(value)
+                if kind not in kinds:
+                    kinds.append(kind)
+        required = sorted(set.intersection(*(set(call) for call in calls)))
+        schemas[name] = {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+    return schemas
+
+
+def envelope(i: int, line: bytes) -> bytes:
+    return (
+        b'{"id":"batch_req_%d","custom_id":"request-%d","response":{"status_code":200,'
+        b'"request_id":"req_%d","body":%s},"error":null}' % (i, i, i, line)
+    )
+
+
+def write_files(folder: Path, n: int, seed: int) -> tuple[Path, Path]:
+    lines = corpus.corpus_lines("openai", n, seed)
+    output = folder / "openai_batch_output.jsonl"
+    output.write_bytes(b"".join(envelope(i, line) + b"\n" for i, line in enumerate(lines)))
+    tools = [
+        {"type": "function", "function": {"name": name, "description": "d", "parameters": s}}
+        for name, s in schemas_of(lines).items()
+    ]
+    requests = folder / "openai_batch_input.jsonl"
+    with requests.open("w") as file:
+        for i in range(len(lines)):
+            body = {
+                "model": "gpt-4o-mini",
+                "messages": [{"role": "user", "content": f"request {i}"}],
+                "tools": tools,
+            }
+            request = {"custom_id": f"request-{i}", "method": "POST", "url": "/v1/chat/completions"}
+            file.write(json.dumps({**request, "body": body}) + "\n")
+    return output, requests
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lines", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--impl", default="rust")
+    args = parser.parse_args()
+    os.environ["TOOLSIFT_IMPLEMENTATION"] = args.impl
+    from toolsift import IMPLEMENTATION
+    from toolsift.parsers import OpenAIResponseParser
+
+    with tempfile.TemporaryDirectory() as folder:
+        output, requests = write_files(Path(folder), args.lines, args.seed)
+        mb = output.stat().st_size / 1e6
+        request_mb = requests.stat().st_size / 1e6
+        reader = OpenAIResponseParser()
+        plain_times, checked_times = [], []
+        table = None
+        for _ in range(args.rounds):
+            started = time.perf_counter()
+            reader.to_arrow(output, threads=1)
+            plain_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            table = reader.to_arrow(output, threads=1, requests=requests)
+            checked_times.append(time.perf_counter() - started)
+        assert table is not None
+        violations = table.column("violations").to_pylist()
+        found = sum(1 for codes in violations if codes)
+        plain, checked = statistics.median(plain_times), statistics.median(checked_times)
+        print(
+            f"{IMPLEMENTATION}: {args.lines} lines, output {mb:.1f} MB, requests "
+            f"{request_mb:.1f} MB, {len(violations)} calls ({found} with violations), "
+            f"one thread, median of {args.rounds}:\n"
+            f"  to_arrow                 {plain * 1e3:8.1f} ms  {mb / plain:7.1f} MB/s\n"
+            f"  to_arrow(requests=...)   {checked * 1e3:8.1f} ms  {mb / checked:7.1f} MB/s "
+            f"(of the output file; {(mb + request_mb) / checked:.1f} MB/s of both files)\n"
+            f"  ratio checked / plain    {checked / plain:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,279 @@
+"""Checks against the declared tools (`tools=`, `requests=`, the `violations` column and
+`ToolCall.violations`): the shared vectors (tests/vectors/violations.json, also read by
+`cargo test`), the requests join, and the file, table and object APIs, on both backends."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toolsift import _backend
+from toolsift._types import ToolCall
+
+VECTORS = json.loads((Path(__file__).parent / "vectors" / "violations.json").read_text())
+CASES = VECTORS["cases"]
+SHAPES = VECTORS["shapes"]
+
+
+def checks_of(impl: str, tools: Any, requests: bytes | None = None) -> Any:
+    text = None if tools is None else json.dumps(tools)
+    return _backend.load(impl).Checks(text, requests, "requests.jsonl")
+
+
+def arguments_text(arguments: Any) -> str | None:
+    return None if arguments is None else json.dumps(arguments)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_each_code(impl: str, case: dict[str, Any]) -> None:
+    checks = checks_of(impl, VECTORS["tools"])
+    got = checks.violations(None, case["call"], arguments_text(case["arguments"]))
+    assert got == case["violations"]
+
+
+@pytest.mark.parametrize("case", SHAPES, ids=[case["name"] for case in SHAPES])
+def test_each_tool_definition_shape(impl: str, case: dict[str, Any]) -> None:
+    checks = checks_of(impl, case["tools"])
+    got = checks.violations(None, case["call"], arguments_text(case["arguments"]))
+    assert got == case["violations"]
+
+
+def test_tools_of_no_shape_are_refused(impl: str) -> None:
+    with pytest.raises(ValueError, match="expected a list of tool definitions or an object"):
+        checks_of(impl, "get_weather")
+    with pytest.raises(ValueError, match='the schema of "f" is not an object'):
+        checks_of(impl, {"f": 1})
+
+
+def test_the_dialects_read_the_same_shapes(make: Any) -> None:
+    """One reader: RawTextParser types values by an Anthropic tool's schema too."""
+
+    tools = [{"name": "f", "input_schema": {"properties": {"n": {"type": "integer"}}}}]
+    parser = make.RawTextParser("qwen3-coder", tools=tools)
+    text = "<tool_call>\n<function=f>\n<parameter=n>\n7\n</parameter>\n</function>\n</tool_call>"
+    (call,) = parser.parse(text).tool_calls
+    assert call.arguments == {"n": 7}
+    assert call.violations is None  # `parse` of RawTextParser checks nothing
+    table = parser.to_arrow([text], requests=None, tools=tools)
+    assert table.column("violations").to_pylist() == [[]]
+
+
+SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
+def chat(arguments: str, name: str = "f") -> dict[str, Any]:
+    call = {"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}
+    return {"choices": [{"message": {"tool_calls": [call]}}]}
+
+
+def test_to_arrow_with_tools(make: Any) -> None:
+
+    records = [
+        json.dumps(chat('{"n": 1}')),
+        json.dumps(chat('{"n": "1"}')),
+        json.dumps(chat("{oops")),
+        json.dumps(chat("{}", name="g")),
+        "{not json",
+    ]
+    tools = {"f": SCHEMA}
+    table = make.OpenAIResponseParser().to_arrow(records, tools=tools)
+    assert table.schema.names[-1] == "violations"
+    assert table.column("violations").to_pylist() == [
+        [],
+        ["numeric_string:/n"],
+        ["undecodable_arguments"],
+        ["unknown_tool"],
+        None,  # a record that could not be read
+    ]
+    # Without checks, a column of nulls; the constructor's tools are the default.
+    plain = make.OpenAIResponseParser().to_arrow(records)
+    assert plain.column("violations").null_count == len(records)
+    by_constructor = make.OpenAIResponseParser(tools=tools).to_arrow(records)
+    assert by_constructor.equals(table)
+    batches = make.OpenAIResponseParser().arrow_batches(records, tools=tools).read_all()
+    assert batches.column("violations").to_pylist() == table.column("violations").to_pylist()
+
+
+def test_objects_carry_violations_only_when_checked(make: Any) -> None:
+
+    raw = chat('{"n": "x"}')
+    (call,) = make.OpenAIResponseParser().parse(raw).tool_calls
+    assert call.violations is None and "violations" not in call.model_dump()
+    checked = make.OpenAIResponseParser(tools={"f": SCHEMA})
+    (call,) = checked.parse(raw).tool_calls
+    assert call.violations == ["wrong_type:/n"]
+    assert call.model_dump()["violations"] == ["wrong_type:/n"]
+    (call,) = checked.parse_many([raw])[0].tool_calls
+    assert call.violations == ["wrong_type:/n"]
+    assert pickle.loads(pickle.dumps(checked)).parse(raw).tool_calls[0].violations == [
+        "wrong_type:/n"
+    ]
+
+
+def test_tool_call_violations_slot() -> None:
+    call = ToolCall("f", {"a": 1})
+    assert call.violations is None
+    checked = ToolCall("f", {"a": 1}, violations=["unknown_tool"])
+    assert checked == call  # equality is name and arguments
+    assert checked.model_dump()["violations"] == ["unknown_tool"]
+    assert "violations=['unknown_tool']" in repr(checked)
+    again = pickle.loads(pickle.dumps(checked))
+    assert again.violations == ["unknown_tool"]
+    assert pickle.loads(pickle.dumps(call)).violations is None
+
+
+def lines(path: Path, records: list[Any], gzipped: bool = False) -> Path:
+    text = "".join(json.dumps(record) + "\n" for record in records).encode()
+    path.write_bytes(gzip.compress(text) if gzipped else text)
+    return path
+
+
+OTHER = {"type": "object", "properties": {"n": {"type": "string"}}}
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_requests_joined_by_custom_id(make: Any, tmp_path: Path, gzipped: bool) -> None:
+    """OpenAI Batch: each output line's request (same `custom_id`) holds its tools; a line
+    without a request is `missing_request` (no `tools=` to fall back on)."""
+
+    def body(schema: Any) -> dict[str, Any]:
+        tools = [{"type": "function", "function": {"name": "f", "parameters": schema}}]
+        return {"model": "m", "messages": [], "tools": tools}
+
+    requests = lines(
+        tmp_path / ("requests.jsonl.gz" if gzipped else "requests.jsonl"),
+        [
+            {
+                "custom_id": "r1",
+                "method": "POST",
+                "url": "/v1/chat/completions",
+                "body": body(SCHEMA),
+            },
+            {
+                "custom_id": "r2",
+                "method": "POST",
+                "url": "/v1/chat/completions",
+                "body": body(OTHER),
+            },
+            {"custom_id": "r3", "body": {"model": "m", "messages": []}},  # no tools
+        ],
+        gzipped,
+    )
+
+    def out(custom_id: str) -> dict[str, Any]:
+        response = {"status_code": 200, "body": chat('{"n": 1}')}
+        return {"custom_id": custom_id, "response": response, "error": None}
+
+    output = lines(tmp_path / "out.jsonl", [out("r1"), out("r2"), out("r3"), out("r9")])
+    parser = make.OpenAIResponseParser()
+    table = parser.to_arrow(output, requests=requests)
+    assert table.column("violations").to_pylist() == [
+        [],
+        ["wrong_type:/n"],
+        ["unknown_tool"],
+        ["missing_request"],
+    ]
+    # `tools=` is the fallback of a record with no request.
+    table = parser.to_arrow(output, requests=requests, tools={"f": OTHER})
+    assert table.column("violations").to_pylist()[3] == ["wrong_type:/n"]
+    responses = list(parser.parse_file(output, requests=requests))
+    assert [r.tool_calls[0].violations for r in responses] == [
+        [],
+        ["wrong_type:/n"],
+        ["unknown_tool"],
+        ["missing_request"],
+    ]
+
+
+def test_requests_joined_by_record_id_and_key(make: Any, tmp_path: Path) -> None:
+    """Bedrock batch (`recordId`, `modelInput.toolConfig`) and Gemini batch (`key`,
+    `request.tools[].functionDeclarations`)."""
+
+    spec = {"toolSpec": {"name": "f", "inputSchema": {"json": SCHEMA}}}
+    bedrock_requests = lines(
+        tmp_path / "bedrock-in.jsonl",
+        [{"recordId": "b1", "modelInput": {"messages": [], "toolConfig": {"tools": [spec]}}}],
+    )
+    use = {"toolUse": {"toolUseId": "t", "name": "f", "input": {"n": "2"}}}
+    converse = {"output": {"message": {"role": "assistant", "content": [use]}}}
+    bedrock_out = lines(
+        tmp_path / "bedrock-out.jsonl",
+        [{"recordId": "b1", "modelInput": {}, "modelOutput": converse}],
+    )
+    table = make.BedrockConverseParser().to_arrow(bedrock_out, requests=bedrock_requests)
+    assert table.column("custom_id").to_pylist() == ["b1"]
+    assert table.column("violations").to_pylist() == [["numeric_string:/n"]]
+
+    declaration = {"name": "f", "parameters": {"type": "OBJECT", "required": ["n"]}}
+    gemini_requests = lines(
+        tmp_path / "gemini-in.jsonl",
+        [
+            {
+                "key": "g1",
+                "request": {"contents": [], "tools": [{"functionDeclarations": [declaration]}]},
+            }
+        ],
+    )
+    part = {"functionCall": {"name": "f", "args": {}}}
+    response = {"candidates": [{"content": {"parts": [part]}}]}
+    gemini_out = lines(tmp_path / "gemini-out.jsonl", [{"key": "g1", "response": response}])
+    table = make.GeminiResponseParser().to_arrow(gemini_out, requests=gemini_requests)
+    assert table.column("violations").to_pylist() == [["missing_required:/n"]]
+
+
+def test_a_bad_request_file_is_refused_naming_its_line(make: Any, tmp_path: Path) -> None:
+
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text('{"custom_id": "r1", "body": {}}\n{oops\n')
+    with pytest.raises(ValueError, match=r"requests\.jsonl, line 2: not JSON"):
+        make.OpenAIResponseParser().to_arrow([json.dumps(chat("{}"))], requests=requests)
+    with pytest.raises(FileNotFoundError):
+        make.OpenAIResponseParser().to_arrow([], requests=tmp_path / "missing.jsonl")
+    with pytest.raises(TypeError, match="tools must be tool definitions"):
+        make.OpenAIResponseParser().to_arrow([], tools="f")
+
+
+@pytest.mark.parametrize("output", ["jsonl", "csv", "parquet"])
+def test_cli_requests(impl: str, tmp_path: Path, output: str) -> None:
+    """`--requests FILE`: the violations column, and the summary's counts by violation
+    and tool; a bad request file is a usage error (exit 2)."""
+    from test_cli import run
+
+    tools = [{"type": "function", "function": {"name": "f", "parameters": SCHEMA}}]
+    requests = lines(
+        tmp_path / "in.jsonl",
+        [{"custom_id": key, "body": {"tools": tools}} for key in ("r1", "r2", "r3")],
+    )
+
+    def out(custom_id: str, arguments: str) -> dict[str, Any]:
+        response = {"status_code": 200, "body": chat(arguments)}
+        return {"custom_id": custom_id, "response": response, "error": None}
+
+    batch = lines(
+        tmp_path / "out.jsonl",
+        [out("r1", '{"n": 1}'), out("r2", '{"n": "1"}'), out("r3", '{"n": "x"}')],
+    )
+    target = tmp_path / f"calls.{output}"
+    done = run(impl, "extract", batch, "--requests", requests, "-o", target)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "toolsift: 2 violations (by violation and tool): numeric_string f: 1, wrong_type f: 1"
+        in done.stderr
+    )
+    if output == "jsonl":
+        rows = [json.loads(line) for line in target.read_text().splitlines()]
+        assert [row["violations"] for row in rows] == [[], ["numeric_string:/n"], ["wrong_type:/n"]]
+    elif output == "csv":
+        assert target.read_text().splitlines()[2].endswith(',"[""numeric_string:/n""]"')
+    else:
+        import pyarrow.parquet as pq
+
+        assert pq.read_table(target).column("violations").to_pylist()[2] == ["wrong_type:/n"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{oops\n")
+    done = run(impl, "extract", batch, "--requests", bad)
+    assert done.returncode == 2 and "bad.jsonl, line 1: not JSON" in done.stderr
