@@ -62,6 +62,11 @@ def schema() -> Any:
             pa.field("arguments", pa.string()),
             pa.field("raw_arguments", pa.string()),
             pa.field("error", pa.string()),
+            pa.field("model", pa.string()),
+            pa.field("response_id", pa.string()),
+            pa.field("finish_reason", pa.string()),
+            pa.field("choice_index", pa.int32()),
+            pa.field("call_type", pa.string()),
         ]
     )
 

@@ -15,7 +15,8 @@ use std::ops::AddAssign;
 use std::sync::{Arc, OnceLock};
 
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
-/// `name`, `arguments`, `raw_arguments`, `error` (strings).
+/// `name`, `arguments`, `raw_arguments`, `error` (strings); the context columns
+/// `model`, `response_id`, `finish_reason`, `choice_index` (int32), `call_type`.
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -31,6 +32,11 @@ pub fn schema() -> SchemaRef {
                 text("arguments"),
                 text("raw_arguments"),
                 text("error"),
+                text("model"),
+                text("response_id"),
+                text("finish_reason"),
+                Field::new("choice_index", DataType::Int32, true),
+                text("call_type"),
             ]))
         })
         .clone()
@@ -95,6 +101,11 @@ pub struct Rows {
     arguments: StringBuilder,
     raw_arguments: StringBuilder,
     error: StringBuilder,
+    model: StringBuilder,
+    response_id: StringBuilder,
+    finish_reason: StringBuilder,
+    choice_index: Int32Builder,
+    call_type: StringBuilder,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -129,6 +140,11 @@ impl Rows {
             arguments: StringBuilder::with_capacity(rows, (bytes / 2).min(1 << 20) + 1024),
             raw_arguments: StringBuilder::new(),
             error: StringBuilder::new(),
+            model: text(16),
+            response_id: text(24),
+            finish_reason: text(8),
+            choice_index: Int32Builder::with_capacity(rows),
+            call_type: text(8),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
@@ -209,6 +225,14 @@ impl Rows {
                     self.arguments.append_value(arguments);
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
+                    let context = &record.context;
+                    let (finish_reason, choice_index, call_type) = context.call(index);
+                    self.model.append_option(context.model.as_deref());
+                    self.response_id
+                        .append_option(context.response_id.as_deref());
+                    self.finish_reason.append_option(finish_reason);
+                    self.choice_index.append_option(choice_index);
+                    self.call_type.append_value(call_type);
                 }
             }
         }
@@ -228,6 +252,11 @@ impl Rows {
         self.arguments.append_null();
         self.raw_arguments.append_null();
         self.error.append_value(error);
+        self.model.append_null();
+        self.response_id.append_null();
+        self.finish_reason.append_null();
+        self.choice_index.append_null();
+        self.call_type.append_null();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
@@ -241,6 +270,11 @@ impl Rows {
             Arc::new(self.arguments.finish()),
             Arc::new(self.raw_arguments.finish()),
             Arc::new(self.error.finish()),
+            Arc::new(self.model.finish()),
+            Arc::new(self.response_id.finish()),
+            Arc::new(self.finish_reason.finish()),
+            Arc::new(self.choice_index.finish()),
+            Arc::new(self.call_type.finish()),
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,

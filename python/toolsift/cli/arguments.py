@@ -39,6 +39,11 @@ COLUMN_HELP = {
     "arguments": "the arguments, as JSON text (in JSONL, the object itself)",
     "raw_arguments": "the argument text, where it was not a JSON object",
     "error": "why the record could not be read (then its one row has no call)",
+    "model": "the model the response names (OpenAI `model`, Gemini `modelVersion`, ...)",
+    "response_id": "the response's id (OpenAI/Anthropic `id`, Gemini `responseId`, ...)",
+    "finish_reason": "why the model stopped, as the provider spells it (stop, tool_calls, ...)",
+    "choice_index": "the index of the choice (candidate) the call is in",
+    "call_type": "function, custom (free-text input), or the raw-text dialect's name",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 

@@ -38,6 +38,11 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
             yield field(block, "name"), field(block, "id"), field(block, "input")
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`model`, `id`, `stop_reason` (`toolsift._pure.context`)."""
+    return field(doc, "model"), field(doc, "id"), field(doc, "stop_reason"), None
+
+
 def detect(doc: Any) -> bool:
     """`"type": "message"`, `"role": "assistant"` and a `content` list."""
     return (

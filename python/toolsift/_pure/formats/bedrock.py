@@ -35,6 +35,12 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
         yield field(use, "name"), field(use, "toolUseId"), field(use, "input")
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`stopReason`; a Converse response names no model and has no id
+    (`toolsift._pure.context`)."""
+    return None, None, field(doc, "stopReason"), None
+
+
 def detect(doc: Any) -> bool:
     """An `output` object holding a `message` object with a `content` list."""
     if not isinstance(doc, dict):

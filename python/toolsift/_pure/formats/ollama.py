@@ -26,6 +26,11 @@ def calls(doc: Any) -> Iterator[tuple[Any, Any, Any]]:
     return openai.message_calls(field(doc, "message"))
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`model`, `done_reason`; a response has no id (`toolsift._pure.context`)."""
+    return field(doc, "model"), None, field(doc, "done_reason"), None
+
+
 def detect(doc: Any) -> bool:
     """A `message` object, a string `model` and a boolean `done`."""
     return (
