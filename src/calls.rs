@@ -17,6 +17,83 @@ pub struct Record<'a> {
     pub content: Option<String>,
     /// A raw-text dialect's reasoning blocks, where it has some.
     pub reasoning: Option<String>,
+    /// The context columns: model, response id, and per call its finish reason, choice
+    /// and type.
+    pub context: Context<'a>,
+}
+
+/// A response's context, as its format's `context` hook found it (strings borrowed from
+/// the tape where they had no escapes): the `model`, `response_id`, `finish_reason`,
+/// `choice_index` and `call_type` columns.
+#[derive(Debug, Default)]
+pub struct Context<'a> {
+    pub model: Option<Cow<'a, str>>,
+    pub response_id: Option<Cow<'a, str>>,
+    /// Per call, in order; empty: every call is of `call_type` with neither a finish
+    /// reason nor a choice (a record read as text, a stream, the `json` format).
+    pub calls: Vec<CallContext<'a>>,
+    /// The type of a call not marked custom: a raw-text dialect's name (or `litert`) for
+    /// calls read from text; None: `function`.
+    pub call_type: Option<&'static str>,
+}
+
+/// One call's part of a [`Context`].
+#[derive(Debug, Default)]
+pub struct CallContext<'a> {
+    pub finish_reason: Option<Cow<'a, str>>,
+    pub choice_index: Option<i32>,
+    /// Free text, not JSON arguments (an OpenAI custom tool call, a Responses
+    /// `custom_tool_call`): `call_type` `custom`.
+    pub custom: bool,
+}
+
+/// `call_type` of a call whose arguments are JSON.
+pub const FUNCTION: &str = "function";
+/// `call_type` of a call whose arguments are free text.
+pub const CUSTOM: &str = "custom";
+
+impl<'a> Context<'a> {
+    /// The context of calls read from text by `reader` (a raw-text dialect, LiteRT-LM).
+    pub fn text(reader: &'static str) -> Context<'a> {
+        Context {
+            call_type: Some(reader),
+            ..Context::default()
+        }
+    }
+
+    /// The context of the call at `index` (its finish reason, its choice) and its type.
+    pub fn call(&self, index: usize) -> (Option<&str>, Option<i32>, &'static str) {
+        match self.calls.get(index) {
+            Some(call) => (
+                call.finish_reason.as_deref(),
+                call.choice_index,
+                if call.custom {
+                    CUSTOM
+                } else {
+                    self.call_type.unwrap_or(FUNCTION)
+                },
+            ),
+            None => (None, None, self.call_type.unwrap_or(FUNCTION)),
+        }
+    }
+
+    fn into_owned(self) -> Context<'static> {
+        let owned = |text: Cow<'_, str>| Cow::Owned(text.into_owned());
+        Context {
+            model: self.model.map(owned),
+            response_id: self.response_id.map(owned),
+            calls: self
+                .calls
+                .into_iter()
+                .map(|call| CallContext {
+                    finish_reason: call.finish_reason.map(owned),
+                    choice_index: call.choice_index,
+                    custom: call.custom,
+                })
+                .collect(),
+            call_type: self.call_type,
+        }
+    }
 }
 
 impl<'a> Record<'a> {
@@ -29,6 +106,7 @@ impl<'a> Record<'a> {
             format: Ok(format),
             content: None,
             reasoning: None,
+            context: Context::text(format),
         }
     }
 
@@ -41,6 +119,7 @@ impl<'a> Record<'a> {
             format: self.format,
             content: self.content,
             reasoning: self.reasoning,
+            context: self.context.into_owned(),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! `python/toolsift/_pure/events.py`.
 
 use crate::accumulator::{typed_event, Accumulator, StreamCall, ERROR_TYPE, FRAGMENT};
-use crate::calls::{Call, Record};
+use crate::calls::{Call, CallContext, Context, Record};
 use crate::formats::{Format, JsonOptions, Unwrapped, Walked};
 use crate::framing::{starts_sse, JsonValues, Sse};
 use crate::json::{self, JsonError, Tape, Token};
@@ -93,6 +93,7 @@ pub fn record<'a>(
     };
     stream.finish();
     let calls = stream.owned_calls();
+    let context = stream.context();
     let format = read.and_then(|()| {
         // The stream's error first: a Bedrock exception may end a stream no event of
         // which was recognized (auto).
@@ -109,6 +110,7 @@ pub fn record<'a>(
         format,
         content: None,
         reasoning: None,
+        context,
     }
 }
 
@@ -338,6 +340,24 @@ impl Assembler {
             .iter()
             .map(|&at| self.acc.slots[at].owned_call())
             .collect()
+    }
+
+    /// The context of the calls ([`Self::owned_calls`]): which are custom tool calls; a
+    /// stream's model, id and finish reasons are not read.
+    pub fn context(&self) -> Context<'static> {
+        let calls = self
+            .acc
+            .ordered()
+            .iter()
+            .map(|&at| CallContext {
+                custom: self.acc.slots[at].verbatim,
+                ..CallContext::default()
+            })
+            .collect();
+        Context {
+            calls,
+            ..Context::default()
+        }
     }
 
     /// Every call, in the provider's order.

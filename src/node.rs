@@ -8,7 +8,7 @@ use std::convert::Infallible;
 
 /// A value inside a response. Reads never fail on the tape; on Python objects an
 /// attribute read can raise, which is the `Error`.
-pub trait Node: Sized {
+pub trait Node: Sized + Clone {
     type Error;
 
     /// `obj[key]` for an object, `obj.key` for an SDK object; None where missing or null.

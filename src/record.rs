@@ -1,11 +1,11 @@
 //! One response's JSON text to its calls, with nothing borrowed from Python: the part of
 //! the work that runs on worker threads with the GIL released.
 
-use crate::calls::{decode_object, string_at, Arguments, Call, Record};
+use crate::calls::{decode_object, string_at, Arguments, Call, CallContext, Context, Record};
 use crate::events::{self, holds_stream};
-use crate::formats::{Format, RawCall, TextFormat, Walked};
+use crate::formats::{first_field, Format, RawCall, TextFormat, Walked};
 use crate::json::{self, JsonError, Tape, Token};
-use crate::node::TapeNode;
+use crate::node::{Node, TapeNode};
 use crate::route::{route, Route};
 use crate::text_dialect;
 
@@ -73,12 +73,15 @@ pub fn record_at_with<'a>(
                 format: Err(error),
                 content: None,
                 reasoning: None,
+                context: Context::default(),
             };
         }
     };
     if let (Format::WithText(_, text), Some(walked)) = (format, Walked::named(name)) {
-        return text_record(text, walked, tape, root, decode); // calls in the text too
+        // Calls in the text too; no context columns yet for these records.
+        return text_record(text, walked, tape, root, decode);
     }
+    let context = context_of(&node, Walked::named(name), &raw_calls);
     let calls = (raw_calls.into_iter())
         .map(|call| call_at(&tape, found_at(call), decode))
         .collect();
@@ -88,6 +91,62 @@ pub fn record_at_with<'a>(
         format: Ok(name),
         content: None,
         reasoning: None,
+        context,
+    }
+}
+
+/// The context of a response `walked` read (its format's `context` hook), and of each of
+/// its calls: the finish reason of its choice (else the response's), the choice's
+/// `index` (an integer of 32 bits; else its position), and whether it is free text.
+/// Nothing but the call types for the `json` format or where there are no calls.
+fn context_of<'a>(
+    node: &TapeNode<'_, 'a>,
+    walked: Option<Walked>,
+    raw_calls: &[RawCall<TapeNode<'_, 'a>>],
+) -> Context<'a> {
+    let (Some(walked), false) = (walked, raw_calls.is_empty()) else {
+        return Context::default();
+    };
+    let Ok(found) = walked.context(node);
+    let text = |n: Option<TapeNode<'_, 'a>>| n.and_then(|n| string_at(n.tape, n.idx));
+    let finish_reason = text(found.finish_reason);
+    let calls = raw_calls
+        .iter()
+        .map(|call| match &call.choice {
+            Some((position, choice)) => {
+                let Ok(finish) = first_field(choice, found.choice_finish);
+                let Ok(index) = choice.member("index");
+                CallContext {
+                    finish_reason: text(finish),
+                    choice_index: Some(
+                        index
+                            .and_then(small_int)
+                            .unwrap_or_else(|| i32::try_from(*position).unwrap_or(i32::MAX)),
+                    ),
+                    custom: call.verbatim,
+                }
+            }
+            None => CallContext {
+                finish_reason: finish_reason.clone(),
+                choice_index: None,
+                custom: call.verbatim,
+            },
+        })
+        .collect();
+    Context {
+        model: text(found.model),
+        response_id: text(found.response_id),
+        calls,
+        call_type: None,
+    }
+}
+
+/// An integer of 32 bits at `node`.
+fn small_int(node: TapeNode<'_, '_>) -> Option<i32> {
+    match node.token() {
+        Token::Int(n) => i32::try_from(*n).ok(),
+        Token::UInt(n) => i32::try_from(*n).ok(),
+        _ => None,
     }
 }
 
@@ -150,6 +209,7 @@ fn text_record<'a>(
         format: Ok(walked.name()),
         content,
         reasoning,
+        context: Context::default(),
     }
 }
 

@@ -81,7 +81,7 @@ def test_to_arrow_with_tools(make: Any) -> None:
     ]
     tools = {"f": SCHEMA}
     table = make.OpenAIResponseParser().to_arrow(records, tools=tools)
-    assert table.schema.names[-1] == "violations"
+    assert "violations" in table.schema.names
     assert table.column("violations").to_pylist() == [
         [],
         ["numeric_string:/n"],
@@ -268,7 +268,10 @@ def test_cli_requests(impl: str, tmp_path: Path, output: str) -> None:
         rows = [json.loads(line) for line in target.read_text().splitlines()]
         assert [row["violations"] for row in rows] == [[], ["numeric_string:/n"], ["wrong_type:/n"]]
     elif output == "csv":
-        assert target.read_text().splitlines()[2].endswith(',"[""numeric_string:/n""]"')
+        import pyarrow.csv as pcsv
+
+        table = pcsv.read_csv(target)  # a list column is its JSON text in CSV
+        assert table.column("violations").to_pylist()[1] == '["numeric_string:/n"]'
     else:
         import pyarrow.parquet as pq
 

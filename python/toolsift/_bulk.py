@@ -67,6 +67,11 @@ def schema() -> Any:
             pa.field("defect", pa.string()),
             pa.field("repairs", pa.list_(pa.string())),
             pa.field("violations", pa.list_(pa.string())),
+            pa.field("model", pa.string()),
+            pa.field("response_id", pa.string()),
+            pa.field("finish_reason", pa.string()),
+            pa.field("choice_index", pa.int32()),
+            pa.field("call_type", pa.string()),
         ]
     )
 

@@ -21,6 +21,11 @@ COLUMNS = (
     "defect",
     "repairs",
     "violations",
+    "model",
+    "response_id",
+    "finish_reason",
+    "choice_index",
+    "call_type",
 )
 """The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
 per call, or one per record that could not be read."""

@@ -4,6 +4,7 @@
 use super::canonical::{self, Stop};
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
+use crate::json::Tape;
 use crate::violations::Checks;
 use crate::{compact, defects};
 use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
@@ -17,7 +18,8 @@ use std::sync::{Arc, OnceLock};
 
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
 /// `name`, `arguments`, `raw_arguments`, `error`, `defect` (strings), `repairs` (a list
-/// of strings), `violations` (a list of strings: null without checks).
+/// of strings), `violations` (a list of strings: null without checks); the context
+/// columns `model`, `response_id`, `finish_reason`, `choice_index` (int32), `call_type`.
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -40,6 +42,11 @@ pub fn schema() -> SchemaRef {
                     true,
                 ),
                 Field::new("violations", violations_type(), true),
+                text("model"),
+                text("response_id"),
+                text("finish_reason"),
+                Field::new("choice_index", DataType::Int32, true),
+                text("call_type"),
             ]))
         })
         .clone()
@@ -133,6 +140,11 @@ pub struct Rows {
     violations: ListBuilder<StringBuilder>,
     checks: Option<Arc<Checks>>,
     codes: Vec<String>,
+    model: StringBuilder,
+    response_id: StringBuilder,
+    finish_reason: StringBuilder,
+    choice_index: Int32Builder,
+    call_type: StringBuilder,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -173,6 +185,11 @@ impl Rows {
             violations: ListBuilder::new(StringBuilder::new()),
             checks: None,
             codes: Vec::new(),
+            model: text(16),
+            response_id: text(24),
+            finish_reason: text(8),
+            choice_index: Int32Builder::with_capacity(rows),
+            call_type: text(8),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
@@ -221,46 +238,12 @@ impl Rows {
                     self.name.append_value(call.name.as_deref().unwrap_or(""));
                     self.scratch.clear();
                     self.kept.clear();
-                    let (arguments, raw): (&str, Option<&str>) = match &call.arguments {
-                        Arguments::Missing => ("{}", None),
-                        Arguments::Object(idx) => {
-                            compact::write_arguments(&record.tape, *idx, &mut self.scratch);
-                            (&self.scratch, None)
-                        }
-                        Arguments::Decoded(tape) => {
-                            compact::write_arguments(tape, 0, &mut self.scratch);
-                            (&self.scratch, None)
-                        }
-                        Arguments::Undecodable(text) | Arguments::Verbatim(text) => {
-                            ("{}", Some(text))
-                        }
-                        // Another JSON value: kept as its JSON text.
-                        Arguments::Other(idx) => {
-                            compact::write_value(&record.tape, *idx, &mut self.kept);
-                            ("{}", Some(&self.kept))
-                        }
-                        Arguments::Value(tape) => {
-                            compact::write_value(tape, 0, &mut self.kept);
-                            ("{}", Some(&self.kept))
-                        }
-                        Arguments::Encoded(idx) => {
-                            let text = record.tape.str_at(*idx).unwrap_or_default();
-                            // Sized once: grown step by step, a long text's copies add up.
-                            self.scratch.reserve(text.len());
-                            match canonical::object(text, &mut self.scratch) {
-                                Ok(compact) => (compact, None),
-                                Err(Stop::NotObject) => ("{}", Some(text)),
-                                Err(Stop::Decode) => match decode_object(Cow::Borrowed(text)) {
-                                    Arguments::Decoded(tape) => {
-                                        self.scratch.clear();
-                                        compact::write_arguments(&tape, 0, &mut self.scratch);
-                                        (&self.scratch, None)
-                                    }
-                                    _ => ("{}", Some(text)),
-                                },
-                            }
-                        }
-                    };
+                    let (arguments, raw) = arguments_text(
+                        &record.tape,
+                        &call.arguments,
+                        &mut self.scratch,
+                        &mut self.kept,
+                    );
                     if raw.is_some() {
                         self.counts.undecodable_arguments += 1;
                     }
@@ -295,6 +278,14 @@ impl Rows {
                     self.defect.append_option(found.map(|found| found.defect));
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
+                    let context = &record.context;
+                    let (finish_reason, choice_index, call_type) = context.call(index);
+                    self.model.append_option(context.model.as_deref());
+                    self.response_id
+                        .append_option(context.response_id.as_deref());
+                    self.finish_reason.append_option(finish_reason);
+                    self.choice_index.append_option(choice_index);
+                    self.call_type.append_value(call_type);
                 }
             }
         }
@@ -317,6 +308,11 @@ impl Rows {
         self.defect.append_null();
         self.repairs.append_null();
         self.violations.append_null();
+        self.model.append_null();
+        self.response_id.append_null();
+        self.finish_reason.append_null();
+        self.choice_index.append_null();
+        self.call_type.append_null();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
@@ -333,11 +329,67 @@ impl Rows {
             Arc::new(self.defect.finish()),
             Arc::new(self.repairs.finish()),
             Arc::new(self.violations.finish()),
+            Arc::new(self.model.finish()),
+            Arc::new(self.response_id.finish()),
+            Arc::new(self.finish_reason.finish()),
+            Arc::new(self.choice_index.finish()),
+            Arc::new(self.call_type.finish()),
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,
             counts: self.counts,
         })
+    }
+}
+
+/// A call's arguments as the `arguments` text (compact JSON) and the `raw_arguments`
+/// text (where they are not a JSON object), written into `scratch` / `kept` as needed.
+fn arguments_text<'t>(
+    tape: &'t Tape<'_>,
+    arguments: &'t Arguments<'_>,
+    scratch: &'t mut String,
+    kept: &'t mut String,
+) -> (&'t str, Option<&'t str>) {
+    match arguments {
+        Arguments::Missing => ("{}", None),
+        Arguments::Object(idx) => {
+            compact::write_arguments(tape, *idx, scratch);
+            (scratch, None)
+        }
+        Arguments::Decoded(tape) => {
+            compact::write_arguments(tape, 0, scratch);
+            (scratch, None)
+        }
+        Arguments::Undecodable(text) | Arguments::Verbatim(text) => ("{}", Some(text)),
+        // Another JSON value: kept as its JSON text.
+        Arguments::Other(idx) => {
+            compact::write_value(tape, *idx, kept);
+            ("{}", Some(kept))
+        }
+        Arguments::Value(tape) => {
+            compact::write_value(tape, 0, kept);
+            ("{}", Some(kept))
+        }
+        Arguments::Encoded(idx) => {
+            let text = tape.str_at(*idx).unwrap_or_default();
+            // Sized once: grown step by step, a long text's copies add up.
+            scratch.reserve(text.len());
+            // `object` gives `text` itself (compact already) or what it wrote to `scratch`.
+            let as_given = canonical::object(text, scratch).map(|c| std::ptr::eq(c, text));
+            match as_given {
+                Ok(true) => (text, None),
+                Ok(false) => (scratch, None),
+                Err(Stop::NotObject) => ("{}", Some(text)),
+                Err(Stop::Decode) => match decode_object(Cow::Borrowed(text)) {
+                    Arguments::Decoded(tape) => {
+                        scratch.clear();
+                        compact::write_arguments(&tape, 0, scratch);
+                        (scratch, None)
+                    }
+                    _ => ("{}", Some(text)),
+                },
+            }
+        }
     }
 }
 

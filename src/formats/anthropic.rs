@@ -4,7 +4,7 @@
 //! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/anthropic.py`
 //! line by line.
 
-use super::{field_of, items, members, path, RawCall, Turn};
+use super::{field_of, items, members, path, Context, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::compact;
 use crate::json::{Keep, Tape, Token};
@@ -50,7 +50,22 @@ pub fn keep() -> Keep {
         ])),
     );
     keep.merge(&members(&[("type", Keep::all()), ("role", Keep::all())]));
+    keep.merge(&members(&[
+        ("model", Keep::all()),
+        ("id", Keep::all()),
+        ("stop_reason", Keep::all()),
+    ]));
     keep
+}
+
+/// `model`, `id`, `stop_reason`.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    Ok(Context {
+        model: doc.field("model")?,
+        response_id: doc.field("id")?,
+        finish_reason: doc.field("stop_reason")?,
+        choice_finish: &[],
+    })
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks

@@ -4,7 +4,7 @@
 //! unwrapped by [`unwrap_batch`]. Mirrors `python/toolsift/_pure/formats/bedrock.py`
 //! line by line.
 
-use super::{field_of, items, members, path, RawCall, Turn, Unwrapped};
+use super::{field_of, items, members, path, Context, RawCall, Turn, Unwrapped};
 use crate::accumulator::{index_of, Accumulator};
 use crate::json::Keep;
 use crate::node::{Describer, Envelope, Failure, Index, Node};
@@ -76,7 +76,18 @@ pub fn keep() -> Keep {
         .map(|&key| (key, Keep::all()))
         .collect();
     keep.merge(&members(&events));
+    keep.merge(&members(&[("stopReason", Keep::all())]));
     keep
+}
+
+/// `stopReason`; a Converse response names no model and has no id.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    Ok(Context {
+        model: None,
+        response_id: None,
+        finish_reason: doc.field("stopReason")?,
+        choice_finish: &[],
+    })
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks

@@ -6,7 +6,7 @@
 //! both places (never `chat_history`, whose messages may carry earlier turns' calls).
 //! Mirrors `python/toolsift/_pure/formats/cohere.py` line by line.
 
-use super::{elements_of, field_of, items, members, openai, RawCall, Turn};
+use super::{elements_of, field_of, first_field, items, members, openai, Context, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, kind_at, typed_event, Accumulator};
 use crate::json::Keep;
 use crate::node::{Index, Node};
@@ -82,7 +82,22 @@ pub fn keep() -> Keep {
         ("type", Keep::all()),
         ("event_type", Keep::all()),
     ]));
+    keep.merge(&members(&[
+        ("id", Keep::all()),
+        ("response_id", Keep::all()),
+    ]));
     keep
+}
+
+/// The id (v2 `id`; v1 `response_id`, else `generation_id`), `finish_reason`; a
+/// response names no model.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    Ok(Context {
+        model: None,
+        response_id: first_field(doc, &["id", "response_id", "generation_id"])?,
+        finish_reason: doc.field("finish_reason")?,
+        choice_finish: &[],
+    })
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks

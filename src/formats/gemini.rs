@@ -1,7 +1,7 @@
 //! Gemini `generateContent` responses (`gemini`, `GeminiResponseParser`): the Rust twin
 //! of `python/toolsift/_pure/formats/gemini.py`.
 
-use super::{elements_of, field_of, items, members, path, RawCall, Turn};
+use super::{elements_of, field_of, first_field, items, members, path, Context, RawCall, Turn};
 use crate::accumulator::{index_of, key, text_of, Accumulator, Slot, Tree};
 use crate::json::Keep;
 use crate::node::{Index, Node};
@@ -29,7 +29,11 @@ pub fn keep() -> Keep {
             ("functionCall", call),
         ])),
     );
-    candidate.merge(&members(&[("index", Keep::all())]));
+    candidate.merge(&members(&[
+        ("index", Keep::all()),
+        ("finish_reason", Keep::all()),
+        ("finishReason", Keep::all()),
+    ]));
     let mut keep = path(&["candidates"], items(candidate));
     keep.merge(&members(&[
         ("tool_call", live_calls.clone()),
@@ -45,6 +49,17 @@ pub fn keep() -> Keep {
         ]));
     }
     keep
+}
+
+/// The model version and response id (the SDK's snake_case, then REST's camelCase); a
+/// call's finish reason is its candidate's.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    Ok(Context {
+        model: first_field(doc, &["model_version", "modelVersion"])?,
+        response_id: first_field(doc, &["response_id", "responseId"])?,
+        finish_reason: None,
+        choice_finish: &["finish_reason", "finishReason"],
+    })
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks
@@ -110,8 +125,8 @@ pub fn detect<N: Node>(doc: &N) -> bool {
 /// `candidates[].content.parts[].function_call` (or REST `functionCall`), then a Live API
 /// message's `tool_call.function_calls[]` (or REST `toolCall.functionCalls`).
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
-    for candidate in elements_of(doc.field("candidates")?) {
-        candidate_calls(&candidate, out)?;
+    for (position, candidate) in elements_of(doc.field("candidates")?).enumerate() {
+        candidate_calls(position, &candidate, out)?;
     }
     for call in elements_of(live_calls(doc)?) {
         out.push(RawCall::new(
@@ -124,7 +139,11 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 }
 
 /// A candidate's `content.parts[].function_call` (or REST `functionCall`).
-fn candidate_calls<N: Node>(candidate: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+fn candidate_calls<N: Node>(
+    position: usize,
+    candidate: &N,
+    out: &mut Vec<RawCall<N>>,
+) -> Result<(), N::Error> {
     let content = candidate.field("content")?;
     for part in elements_of(field_of(&content, "parts")?) {
         let call = match part.field("function_call")? {
@@ -134,11 +153,10 @@ fn candidate_calls<N: Node>(candidate: &N, out: &mut Vec<RawCall<N>>) -> Result<
                 None => continue,
             },
         };
-        out.push(RawCall::new(
-            call.field("name")?,
-            call.field("id")?,
-            call.field("args")?,
-        ));
+        out.push(
+            RawCall::new(call.field("name")?, call.field("id")?, call.field("args")?)
+                .in_choice(position, candidate.clone()),
+        );
     }
     Ok(())
 }
@@ -146,12 +164,12 @@ fn candidate_calls<N: Node>(candidate: &N, out: &mut Vec<RawCall<N>>) -> Result<
 /// Each candidate: its calls, and the `text` of its parts that are not thoughts
 /// (`thought: true`: reasoning, never read for calls); then a Live API message's calls.
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
-    for candidate in elements_of(doc.field("candidates")?) {
+    for (position, candidate) in elements_of(doc.field("candidates")?).enumerate() {
         let mut turn = Turn {
             calls: Vec::new(),
             texts: Vec::new(),
         };
-        candidate_calls(&candidate, &mut turn.calls)?;
+        candidate_calls(position, &candidate, &mut turn.calls)?;
         let content = candidate.field("content")?;
         for part in elements_of(field_of(&content, "parts")?) {
             if !is_true(part.field("thought")?)? {

@@ -4,7 +4,7 @@
 //! of `steps[]`, with the same items. The steps of built-in and remote tools give none.
 //! Mirrors `python/toolsift/_pure/formats/gemini_interactions.py` line by line.
 
-use super::{field_of, items, members, RawCall, Turn};
+use super::{field_of, items, members, Context, RawCall, Turn};
 use crate::accumulator::{index_of, kind_at, text_of, Accumulator};
 use crate::json::Keep;
 use crate::node::{Index, Node};
@@ -81,7 +81,18 @@ pub fn keep() -> Keep {
         ("status", Keep::all()),
         ("event_type", Keep::all()),
     ]));
+    keep.merge(&members(&[("model", Keep::all()), ("id", Keep::all())]));
     keep
+}
+
+/// `model`, `id`; the finish reason is the interaction's `status`.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    Ok(Context {
+        model: doc.field("model")?,
+        response_id: doc.field("id")?,
+        finish_reason: doc.field("status")?,
+        choice_finish: &[],
+    })
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks

@@ -7,7 +7,7 @@
 //! formats in the same order (a test says so).
 
 use crate::accumulator::Accumulator;
-use crate::calls::Record;
+use crate::calls::{self, Record};
 use crate::dialects::{self, Dialect, Tools};
 use crate::json::{Keep, Tape, Token};
 use crate::node::{Envelope, Node, TapeNode};
@@ -34,6 +34,9 @@ pub struct RawCall<N> {
     /// The arguments are free text, not JSON (a custom tool's `input`): a string is kept
     /// in `raw_arguments` as it is, with `arguments={}`.
     pub verbatim: bool,
+    /// The choice (candidate) the call is in, with its position in the list, for
+    /// formats whose calls are in choices: its finish reason is the call's.
+    pub choice: Option<(usize, N)>,
 }
 
 impl<N> RawCall<N> {
@@ -44,8 +47,49 @@ impl<N> RawCall<N> {
             id,
             arguments,
             verbatim: false,
+            choice: None,
         }
     }
+
+    /// The same call, in the choice at `position` of the response's choices.
+    pub fn in_choice(self, position: usize, choice: N) -> Self {
+        RawCall {
+            choice: Some((position, choice)),
+            ..self
+        }
+    }
+}
+
+/// A response's context as found by its format's `context` (the values of its model, id
+/// and finish reason, where present), and `choice_finish`: the keys of a choice's finish
+/// reason, for formats whose calls are in choices ([`RawCall::choice`]). The `model`,
+/// `response_id`, `finish_reason` and `choice_index` columns.
+pub struct Context<N> {
+    pub model: Option<N>,
+    pub response_id: Option<N>,
+    pub finish_reason: Option<N>,
+    pub choice_finish: &'static [&'static str],
+}
+
+impl<N> Default for Context<N> {
+    fn default() -> Self {
+        Context {
+            model: None,
+            response_id: None,
+            finish_reason: None,
+            choice_finish: &[],
+        }
+    }
+}
+
+/// The first of `keys` that `node` has.
+pub fn first_field<N: Node>(node: &N, keys: &[&str]) -> Result<Option<N>, N::Error> {
+    for key in keys {
+        if let Some(found) = node.field(key)? {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
 }
 
 /// One assistant message of a response (an OpenAI choice, a Gemini candidate; one for the
@@ -143,6 +187,13 @@ macro_rules! formats {
             pub fn turns<N: Node>(self, doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
                 match self {
                     $(Walked::$variant => $module::turns(doc, out),)*
+                }
+            }
+
+            /// The model, id and finish reason of a response (see [`Context`]).
+            pub fn context<N: Node>(self, doc: &N) -> Result<Context<N>, N::Error> {
+                match self {
+                    $(Walked::$variant => $module::context(doc),)*
                 }
             }
 
@@ -303,6 +354,7 @@ impl TextFormat {
             format: Ok(dialect.map_or(AUTO_TEXT, Dialect::name)),
             content: parsed.content,
             reasoning: parsed.reasoning,
+            context: calls::Context::text(dialect.map_or(AUTO_TEXT, Dialect::name)),
         }
     }
 

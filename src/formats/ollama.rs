@@ -2,7 +2,7 @@
 //! arguments}` (`arguments` an object, or a JSON string); the id is the call's `id`
 //! where present. Mirrors `python/toolsift/_pure/formats/ollama.py` line by line.
 
-use super::{members, openai, RawCall, Turn};
+use super::{members, openai, Context, RawCall, Turn};
 use crate::accumulator::Accumulator;
 use crate::json::Keep;
 use crate::node::Node;
@@ -31,7 +31,18 @@ pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
 pub fn keep() -> Keep {
     let mut keep = members(&[("message", openai::message_keep())]);
     keep.merge(&members(&[("model", Keep::all()), ("done", Keep::all())]));
+    keep.merge(&members(&[("done_reason", Keep::all())]));
     keep
+}
+
+/// `model`, `done_reason`; a response has no id.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    Ok(Context {
+        model: doc.field("model")?,
+        response_id: None,
+        finish_reason: doc.field("done_reason")?,
+        choice_finish: &[],
+    })
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks

@@ -1,14 +1,33 @@
 //! OpenAI Chat Completions (`openai`, `OpenAIResponseParser`): the Rust twin of
 //! `python/toolsift/_pure/formats/openai.py`.
 
-use super::{elements_of, field_of, items, members, path, typed_texts, RawCall, Turn};
+use super::{elements_of, field_of, items, members, path, typed_texts, Context, RawCall, Turn};
 use crate::accumulator::{index_of, text_of, Accumulator};
 use crate::json::Keep;
 use crate::node::{Index, Node};
 
 /// The parts of a response [`walk`] reads.
 pub fn keep() -> Keep {
-    path(&["choices"], items(members(&[("message", message_keep())])))
+    let mut keep = path(
+        &["choices"],
+        items(members(&[
+            ("message", message_keep()),
+            ("finish_reason", Keep::all()),
+            ("index", Keep::all()),
+        ])),
+    );
+    keep.merge(&members(&[("model", Keep::all()), ("id", Keep::all())]));
+    keep
+}
+
+/// `model`, `id`; a call's finish reason is its choice's `finish_reason`.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    Ok(Context {
+        model: doc.field("model")?,
+        response_id: doc.field("id")?,
+        finish_reason: None,
+        choice_finish: &["finish_reason"],
+    })
 }
 
 /// The parts of a chat message [`message_calls`] reads.
@@ -41,8 +60,12 @@ pub fn detect<N: Node>(doc: &N) -> bool {
 
 /// `choices[].message.tool_calls[].function.{name, arguments}`, `tool_calls[].id`.
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
-    for choice in elements_of(doc.field("choices")?) {
+    for (position, choice) in elements_of(doc.field("choices")?).enumerate() {
+        let first = out.len();
         message_calls(&choice.field("message")?, out)?;
+        for call in &mut out[first..] {
+            call.choice = Some((position, choice.clone()));
+        }
     }
     Ok(())
 }
@@ -98,6 +121,7 @@ pub fn message_calls<N: Node>(
                 id: call.field("id")?,
                 arguments: custom.field("input")?,
                 verbatim: true,
+                choice: None,
             });
         }
     }

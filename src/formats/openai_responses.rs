@@ -5,7 +5,7 @@
 //! `apply_patch_call`, which the caller runs).
 //! Mirrors `python/toolsift/_pure/formats/openai_responses.py` line by line.
 
-use super::{items, members, path, RawCall, Turn};
+use super::{field_of, items, members, path, Context, RawCall, Turn};
 use crate::accumulator::{event_type, index_of, text_of, typed_event, Accumulator, ERROR_TYPE};
 use crate::json::Keep;
 use crate::node::{Index, Node};
@@ -27,6 +27,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
                 id: item.field("call_id")?,
                 arguments: item.field("input")?,
                 verbatim: true,
+                choice: None,
             });
         }
     }
@@ -64,7 +65,28 @@ pub fn keep() -> Keep {
     );
     // `type`: an event of the stream given alone (`is_stream_piece`).
     keep.merge(&members(&[("object", Keep::all()), ("type", Keep::all())]));
+    keep.merge(&members(&[
+        ("model", Keep::all()),
+        ("id", Keep::all()),
+        ("status", Keep::all()),
+        ("incomplete_details", members(&[("reason", Keep::all())])),
+    ]));
     keep
+}
+
+/// `model`, `id`; the finish reason is `incomplete_details.reason` where the response
+/// is incomplete, else its `status`.
+pub fn context<N: Node>(doc: &N) -> Result<Context<N>, N::Error> {
+    let finish_reason = match field_of(&doc.field("incomplete_details")?, "reason")? {
+        Some(reason) => Some(reason),
+        None => doc.field("status")?,
+    };
+    Ok(Context {
+        model: doc.field("model")?,
+        response_id: doc.field("id")?,
+        finish_reason,
+        choice_finish: &[],
+    })
 }
 
 /// Members one of which every response [`detect`] recognizes has (auto-detection looks

@@ -68,6 +68,7 @@ from toolsift._jsontext import (
     keeping_number_text,
     loads,
 )
+from toolsift._pure.context import Context
 from toolsift._pure.formats import BATCH_ENVELOPES
 from toolsift._pure.nodes import PLAIN, describe
 from toolsift._pure.violations import Checks
@@ -94,11 +95,13 @@ Sink = Callable[[Any], None]
 class Reading(Protocol):
     """How a parser reads a record's response (`toolsift._pure.walk.Parser`)."""
 
-    def read(self, doc: Any) -> tuple[list[ToolCall], str]:
+    def read(self, doc: Any, context: bool = False) -> tuple[list[ToolCall], str]:
         """The calls in a decoded response, and the format that read them (the `format`
-        column); `ParseError` where none did."""
+        column); `ParseError` where none did. With `context`, the calls carry it."""
 
-    def decoded_read(self, doc: Any, text: Any) -> tuple[list[ToolCall], str] | None:
+    def decoded_read(
+        self, doc: Any, text: Any, context: bool = False
+    ) -> tuple[list[ToolCall], str] | None:
         """The same for a response plain orjson decoded from the record `text`, or None
         where the record must be decoded exactly."""
 
@@ -372,6 +375,11 @@ class TextCalls(list[ToolCall]):
         self.content = content
         self.reasoning = reasoning
 
+    @property
+    def context(self) -> Context:
+        """The context columns: calls of the dialect's type, nothing else known."""
+        return Context(call_type=self.format)
+
 
 def response(calls: list[ToolCall], raw: Any, error: str | None = None) -> AgentResponse:
     """The AgentResponse of `calls` read in `raw` (a dialect's content and reasoning kept)."""
@@ -520,18 +528,19 @@ def _gemini_batch(doc: dict[str, Any], custom_id: str | None) -> tuple[Any, str 
 
 
 def read_record(
-    reading: Reading, record: Any, path: Sequence[str] | None
+    reading: Reading, record: Any, path: Sequence[str] | None, context: bool = False
 ) -> tuple[list[ToolCall], str | None, str | None, str | None]:
     """`(calls, custom_id, error, format)` of one non-blank record.
 
     A format that reads text (LiteRT-LM): without a `record_path`, a record that is not
     JSON, or that is not an envelope, is read as `parse` reads it, and is never an
-    error. `format` is the format the response was read as (None for a failure).
+    error. `format` is the format the response was read as (None for a failure). With
+    `context`, the calls of a walked response are a `context.Found`.
     """
     not_text = text_error(record)
     if not_text is not None:
         return [], None, not_text, None
-    read = _read_with_orjson(reading, record, path)
+    read = _read_with_orjson(reading, record, path, context)
     if read is not None:
         return read
     try:
@@ -546,14 +555,14 @@ def read_record(
     if response is doc and (text := reading.text_read(record)) is not None:
         return text[0], None, None, text[1]
     try:
-        calls, format = reading.read(response)
+        calls, format = reading.read(response, context)
     except ParseError as exc:  # auto-detection recognized no shape
         return [], custom_id, str(exc), None
     return calls, custom_id, None, format
 
 
 def _read_with_orjson(
-    reading: Reading, record: Any, path: Sequence[str] | None
+    reading: Reading, record: Any, path: Sequence[str] | None, context: bool
 ) -> tuple[list[ToolCall], str | None, str | None, str | None] | None:
     """`read_record` of a record decoded with plain orjson; None where that may differ
     from decoding it exactly: orjson refused it (an error, or a number beyond the float
@@ -566,7 +575,7 @@ def _read_with_orjson(
     response, custom_id, error = locate(doc, path)
     if error is not None:
         return None
-    read = reading.decoded_read(response, record)
+    read = reading.decoded_read(response, record, context)
     return None if read is None else (read[0], custom_id, None, read[1])
 
 
@@ -642,15 +651,17 @@ class ArrowColumns:
         c = self.columns
         if error is not None:
             self.failed += 1
-            for name, value in zip(
-                COLUMNS,
-                (number, custom_id, None, None, None, None, None, None, error, None, None, None),
-                strict=True,
-            ):
-                c[name].append(value)
+            for name in COLUMNS:
+                c[name].append(None)
+            c["record"][-1] = number
+            c["custom_id"][-1] = custom_id
+            c["error"][-1] = error
             return
         if calls:
             self.with_calls += 1
+        context = getattr(calls, "context", None)
+        if context is None:  # LiteRT-LM
+            context = Context(call_type=format or "function")
         for index, call in enumerate(calls):
             self.calls += 1
             if call.raw_arguments is not None:
@@ -664,6 +675,12 @@ class ArrowColumns:
             c["arguments"].append(dumps_arguments(call.arguments))
             c["raw_arguments"].append(call.raw_arguments)
             c["error"].append(None)
+            finish_reason, choice_index, call_type = context.call(index)
+            c["model"].append(context.model)
+            c["response_id"].append(context.response_id)
+            c["finish_reason"].append(finish_reason)
+            c["choice_index"].append(choice_index)
+            c["call_type"].append(call_type)
             c["defect"].append(call.defect)
             c["repairs"].append(call.repairs)
             c["violations"].append(self._violations(custom_id, call))
@@ -746,7 +763,9 @@ def column_batches(
                 columns.add(number, [], None, too_long_message(max_line_bytes), None)
                 continue
             with keeping_number_text():  # the arguments column writes `1e400` as it was
-                calls, custom_id, error, format = read_record(reading, record, record_path)
+                calls, custom_id, error, format = read_record(
+                    reading, record, record_path, context=True
+                )
             columns.add(number, calls, custom_id, error, format)
             text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
             if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:

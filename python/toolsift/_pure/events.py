@@ -107,6 +107,10 @@ class Assembler:
         """Every call, in the provider's order."""
         return [tool_call(slot) for slot in self._acc.ordered()]
 
+    def custom(self) -> list[bool]:
+        """Of every call (`calls`' order), whether its input is free text."""
+        return [slot.verbatim for slot in self._acc.ordered()]
+
     def partial(self) -> list[ToolCall]:
         """Every call started so far, in the provider's order; arguments still arriving
         are decoded as far as they are complete (`partial_json`). Never raises."""

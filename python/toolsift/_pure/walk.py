@@ -22,6 +22,7 @@ from toolsift._errors import (
 )
 from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
 from toolsift._pure import assistant_text, bulk, dialects, formats
+from toolsift._pure import context as contexts
 from toolsift._pure.accumulator import response_error
 from toolsift._pure.bulk import TextCalls, response
 from toolsift._pure.calls import decoded_tool_call, harvest
@@ -216,7 +217,11 @@ class Parser:
         return Assembler(spec.stream_handler(**self._options), format=spec.name)
 
     def assembled(
-        self, doc: Any, spec: formats.Format | None = None, shown: Any = _DOC
+        self,
+        doc: Any,
+        spec: formats.Format | None = None,
+        shown: Any = _DOC,
+        context: bool = False,
     ) -> tuple[list[ToolCall], str]:
         """A record holding a whole stream (a list of events, or SSE text): its calls,
         and the format that read them (`spec`'s reader, where given: a chunk recognized
@@ -237,6 +242,8 @@ class Parser:
             raise _unrecognized(error)
         if events.format is None:
             raise UnrecognizedShape(doc if shown is _DOC else shown)
+        if context:
+            return contexts.Found(calls, contexts.of_types(events.custom())), events.format
         return calls, events.format
 
     def parse_many(
@@ -254,15 +261,16 @@ class Parser:
         finally:
             release()
 
-    def read(self, doc: Any) -> tuple[list[ToolCall], str]:
+    def read(self, doc: Any, context: bool = False) -> tuple[list[ToolCall], str]:
         """The calls in a decoded response, and the format that read them (the `format`
         column). A str is not decoded here, except JSON text inside a string; LiteRT-LM
         reads it as text, as `parse_sdk` does. Auto-detection that recognizes no shape
-        raises `UnrecognizedShape`."""
-        calls, format = self._read(doc)
+        raises `UnrecognizedShape`. With `context`, the calls are a `context.Found`
+        (the context columns)."""
+        calls, format = self._read(doc, context)
         return self._repaired(calls), format
 
-    def _read(self, doc: Any) -> tuple[list[ToolCall], str]:
+    def _read(self, doc: Any, context: bool) -> tuple[list[ToolCall], str]:
         if self._text:
             # Inside an envelope: a string is the text, an object or array its JSON text.
             if isinstance(doc, str):
@@ -279,26 +287,40 @@ class Parser:
         if decoded is not None:
             # A response given as JSON text inside a string (a log that stored the body,
             # or `model_dump_json()`, as a string): the value the text holds is the record.
-            return self._read(decoded)
+            return self._read(decoded, context)
         if self._streams and holds_stream(doc):
-            return self.assembled(doc)
+            return self.assembled(doc, context=context)
         spec = formats.detect_or_none(doc) if self._auto else self._spec
         if spec is None:
             # Auto recognizes no response: an event of a stream given alone, read as a
             # stream of that one event (as a list of events is read).
             if isinstance(doc, TEXT_TYPES):
                 raise UnrecognizedShape(doc)
-            return self.assembled([doc], shown=doc)
+            return self.assembled([doc], shown=doc, context=context)
         if self._streams and spec.is_stream_piece(doc):
-            return self.assembled([doc], spec)  # a piece of a stream: read as one
+            # a piece of a stream: read as one
+            return self.assembled([doc], spec, context=context)
         if self._in_text:  # each message's calls, or those its text holds
             turns = spec.module.turns(doc)
-            return assistant_text.read(turns, spec.name, self._dialect_read), spec.name
-        if self._auto:
-            return harvest(spec.module.calls(doc)), spec.name
-        return harvest(self._walk(doc)), self._format
+            calls = assistant_text.read(turns, spec.name, self._dialect_read)
+            if context:  # no context columns yet for these records
+                return contexts.Found(calls, contexts.Context()), spec.name
+            return calls, spec.name
+        walk = spec.module.calls if self._auto else self._walk
+        name = spec.name if self._auto else self._format
+        if context:
+            found = list(walk(doc))
+            return self._found(harvest(found), spec, doc, found), name
+        return harvest(walk(doc)), name
 
-    def decoded_read(self, doc: Any, text: Any) -> tuple[list[ToolCall], str] | None:
+    @staticmethod
+    def _found(calls: list[ToolCall], spec: formats.Format, doc: Any, found: Any) -> Any:
+        """`calls` with the context of the response `doc` they were `found` in."""
+        return contexts.Found(calls, contexts.of_response(spec.module, doc, found))
+
+    def decoded_read(
+        self, doc: Any, text: Any, context: bool = False
+    ) -> tuple[list[ToolCall], str] | None:
         """`read` of `doc` (not LiteRT-LM), a response plain orjson decoded from JSON
         text `text` (all of it, or the record it is part of); None where orjson may have
         rounded an integer in arguments given inline and `text` has a run of 19 digits
@@ -323,7 +345,10 @@ class Parser:
                 if may_hold_big_integer(text):
                     return None
                 break
-        return self._repaired([decoded_tool_call(*call) for call in found]), spec.name
+        calls = self._repaired([decoded_tool_call(*call) for call in found])
+        if context:
+            return self._found(calls, spec, doc, found), spec.name
+        return calls, spec.name
 
     def text_read(self, text: Any) -> tuple[list[ToolCall], str] | None:
         """For LiteRT-LM, which reads text: the calls `parse` finds in a record, and the

@@ -42,6 +42,11 @@ COLUMN_HELP = {
     "defect": "why raw_arguments did not decode (a code: README, Argument defects)",
     "repairs": "the audited repairs made (--repair safe); in CSV, JSON text",
     "violations": "how the call fails its declared tools (--tools, --requests); [] if it fits",
+    "model": "the model the response names (OpenAI `model`, Gemini `modelVersion`, ...)",
+    "response_id": "the response's id (OpenAI/Anthropic `id`, Gemini `responseId`, ...)",
+    "finish_reason": "why the model stopped, as the provider spells it (stop, tool_calls, ...)",
+    "choice_index": "the index of the choice (candidate) the call is in",
+    "call_type": "function, custom (free-text input), or the raw-text dialect's name",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 

@@ -239,8 +239,11 @@ class _ResponseParser:
         `name`, `arguments` (compact JSON of the decoded object, as
         `json.dumps(..., separators=(",", ":"), ensure_ascii=False)` writes it),
         `raw_arguments` (the text that did not decode, else null), `error`, `defect`
-        (why `raw_arguments` did not decode: README, Argument defects) and `repairs`
-        (a list of the repairs `repair="safe"` made, else null). A record
+        (why `raw_arguments` did not decode: README, Argument defects), `repairs`
+        (a list of the repairs `repair="safe"` made, else null) and `violations`; then
+        the context columns `model`, `response_id`, `finish_reason`, `choice_index`
+        (int32) and `call_type` (`function`, `custom`, or a raw-text dialect's name), each
+        from the format's own fields (the README's table), null where it has none. A record
         that could not be read gives one row with `error` set (and `custom_id` where
         known), nulls elsewhere; a record with no calls gives no row. `record_path`,
         `threads` and `progress` as for `parse_file` (for in-memory records, `progress`

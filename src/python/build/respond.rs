@@ -310,6 +310,7 @@ fn tool_call_of_object<'py>(
         id,
         arguments,
         verbatim,
+        ..
     } = call;
     let name = match name {
         Some(PyNode(n)) if n.is_instance_of::<PyString>() => n,

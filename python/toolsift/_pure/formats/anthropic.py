@@ -49,6 +49,11 @@ def turns(doc: Any) -> Iterator[Turn]:
     yield list(calls(doc)), texts
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`model`, `id`, `stop_reason` (`toolsift._pure.context`)."""
+    return field(doc, "model"), field(doc, "id"), field(doc, "stop_reason"), None
+
+
 def detect(doc: Any) -> bool:
     """`"type": "message"`, `"role": "assistant"` and a `content` list."""
     return (

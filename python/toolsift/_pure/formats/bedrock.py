@@ -42,6 +42,12 @@ def turns(doc: Any) -> Iterator[Turn]:
     yield list(calls(doc)), [field(block, "text") for block in elements(field(message, "content"))]
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`stopReason`; a Converse response names no model and has no id
+    (`toolsift._pure.context`)."""
+    return None, None, field(doc, "stopReason"), None
+
+
 def detect(doc: Any) -> bool:
     """An `output` object holding a `message` object with a `content` list."""
     if not isinstance(doc, dict):

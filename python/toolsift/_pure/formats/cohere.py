@@ -66,6 +66,16 @@ def turns(doc: Any) -> Iterator[Turn]:
     yield list(calls(doc)), [*texts, field(doc, "text")]
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """The id (v2 `id`; v1 `response_id`, else `generation_id`), `finish_reason`; a
+    response names no model (`toolsift._pure.context`)."""
+    id = field(doc, "id")
+    for key in ("response_id", "generation_id"):
+        if id is None:
+            id = field(doc, key)
+    return None, id, field(doc, "finish_reason"), None
+
+
 def detect(doc: Any) -> bool:
     """v2: a `message` object with a `tool_calls`, `content` or `tool_plan` member, and a
     `finish_reason` of the v2 API's enum. v1: a `tool_calls` list or a `text` string,

@@ -91,6 +91,31 @@ def turns(doc: Any) -> Iterator[Turn]:
         yield [(field(c, "name"), field(c, "id"), field(c, "args")) for c in live], []
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, list[tuple[Any, Any, int]]]:
+    """The model version and response id (the SDK's snake_case, then REST's camelCase);
+    a call's finish reason is its candidate's (`toolsift._pure.context`)."""
+    candidates = [
+        (
+            candidate,
+            _either(candidate, "finish_reason", "finishReason"),
+            _candidate_calls(candidate),
+        )
+        for candidate in elements(field(doc, "candidates"))
+    ]
+    return (
+        _either(doc, "model_version", "modelVersion"),
+        _either(doc, "response_id", "responseId"),
+        None,
+        candidates,
+    )
+
+
+def _candidate_calls(candidate: Any) -> int:
+    """How many calls `calls` finds in a candidate."""
+    parts = elements(field(field(candidate, "content"), "parts"))
+    return sum(1 for part in parts if _either(part, "function_call", "functionCall") is not None)
+
+
 def live_calls(doc: Any) -> Sequence[Any]:
     """A Live API message's `tool_call.function_calls` (or REST `toolCall.functionCalls`)."""
     tool_call = _either(doc, "tool_call", "toolCall")

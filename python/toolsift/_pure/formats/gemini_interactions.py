@@ -67,6 +67,12 @@ def turns(doc: Any) -> Iterator[Turn]:
     yield list(calls(doc)), texts
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`model`, `id`; the finish reason is the interaction's `status`
+    (`toolsift._pure.context`)."""
+    return field(doc, "model"), field(doc, "id"), field(doc, "status"), None
+
+
 def detect(doc: Any) -> bool:
     """`"object": "interaction"` with a `steps` (or legacy `outputs`) list; or, as an SDK
     object's dump has no `object` where the server's did not, a `steps` list with a

@@ -33,6 +33,11 @@ def turns(doc: Any) -> Iterator[Turn]:
     yield list(openai.message_calls(message)), openai.content_texts(field(message, "content"))
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`model`, `done_reason`; a response has no id (`toolsift._pure.context`)."""
+    return field(doc, "model"), None, field(doc, "done_reason"), None
+
+
 def detect(doc: Any) -> bool:
     """A `message` object, a string `model` and a boolean `done`."""
     return (

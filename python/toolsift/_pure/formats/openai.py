@@ -15,6 +15,16 @@ NAME = "openai"
 PARSER_CLASS, WHERE, ID = described(NAME)  # the table of `toolsift.formats`
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, list[tuple[Any, Any, int]]]:
+    """`model`, `id`; a call's finish reason is its choice's `finish_reason`
+    (`toolsift._pure.context`)."""
+    choices = [
+        (choice, field(choice, "finish_reason"), len(list(message_calls(field(choice, "message")))))
+        for choice in elements(field(doc, "choices"))
+    ]
+    return field(doc, "model"), field(doc, "id"), None, choices
+
+
 def detect(doc: Any) -> bool:
     """A chat completion: a `choices` list."""
     return isinstance(doc, dict) and isinstance(doc.get("choices"), list)

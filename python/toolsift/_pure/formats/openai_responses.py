@@ -59,6 +59,15 @@ def turns(doc: Any) -> Iterator[Turn]:
     yield list(calls(doc)), texts
 
 
+def context(doc: Any) -> tuple[Any, Any, Any, None]:
+    """`model`, `id`; the finish reason is `incomplete_details.reason` where the response
+    is incomplete, else its `status` (`toolsift._pure.context`)."""
+    finish = field(field(doc, "incomplete_details"), "reason")
+    if finish is None:
+        finish = field(doc, "status")
+    return field(doc, "model"), field(doc, "id"), finish, None
+
+
 def detect(doc: Any) -> bool:
     """`"object": "response"` with an `output` list."""
     return (

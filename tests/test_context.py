@@ -1,0 +1,96 @@
+"""The context columns (`model`, `response_id`, `finish_reason`, `choice_index`,
+`call_type`) of `to_arrow`, on both backends: tests/vectors/context.json (which
+`cargo test` reads too, tests/context_vectors.rs), the schema, and the two backends on
+responses of any shape (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from conftest import VECTORS, bind, both_backends
+from hypothesis import given
+from hypothesis import strategies as st
+from test_parity import GEMINI, OPENAI, TEXT, examples
+from toolsift import formats, parsers
+from toolsift._types import COLUMNS
+
+CONTEXT = ("model", "response_id", "finish_reason", "choice_index", "call_type")
+CASES = json.loads((VECTORS / "context.json").read_text("utf-8"))
+
+
+def parser(make: Any, format: str) -> Any:
+    cls = getattr(make, formats.parser_classes()[format])
+    return cls(format) if cls.__name__ == "RawTextParser" else cls()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
+def test_context_vectors(make: Any, case: dict[str, Any]) -> None:
+    table = parser(make, case["format"]).to_arrow([case["text"]])
+    columns = table.select(["name", *CONTEXT]).to_pydict()
+    rows = [list(row) for row in zip(*columns.values(), strict=True)]
+    assert rows == case["rows"]
+
+
+def test_context_columns_come_last(make: Any) -> None:
+    """Added at the end: the columns before them keep their places."""
+    table = make.OpenAIResponseParser().to_arrow([CASES[0]["text"]])
+    assert tuple(table.column_names[-5:]) == CONTEXT
+    assert tuple(table.column_names) == COLUMNS
+    assert str(table.schema.field("choice_index").type) == "int32"
+
+
+def test_context_vectors_cover_every_format() -> None:
+    """Every walked format, `json`, `litert`, a dialect and `auto` have a vector."""
+    covered = {case["format"] for case in CASES}
+    walked = {name for name, cls in formats.parser_classes().items() if cls != "RawTextParser"}
+    assert walked <= covered
+    assert covered - walked  # a raw-text dialect
+
+
+# A context value: a string, or anything else JSON holds (only strings are kept; an
+# index only where it is an integer of 32 bits).
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**64, 1.0]),
+    TEXT,
+    st.sampled_from(["stop", "tool_calls", "STOP", "MAX_TOKENS"]),
+    st.lists(st.integers(), max_size=1),
+)
+TOP_KEYS = ("model", "id", "modelVersion", "model_version", "responseId", "response_id")
+CHOICE_KEYS = ("finish_reason", "finishReason", "index")
+
+
+def with_context(doc: Any, data: st.DataObject) -> Any:
+    """`doc` with context members of any value added to it and to its choices."""
+    if not isinstance(doc, dict):
+        return doc
+    draw = data.draw
+    doc = {**doc, **draw(st.dictionaries(st.sampled_from(TOP_KEYS), VALUES, max_size=3))}
+    for key in ("choices", "candidates"):
+        if isinstance(doc.get(key), list):
+            doc[key] = [
+                {**item, **draw(st.dictionaries(st.sampled_from(CHOICE_KEYS), VALUES))}
+                if isinstance(item, dict)
+                else item
+                for item in doc[key]
+            ]
+    return doc
+
+
+@pytest.mark.filterwarnings("ignore:.*found no tool call")
+@examples(200)
+@given(st.sampled_from(["openai", "gemini", "auto"]), st.one_of(OPENAI, GEMINI), st.data())
+def test_context_parity(format: str, doc: Any, data: st.DataObject) -> None:
+    """Both backends give the same context columns for responses of any shape."""
+    doc = with_context(doc, data)
+    line = json.dumps(doc)
+    tables = []
+    for backend in both_backends():
+        cls = bind(getattr(parsers, formats.parser_classes()[format]), backend)
+        tables.append(cls().to_arrow([line, line.encode()]))
+    rust, python = (table.select(["name", "error", *CONTEXT]).to_pylist() for table in tables)
+    assert rust == python, line
