@@ -25,7 +25,7 @@ from conftest import both_backends, calls_as_dicts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolsift import AgentResponse, parsers
-from toolsift._errors import OPENED_BEFORE_FORK
+from toolsift._errors import OPENED_BEFORE_FORK, error_kind
 from toolsift._jsontext import (
     dumps_arguments,
     dumps_compact,
@@ -157,6 +157,8 @@ def rows_of(
                     "arguments": None,
                     "raw_arguments": None,
                     "error": response.error,
+                    "error_kind": error_kind(response.error)[0],
+                    "http_status": error_kind(response.error)[1],
                 }
             )
             continue
@@ -171,6 +173,8 @@ def rows_of(
                     "arguments": dumps_compact(call.arguments),
                     "raw_arguments": call.raw_arguments,
                     "error": None,
+                    "error_kind": None,
+                    "http_status": None,
                 }
             )
     return rows
@@ -227,6 +231,8 @@ def test_parse_file_round_trip(
         "arguments",
         "raw_arguments",
         "error",
+        "error_kind",
+        "http_status",
     ]
     got = table.drop_columns(["custom_id"]).to_pylist()
     assert got == rows_of(responses, numbers)  # call for call
@@ -273,6 +279,8 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
             "arguments": None,
             "raw_arguments": None,
             "error": "batch error: Bad Request: invalid argument",
+            "error_kind": "provider",
+            "http_status": None,
         }
     ]
     assert by_record[3][0]["error"] == "batch error: 400: bad"

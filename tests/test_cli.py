@@ -1245,5 +1245,68 @@ def test_version_and_help_examples() -> None:
     assert len(examples) == 3 and all("toolsift extract " in line for line in examples)
     for name in cli.COLUMN_HELP:
         assert f"\n  {name} " in tail
-    assert tail.endswith(f"  error          {cli.COLUMN_HELP['error']}\n")
+    assert f"\n  error          {cli.COLUMN_HELP['error']}\n" in tail
     assert "128+N ended by signal N" in done.stdout
+
+
+# ------------------------------------------------------------------ rows per record, kinds
+
+KIND_LINES = [
+    '{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{\\"a\\":1}"}}]}}]}',
+    "{nope",
+    '{"custom_id":"x","response":{"status_code":429}}',
+    '{"custom_id":"y","response":{"status_code":500}}',
+    '{"choices":[]}',
+]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_extract_rows_records(impl: str, make: Any, tmp_path: Path, suffix: str) -> None:
+    """`--rows records`: the rows of `to_arrow(rows="records")`, arguments as objects in
+    JSONL; the summary counts the failed records by kind on a line of its own."""
+    src = tmp_path / "k.jsonl"
+    src.write_text("\n".join(KIND_LINES) + "\n")
+    out = tmp_path / f"out{suffix}"
+    done = run(impl, "extract", src, "--rows", "records", "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert summary(done.stderr) == (5, 1, 1, 0, 3)
+    assert "toolsift: failed records by kind: provider 2, json 1\n" in done.stderr
+    want = make.OpenAIResponseParser().to_arrow(src, rows="records")
+    if suffix == ".parquet":
+        assert pq.read_table(out).equals(want)
+        return
+    rows = jsonl_rows(out.read_text())
+    expected = want.to_pylist()
+    for row in expected:
+        for call in row["tool_calls"]:
+            call["arguments"] = json.loads(call["arguments"])
+    assert rows == expected
+    assert [row["calls"] for row in rows] == [1, 0, 0, 0, 0]
+    assert [row["http_status"] for row in rows] == [None, None, 429, 500, None]
+
+
+def test_extract_error_kinds_in_rows(impl: str, tmp_path: Path) -> None:
+    src = tmp_path / "k.jsonl"
+    src.write_text("\n".join(KIND_LINES) + "\n")
+    rows = jsonl_rows(run(impl, "extract", src, "--quiet").stdout)
+    assert [(row["record"], row["error_kind"], row["http_status"]) for row in rows] == [
+        (0, None, None),
+        (1, "json", None),
+        (2, "provider", 429),
+        (3, "provider", 500),
+    ]
+
+
+def test_extract_rows_records_usage(tmp_path: Path) -> None:
+    src = tmp_path / "k.jsonl"
+    src.write_text("\n".join(KIND_LINES) + "\n")
+    for args, message in (
+        (["-o", tmp_path / "x.csv"], "--rows records writes JSONL or Parquet"),
+        (["--stream"], "--rows records cannot be used with --stream"),
+        (["--stream-lines"], "--rows records cannot be used with --stream-lines"),
+    ):
+        done = run("python", "extract", src, "--rows", "records", *args)
+        assert done.returncode == 2
+        assert message in done.stderr
+    done = run("python", "extract", src, "--rows", "record")
+    assert done.returncode == 2 and "invalid choice" in done.stderr

@@ -17,17 +17,20 @@ from typing import Any
 
 from toolsift._errors import OPENED_BEFORE_FORK
 from toolsift._paths import expand_local
-from toolsift._types import COLUMNS, AgentResponse
+from toolsift._types import CALL_LEVEL_COLUMNS, COLUMNS, AgentResponse
 
 __all__ = [
     "BATCH_ROWS",
     "COLUMNS",
+    "ROWS",
     "BatchStream",
     "Files",
     "ProgressArg",
     "arrow_batches",
+    "by_record",
     "file_schema",
     "parse_file",
+    "record_schema",
     "require_pyarrow",
     "schema",
     "stream",
@@ -62,8 +65,78 @@ def schema() -> Any:
             pa.field("arguments", pa.string()),
             pa.field("raw_arguments", pa.string()),
             pa.field("error", pa.string()),
+            pa.field("error_kind", pa.string()),
+            pa.field("http_status", pa.int32()),
         ]
     )
+
+
+ROWS = ("calls", "records")
+"""The values of `rows`: one row per call (the default), or one per record."""
+
+
+def check_rows(rows: object) -> None:
+    if rows not in ROWS:
+        raise ValueError(f"rows must be 'calls' or 'records', got {rows!r}")
+
+
+def record_schema(call_schema: Any) -> Any:
+    """The schema of `rows="records"` made from the one of one row per call: the columns
+    of the record (all but `CALL_LEVEL_COLUMNS`), in order, then `calls` (int32, how many) and
+    `tool_calls` (a list of structs of the `CALL_LEVEL_COLUMNS`, in the calls' order)."""
+    pa = require_pyarrow()
+    call = pa.struct([call_schema.field(name) for name in CALL_LEVEL_COLUMNS])
+    return pa.schema(
+        [
+            *(field for field in call_schema if field.name not in CALL_LEVEL_COLUMNS),
+            pa.field("calls", pa.int32(), nullable=False),
+            pa.field("tool_calls", pa.list_(call), nullable=False),
+        ]
+    )
+
+
+def by_record(batch: Any, schema: Any) -> Any:
+    """The rows of a batch of one row per call (as the backends make them with
+    `every_record`: a record without calls, or one that failed, has one row whose call
+    columns are null; a record's rows are never split between batches) as one row per
+    record, of `schema` (`record_schema`)."""
+    pa = require_pyarrow()
+    import pyarrow.compute as pc
+
+    rows = batch.num_rows
+    if rows == 0:  # (the backends give none)
+        return pa.RecordBatch.from_pylist([], schema=schema)
+    record = batch.column("record")
+    # A record's rows are next to each other: each starts where the number changes.
+    changed = pc.not_equal(record.slice(1), record.slice(0, rows - 1))
+    starts = pc.add(pc.indices_nonzero(changed), 1).cast(pa.int64())
+    starts = pa.concat_arrays([_int(pa.int64(), 0), starts])
+    is_call = pc.is_valid(batch.column("call_index"))
+    calls_before = pc.cumulative_sum(is_call.cast(pa.int32()))
+    ends = pa.concat_arrays([pc.subtract(starts.slice(1), 1), _int(pa.int64(), rows - 1)])
+    offsets = pa.concat_arrays([_int(pa.int32(), 0), pc.take(calls_before, ends)])
+    struct_type = schema.field("tool_calls").type.value_type
+    every = is_call.true_count == rows
+    members = [batch.column(name) for name in CALL_LEVEL_COLUMNS]
+    if not every:
+        members = [pc.filter(column, is_call) for column in members]
+    calls = pa.StructArray.from_arrays(members, fields=list(struct_type))
+    one_each = len(starts) == rows
+    columns = [
+        batch.column(field.name) if one_each else pc.take(batch.column(field.name), starts)
+        for field in schema
+        if field.name not in ("calls", "tool_calls")
+    ]
+    counts = pc.subtract(offsets.slice(1), offsets.slice(0, len(offsets) - 1))
+    listed = pa.ListArray.from_arrays(offsets, calls, type=schema.field("tool_calls").type)
+    return pa.RecordBatch.from_arrays([*columns, counts, listed], schema=schema)
+
+
+def _int(kind: Any, value: int) -> Any:
+    """An array of one int64 or int32, made from a buffer (see `repeated`)."""
+    pa = require_pyarrow()
+    data = struct.pack("<q" if kind == pa.int64() else "<i", value)
+    return pa.Array.from_buffers(kind, 1, [None, pa.py_buffer(data)])
 
 
 def record_path_keys(record_path: object) -> list[str] | None:
@@ -594,12 +667,15 @@ def stream(
     max_line_bytes: int | None = None,
     batch_rows: int | None = None,
     names: Sequence[str] | None = None,
+    rows: str = "calls",
 ) -> BatchStream:
     """The rows of `source` (a path, in-memory records, or `Files`) as a `BatchStream` of
     record batches (`batch_rows` each; None: as the backend cuts them). Arguments are
     checked, and every file is looked up, now. `names`: the `file` column's values for
-    `Files` (default: the paths, directories and globs expanded)."""
-    require_pyarrow()
+    `Files` (default: the paths, directories and globs expanded). `rows`: one row per
+    call, or per record (`by_record`, on the reading threads)."""
+    pa = require_pyarrow()
+    check_rows(rows)
     keys = record_path_keys(record_path)
     _check_threads(threads)
     check_max_line_bytes(max_line_bytes)
@@ -607,14 +683,20 @@ def stream(
         isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1
     ):
         raise ValueError(f"batch_rows must be a positive int, got {batch_rows!r}")
-    rows_schema = schema()
+    rows_schema = call_schema = schema()
+    every_record = rows == "records"
+    if every_record:
+        rows_schema = record_schema(call_schema)
     idle = _releasing(getattr(sys.modules.get(type(core).__module__), "release_memory", None))
 
     def reading(records: Any, threads: int | None, callback: Any, size: int | None) -> Any:
         def run(sink: Sink) -> dict[str, int]:
+            if every_record:
+                sink = _grouping(sink, rows_schema)
             counts = core.arrow_batches(
-                records, keys, threads, callback, sink, rows_schema, max_line_bytes
-            )
+                records, keys, threads, callback, sink, call_schema, max_line_bytes,
+                every_record,
+            )  # fmt: skip
             if callback is not None and size is not None:
                 callback(size)  # read to its end (a file of no lines reports nothing)
             return dict(counts)
@@ -641,7 +723,13 @@ def stream(
         (name, reading(path, each, callback, size))
         for name, path, callback, size in zip(names, paths, callbacks, sizes, strict=True)
     ]
-    return BatchStream(parts, in_flight, file_schema(), batch_rows, bar, idle)
+    files_schema = pa.schema([pa.field("file", pa.string(), nullable=False), *rows_schema])
+    return BatchStream(parts, in_flight, files_schema, batch_rows, bar, idle)
+
+
+def _grouping(sink: Sink, schema: Any) -> Sink:
+    """`sink` given each batch as one row per record (`by_record`)."""
+    return lambda batch: sink(by_record(batch, schema))
 
 
 def _releasing(native: Callable[[], object] | None) -> Callable[[], None]:
@@ -686,12 +774,15 @@ def arrow_batches(
     progress: ProgressArg,
     max_line_bytes: int | None = None,
     batch_rows: int = BATCH_ROWS,
+    rows: str = "calls",
 ) -> Any:
     """A `pyarrow.RecordBatchReader` over the rows of `source`."""
     if batch_rows is None:
         raise ValueError("batch_rows must be a positive int, got None")
-    rows = stream(core, source, record_path, threads, progress, max_line_bytes, batch_rows)
-    return _reader(rows)
+    stream_ = stream(
+        core, source, record_path, threads, progress, max_line_bytes, batch_rows, rows=rows
+    )
+    return _reader(stream_)
 
 
 def to_arrow(
@@ -701,21 +792,22 @@ def to_arrow(
     threads: int | None,
     progress: ProgressArg,
     max_line_bytes: int | None = None,
+    rows: str = "calls",
 ) -> Any:
     """The rows of `source` as one `pyarrow.Table`, whose chunks are the batches as the
     backend cuts them: joined as they are (as pyarrow's own readers join theirs), since
     cutting them to `batch_rows` would copy every column once more. An OSError while
     reading (compressed data cut short) carries the rows read before it as `table`."""
     pa = require_pyarrow()
-    rows = stream(core, source, record_path, threads, progress, max_line_bytes)
+    read = stream(core, source, record_path, threads, progress, max_line_bytes, rows=rows)
     batches: list[Any] = []
     try:
-        for batch in rows:
+        for batch in read:
             batches.append(batch)
     except OSError as exc:
-        exc.table = pa.Table.from_batches(batches, rows.schema)  # type: ignore[attr-defined]
+        exc.table = pa.Table.from_batches(batches, read.schema)  # type: ignore[attr-defined]
         raise
-    return pa.Table.from_batches(batches, rows.schema)
+    return pa.Table.from_batches(batches, read.schema)
 
 
 def _reader(rows: BatchStream) -> Any:

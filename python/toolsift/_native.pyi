@@ -62,6 +62,7 @@ class Parser:
         sink: Callable[[Any], object],
         schema: Any = None,
         max_line_bytes: int | None = None,
+        every_record: bool = False,
     ) -> dict[str, int]: ...
 
 @final

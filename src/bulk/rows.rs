@@ -5,6 +5,7 @@ use super::canonical::{self, Stop};
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
 use crate::compact;
+use crate::json_errors;
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
@@ -15,7 +16,8 @@ use std::ops::AddAssign;
 use std::sync::{Arc, OnceLock};
 
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
-/// `name`, `arguments`, `raw_arguments`, `error` (strings).
+/// `name`, `arguments`, `raw_arguments`, `error` (strings), `error_kind` (string) and
+/// `http_status` (int32) of a failed record (`crate::json_errors::error_kind`).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -31,6 +33,8 @@ pub fn schema() -> SchemaRef {
                 text("arguments"),
                 text("raw_arguments"),
                 text("error"),
+                text("error_kind"),
+                Field::new("http_status", DataType::Int32, true),
             ]))
         })
         .clone()
@@ -95,6 +99,10 @@ pub struct Rows {
     arguments: StringBuilder,
     raw_arguments: StringBuilder,
     error: StringBuilder,
+    error_kind: StringBuilder,
+    http_status: Int32Builder,
+    /// A row for a record without calls too (`rows="records"`): null call columns.
+    every_record: bool,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -129,11 +137,21 @@ impl Rows {
             arguments: StringBuilder::with_capacity(rows, (bytes / 2).min(1 << 20) + 1024),
             raw_arguments: StringBuilder::new(),
             error: StringBuilder::new(),
+            error_kind: StringBuilder::new(),
+            http_status: Int32Builder::new(),
+            every_record: false,
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
             kept: String::new(),
         }
+    }
+
+    /// The same, with a row for each record without calls too (its call columns null):
+    /// the rows `rows="records"` groups by record.
+    pub fn with_every_record(mut self, every_record: bool) -> Self {
+        self.every_record = every_record;
+        self
     }
 
     /// The rows of one non-blank record.
@@ -152,6 +170,8 @@ impl Rows {
                 self.counts.records += 1;
                 if !record.calls.is_empty() {
                     self.counts.records_with_calls += 1;
+                } else if self.every_record {
+                    self.add_row(number, custom_id.as_deref(), Some(format), None);
                 }
                 for (index, call) in record.calls.iter().enumerate() {
                     self.counts.calls += 1;
@@ -209,6 +229,8 @@ impl Rows {
                     self.arguments.append_value(arguments);
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
+                    self.error_kind.append_null();
+                    self.http_status.append_null();
                 }
             }
         }
@@ -218,16 +240,36 @@ impl Rows {
     pub fn add_failed(&mut self, number: i64, custom_id: Option<&str>, error: &str) {
         self.counts.records += 1;
         self.counts.failed += 1;
+        self.add_row(number, custom_id, None, Some(error));
+    }
+
+    /// A row without a call: a failed record's (`error`), or a record without calls.
+    fn add_row(
+        &mut self,
+        number: i64,
+        custom_id: Option<&str>,
+        format: Option<&str>,
+        error: Option<&str>,
+    ) {
         self.rows += 1;
         self.record.append_value(number);
         self.custom_id.append_option(custom_id);
-        self.format.append_null();
+        self.format.append_option(format);
         self.call_index.append_null();
         self.id.append_null();
         self.name.append_null();
         self.arguments.append_null();
         self.raw_arguments.append_null();
-        self.error.append_value(error);
+        self.error.append_option(error);
+        let (kind, status) = match error {
+            Some(error) => {
+                let (kind, status) = json_errors::error_kind(error);
+                (Some(kind), status)
+            }
+            None => (None, None),
+        };
+        self.error_kind.append_option(kind);
+        self.http_status.append_option(status);
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
@@ -241,6 +283,8 @@ impl Rows {
             Arc::new(self.arguments.finish()),
             Arc::new(self.raw_arguments.finish()),
             Arc::new(self.error.finish()),
+            Arc::new(self.error_kind.finish()),
+            Arc::new(self.http_status.finish()),
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,
@@ -316,5 +360,80 @@ mod tests {
         let records = moved.batch.column(0).as_primitive::<Int64Type>();
         assert_eq!(records.values(), &[100, 100, 100, 101, 102]);
         assert_eq!(moved.batch.column(5), &chunk_names); // the rest as it was
+    }
+
+    /// The records of the shared vectors' `kinds` (tests/vectors/json_errors.json) give
+    /// their error, its kind and its HTTP status.
+    #[test]
+    fn failed_records_of_the_vectors() {
+        use arrow_array::Int32Array;
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/vectors/json_errors.json"
+        );
+        let document: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut checked = 0;
+        for case in document["kinds"].as_array().unwrap() {
+            let Some(record) = case["record"].as_str() else {
+                continue;
+            };
+            let format = case["format"].as_str().unwrap();
+            let format = Format::new(format, "tool_calls", "name", "arguments", false).unwrap();
+            let path: Option<Vec<String>> = case["record_path"]
+                .as_str()
+                .map(|p| p.split('.').map(str::to_owned).collect());
+            let mut rows = Rows::new();
+            rows.add(0, read_record(&format, record.as_bytes(), path.as_deref()));
+            let batch = rows.finish().unwrap().batch;
+            let text = |name: &str| {
+                let column = batch.column_by_name(name).unwrap();
+                let column = column.as_any().downcast_ref::<StringArray>().unwrap();
+                column.value(0).to_owned()
+            };
+            assert_eq!(
+                text("error"),
+                case["error"].as_str().unwrap(),
+                "{}",
+                case["name"]
+            );
+            assert_eq!(text("error_kind"), case["kind"].as_str().unwrap());
+            let status = batch.column_by_name("http_status").unwrap();
+            let status = status.as_any().downcast_ref::<Int32Array>().unwrap();
+            let status = (!status.is_null(0)).then(|| i64::from(status.value(0)));
+            assert_eq!(status, case["http_status"].as_i64(), "{}", case["name"]);
+            checked += 1;
+        }
+        assert!(checked > 10, "{checked} records");
+    }
+
+    /// A record's rows with `with_every_record`: one for a record without calls too.
+    #[test]
+    fn a_row_for_every_record() {
+        let format = Format::new("openai", "tool_calls", "name", "arguments", false).unwrap();
+        let lines: [&[u8]; 3] = [
+            br#"{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}}]}"#,
+            br#"{"choices":[]}"#,
+            b"{nope",
+        ];
+        let rows_of = |every: bool| {
+            let mut rows = Rows::new().with_every_record(every);
+            for (n, line) in lines.iter().enumerate() {
+                rows.add(n as i64, read_record(&format, line, None));
+            }
+            rows.finish().unwrap()
+        };
+        let (some, every) = (rows_of(false), rows_of(true));
+        assert_eq!(some.batch.num_rows(), 2);
+        assert_eq!(every.batch.num_rows(), 3);
+        assert_eq!(some.counts, every.counts);
+        let records = every.batch.column(0).as_primitive::<Int64Type>();
+        assert_eq!(records.values(), &[0, 1, 2]);
+        let no_call = every.batch.slice(1, 1);
+        assert!(no_call.column_by_name("call_index").unwrap().is_null(0));
+        assert!(no_call.column_by_name("error").unwrap().is_null(0));
+        let format = no_call.column_by_name("format").unwrap();
+        let format = format.as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(format.value(0), "openai");
     }
 }

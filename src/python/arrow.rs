@@ -35,8 +35,8 @@ fn arrow_error(err: ArrowError) -> PyErr {
 
 /// The rows of a block's (non-blank) lines, numbered from 0 at the block's first line,
 /// and the number of lines (blank ones too) in the block.
-fn rows_of_block(reader: &Reader, block: &Block) -> (Rows, i64) {
-    let mut rows = Rows::for_text(block.text().len());
+fn rows_of_block(reader: &Reader, block: &Block, every_record: bool) -> (Rows, i64) {
+    let mut rows = Rows::for_text(block.text().len()).with_every_record(every_record);
     let mut lines = 0;
     for line in block.lines() {
         if let Some((_, outcome)) = reader.read_line(line) {
@@ -51,6 +51,8 @@ fn rows_of_block(reader: &Reader, block: &Block) -> (Rows, i64) {
 struct Emitter<'py> {
     sink: Bound<'py, PyAny>,
     counts: Counts,
+    /// A row for each record without calls too (`Rows::with_every_record`).
+    every_record: bool,
 }
 
 impl<'py> Emitter<'py> {
@@ -83,7 +85,7 @@ pub fn arrow_batches<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     sink: &Bound<'py, PyAny>,
-    max_line: usize,
+    (max_line, every_record): (usize, bool),
 ) -> PyResult<Bound<'py, PyDict>> {
     let py = source.py();
     Builder::new(py)?.check_threads(threads)?;
@@ -95,6 +97,7 @@ pub fn arrow_batches<'py>(
     let mut emitter = Emitter {
         sink: sink.clone(),
         counts: Counts::default(),
+        every_record,
     };
     if source.is_instance_of::<PyString>() {
         let file = FilePath::new(source)?;
@@ -117,6 +120,7 @@ fn arrow_file<'py>(
     let py = emitter.sink.py();
     let mut blocks = file.open(py, reader.max_line, threads, READ_AHEAD)?;
     let mut first_line = 0; // the number of the next block's first line
+    let every_record = emitter.every_record;
     let plan = Plan {
         threads,
         caller_works: false,
@@ -127,7 +131,7 @@ fn arrow_file<'py>(
         plan,
         std::iter::from_fn(|| py.detach(|| blocks.next())),
         |block: Block, _| {
-            let (rows, lines) = rows_of_block(reader, &block);
+            let (rows, lines) = rows_of_block(reader, &block, every_record);
             let (consumed, text_read) = (block.consumed, block.text_read);
             let long = block.text().len() > source::LONG_BLOCK;
             block.recycle(); // now: its rows wait without it
@@ -167,8 +171,8 @@ fn not_text(type_name: &str) -> String {
 const NO_RESPONSE: &str = "no response (null)";
 
 /// The rows of a chunk of in-memory records, the first numbered `first`.
-fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>]) -> Rows {
-    let mut rows = Rows::new();
+fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>], every_record: bool) -> Rows {
+    let mut rows = Rows::new().with_every_record(every_record);
     for (offset, item) in items.iter().enumerate() {
         let number = (first + offset) as i64;
         match item {
@@ -198,6 +202,7 @@ fn arrow_chunks<'py>(
         })
         .sum::<u64>();
     let chunks = items.chunks(CHUNK);
+    let every_record = emitter.every_record;
     // Consuming a batch is cheap: the calling thread only hands chunks out.
     let plan = Plan {
         threads: if chunks.len() <= 1 { 1 } else { threads },
@@ -208,7 +213,7 @@ fn arrow_chunks<'py>(
         &py,
         plan,
         chunks.enumerate(),
-        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk).finish(),
+        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk, every_record).finish(),
         |k, chunk| {
             emitter.emit(chunk.map_err(arrow_error)?)?;
             report(progress, (((k + 1) * CHUNK).min(items.len())) as u64)

@@ -179,7 +179,7 @@ impl Parser {
     /// handed to `sink` as pyarrow RecordBatches; returns the counts. `schema` is the
     /// pure backend's (the Rust one builds the same one itself).
     #[allow(clippy::too_many_arguments)] // the Python signature, one argument each
-    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None))]
+    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None, every_record=false))]
     fn arrow_batches<'py>(
         &self,
         source: &Bound<'py, PyAny>,
@@ -189,6 +189,7 @@ impl Parser {
         sink: &Bound<'py, PyAny>,
         schema: Option<&Bound<'py, PyAny>>,
         max_line_bytes: Option<usize>,
+        every_record: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
         let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
@@ -199,7 +200,7 @@ impl Parser {
             threads,
             progress,
             sink,
-            max_line,
+            (max_line, every_record),
         )?;
         Ok(counts.into_any())
     }

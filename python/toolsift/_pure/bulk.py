@@ -61,7 +61,13 @@ from typing import IO, Any, Protocol, cast
 
 import orjson
 
-from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
+from toolsift._errors import (
+    OPENED_BEFORE_FORK,
+    ParseError,
+    check_threads,
+    error_kind,
+    record_error,
+)
 from toolsift._jsontext import (
     dumps_arguments,
     dumps_compact,
@@ -618,9 +624,12 @@ if hasattr(os, "register_at_fork"):  # POSIX
 class ArrowColumns:
     """The table's columns as Python lists, a record at a time; counts for the summary."""
 
-    def __init__(self) -> None:
+    def __init__(self, every_record: bool = False) -> None:
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
         self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
+        # A row for each record without calls too (its call columns null): the rows
+        # `rows="records"` groups by record.
+        self.every_record = every_record
         self._clear()
 
     def _clear(self) -> None:
@@ -640,15 +649,12 @@ class ArrowColumns:
         c = self.columns
         if error is not None:
             self.failed += 1
-            for name, value in zip(
-                COLUMNS,
-                (number, custom_id, None, None, None, None, None, None, error),
-                strict=True,
-            ):
-                c[name].append(value)
+            self._add_row(number, custom_id, None, error)
             return
         if calls:
             self.with_calls += 1
+        elif self.every_record:
+            self._add_row(number, custom_id, format, None)
         for index, call in enumerate(calls):
             self.calls += 1
             if call.raw_arguments is not None:
@@ -662,6 +668,17 @@ class ArrowColumns:
             c["arguments"].append(dumps_arguments(call.arguments))
             c["raw_arguments"].append(call.raw_arguments)
             c["error"].append(None)
+            c["error_kind"].append(None)
+            c["http_status"].append(None)
+
+    def _add_row(
+        self, number: int, custom_id: str | None, format: str | None, error: str | None
+    ) -> None:
+        """A row without a call: a failed record's (`error`), or a record without calls."""
+        kind, status = (None, None) if error is None else error_kind(error)
+        row = (number, custom_id, format, None, None, None, None, None, error, kind, status)
+        for name, value in zip(COLUMNS, row, strict=True):
+            self.columns[name].append(value)
 
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""
@@ -690,8 +707,10 @@ def arrow_batches(
     sink: Sink,
     schema: Any,
     max_line_bytes: int = MAX_LINE_BYTES,
+    every_record: bool = False,
 ) -> dict[str, int]:
-    """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
+    """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch
+    (`every_record`: a row for each record without calls too, see `ArrowColumns`).
 
     Returns the counts: records (not blank), records_with_calls, calls,
     undecodable_arguments, failed, and text_bytes: the bytes of text read (of a file: every
@@ -700,7 +719,7 @@ def arrow_batches(
     """
     import pyarrow as pa
 
-    columns = ArrowColumns()
+    columns = ArrowColumns(every_record)
     for batch in column_batches(reading, source, record_path, threads, progress, columns,
                                 max_line_bytes):  # fmt: skip
         sink(pa.record_batch(batch, schema=schema))

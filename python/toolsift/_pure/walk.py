@@ -332,6 +332,7 @@ class Parser:
         sink: Callable[[Any], None],
         schema: Any = None,
         max_line_bytes: int | None = None,
+        every_record: bool = False,
     ) -> dict[str, int]:
         """Rows of the calls in `source` (a path, or records) handed to `sink` as pyarrow
         record batches of `schema`; the counts (`toolsift._pure.bulk.arrow_batches`)."""
@@ -344,6 +345,7 @@ class Parser:
             sink,
             schema,
             bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes,
+            every_record,
         )
 
     def _parse_recorded(self, raw: Any, record_path: Sequence[str] | None) -> AgentResponse:

@@ -39,6 +39,8 @@ COLUMN_HELP = {
     "arguments": "the arguments, as JSON text (in JSONL, the object itself)",
     "raw_arguments": "the argument text, where it was not a JSON object",
     "error": "why the record could not be read (then its one row has no call)",
+    "error_kind": "what kind of failure: json, shape, record_path, provider, stream, line_too_long",
+    "http_status": "the HTTP status of a provider's failure, where there is one",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 
@@ -172,6 +174,13 @@ def _how_to_run(extract: argparse.ArgumentParser) -> None:
         help="exit 1 if more than this share of the records failed (0..1)",
     )
     extract.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    extract.add_argument(
+        "--rows",
+        choices=("calls", "records"),
+        default="calls",
+        help="one row per call (default), or per record: the record's columns, `calls` "
+        "(how many) and `tool_calls` (a list of the calls' columns); JSONL or Parquet",
+    )
 
 
 def _rate(text: str) -> float:

@@ -45,18 +45,23 @@ def column_values(batch: Any, name: str) -> list[Any]:
     return batch.column(name).to_pylist()  # type: ignore[no-any-return]
 
 
-def count_errors(batch: Any, errors: collections.Counter[str]) -> None:
-    """Add the batch's errors (one row per failed record) to `errors`."""
-    if isinstance(batch, PlainBatch):
-        errors.update(error for error in batch.columns["error"] if error is not None)
-        return
-    column = batch.column(batch.schema.get_field_index("error"))
-    if column.null_count == len(column):
-        return
-    import pyarrow.compute as pc
+def count_errors(
+    batch: Any, errors: collections.Counter[str], kinds: collections.Counter[str] | None = None
+) -> None:
+    """Add the batch's errors (one row per failed record) to `errors`, and their kinds
+    (`error_kind`) to `kinds`."""
+    counters = [("error", errors)] if kinds is None else [("error", errors), ("error_kind", kinds)]
+    for name, counter in counters:
+        if isinstance(batch, PlainBatch):
+            counter.update(value for value in batch.columns[name] if value is not None)
+            continue
+        column = batch.column(batch.schema.get_field_index(name))
+        if column.null_count == len(column):
+            continue
+        import pyarrow.compute as pc
 
-    for item in pc.value_counts(column.drop_null()).to_pylist():
-        errors[item["values"]] += item["counts"]
+        for item in pc.value_counts(column.drop_null()).to_pylist():
+            counter[item["values"]] += item["counts"]
 
 
 def pure_reader(parser: Any) -> Any:

@@ -132,7 +132,8 @@ def _extract(args: argparse.Namespace) -> int:
             bar.close()
         raise
     errors: collections.Counter[str] = collections.Counter()
-    failed = _write(run, rows, bar, errors)
+    kinds: collections.Counter[str] = collections.Counter()
+    failed = _write(run, rows, bar, errors, kinds)
     if failed is not None:
         return failed
     counts = {
@@ -143,6 +144,8 @@ def _extract(args: argparse.Namespace) -> int:
     text_bytes = rows.counts.get("text_bytes", sum(run.sizes.values()))
     seconds = time.perf_counter() - started
     if not args.quiet:
+        if kinds:
+            print(failed_by_kind(kinds), file=sys.stderr)
         print(summary(counts, sum(run.sizes.values()), text_bytes, seconds), file=sys.stderr)
     note = no_calls_note(args.format, run.inputs, counts)
     if note is not None:  # finding nothing is said, even with --quiet
@@ -173,11 +176,24 @@ def _checked(args: argparse.Namespace) -> _Run:
         raise UsageError(str(exc)) from None
     parser = cls(**options)
     check_output_is_no_input(args.output, inputs)
+    if args.rows == "records":
+        _check_records_rows(args, kind)
     if (args.stream or args.stream_lines) and len(inputs) > 1:
         flag = "--stream" if args.stream else "--stream-lines"
         raise UsageError(f"{flag} reads one input at a time (run it once per file)")
     opened = ["/dev/stdin" if path == STDIN else path for path in inputs]
     return _Run(args, inputs, opened, listed, sizes, kind, parser)
+
+
+def _check_records_rows(args: argparse.Namespace, kind: str) -> None:
+    """`--rows records` is written by the Arrow path to JSONL or Parquet."""
+    if args.stream or args.stream_lines:
+        flag = "--stream" if args.stream else "--stream-lines"
+        raise UsageError(f"--rows records cannot be used with {flag}")
+    if kind == ".csv":
+        raise UsageError("--rows records writes JSONL or Parquet (CSV has no list column)")
+    if not have_pyarrow():
+        raise UsageError("--rows records needs pyarrow: pip install 'toolsift[cli]'")
 
 
 def _rows(run: _Run, bar: Any) -> Any:
@@ -211,15 +227,22 @@ def _rows(run: _Run, bar: Any) -> Any:
             progress_into(bar),
             max_line_bytes=args.max_line_bytes,
             names=run.inputs,
+            rows=args.rows,
         )
     except OSError as exc:
         name = run.inputs[0] if args.stream or args.stream_lines else exc.filename or exc
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-def _write(run: _Run, rows: Any, bar: Any, errors: collections.Counter[str]) -> int | None:
-    """Write the rows (counting their errors into `errors`); the exit status when an input
-    could not be read to its end (1), else None."""
+def _write(
+    run: _Run,
+    rows: Any,
+    bar: Any,
+    errors: collections.Counter[str],
+    kinds: collections.Counter[str],
+) -> int | None:
+    """Write the rows (counting their errors into `errors`, and their kinds into `kinds`);
+    the exit status when an input could not be read to its end (1), else None."""
     output = None if run.args.output is None else Output(run.args.output)
     try:
         writer = open_writer(run.kind, output, rows.schema)
@@ -235,7 +258,7 @@ def _write(run: _Run, rows: Any, bar: Any, errors: collections.Counter[str]) -> 
         try:
             for batch in batches:
                 writer.put(batch)
-                count_errors(batch, errors)
+                count_errors(batch, errors, kinds)
         except OSError as exc:  # writing raises OutputError, never OSError
             if output is None:  # the rows read before the fault go out on stdout
                 writer.finish()
@@ -329,6 +352,13 @@ def summary(counts: dict[str, int], file_bytes: int, text_bytes: int, seconds: f
         f"{counts['calls']} calls, {counts['undecodable_arguments']} undecodable arguments, "
         f"{counts['failed']} failed records; {size}"
     )
+
+
+def failed_by_kind(kinds: collections.Counter[str]) -> str:
+    """The line before the summary where records failed: how many of each `error_kind`,
+    most first (`toolsift: failed records by kind: json 3, provider 1`)."""
+    counted = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common())
+    return f"toolsift: failed records by kind: {counted}"
 
 
 def progress_bar(total: int, quiet: bool) -> Any:

@@ -186,6 +186,7 @@ class _ResponseParser:
         threads: int | None = None,
         progress: _bulk.ProgressArg = False,
         max_line_bytes: int | None = None,
+        rows: str = "calls",
     ) -> "pyarrow.Table":
         """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`): the
         rows of `arrow_batches(source, ...)`, in chunks as they were made (about 1 MiB
@@ -208,9 +209,22 @@ class _ResponseParser:
         the rows of the lines before the fault. A table without a single call from a path,
         a list or a pyarrow array has its first records compared with auto-detection
         (`FormatMismatchWarning`, as `parse` gives).
+
+        A failed record's `error_kind` says what kind of failure it is: `json` (not JSON
+        text), `shape` (no format recognized the response), `record_path`, `provider`
+        (the provider's own: a batch error, an HTTP status, a stream's error event; with
+        `http_status` (int32) where there is one), `stream` or `line_too_long`.
+
+        `rows="records"`: one row per record instead (failed ones and ones without calls
+        too): the record's columns (`record`, `custom_id`, `format`, `error`,
+        `error_kind`, `http_status`), `calls` (int32, how many), and `tool_calls`: a list
+        of structs (`call_index`, `id`, `name`, `arguments`, `raw_arguments`), one per
+        call in order (`toolsift._types.CALL_LEVEL_COLUMNS`).
         """
-        table = _bulk.to_arrow(self._core, source, record_path, threads, progress, max_line_bytes)
-        if self._checks_left and table.column("name").null_count == table.num_rows:
+        table = _bulk.to_arrow(
+            self._core, source, record_path, threads, progress, max_line_bytes, rows
+        )
+        if self._checks_left and _no_call(table):
             self._check_first_records(source, record_path)  # no call at all: why?
         return table
 
@@ -239,6 +253,7 @@ class _ResponseParser:
         batch_rows: int = _bulk.BATCH_ROWS,
         max_line_bytes: int | None = None,
         progress: _bulk.ProgressArg = False,
+        rows: str = "calls",
     ) -> "pyarrow.RecordBatchReader":
         """A `pyarrow.RecordBatchReader` over the rows `to_arrow` gives for `source`,
         produced while the input is read, in batches of `batch_rows` rows (the last may
@@ -255,14 +270,22 @@ class _ResponseParser:
         before its end stops the reading. `progress` callbacks are called on a reading
         thread. `toolsift.Files([...])`: the files are read up to `threads` at once (None:
         all cores), each with `threads // files-at-once` threads, rows in input order,
-        with a `file` column first.
+        with a `file` column first. `rows="records"`: one row per record, as for
+        `to_arrow` (`batch_rows` then counts records).
         """
         return _bulk.arrow_batches(
-            self._core, source, record_path, threads, progress, max_line_bytes, batch_rows
+            self._core, source, record_path, threads, progress, max_line_bytes, batch_rows, rows
         )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def _no_call(table: "pyarrow.Table") -> bool:
+    """Whether a table of `to_arrow` (either `rows`) holds no call at all."""
+    if "tool_calls" in table.column_names:
+        return table.num_rows == 0 or not any(table.column("calls").to_pylist())
+    return table.column("name").null_count == table.num_rows
 
 
 _FORMAT_CHECKS = 16
