@@ -1310,3 +1310,35 @@ def test_extract_rows_records_usage(tmp_path: Path) -> None:
         assert message in done.stderr
     done = run("python", "extract", src, "--rows", "record")
     assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+def test_extract_keep(impl: str, make: Any, tmp_path: Path) -> None:
+    """`--keep`: a column per dot path, typed by the first batch (as `arrow_batches`)."""
+    src = tmp_path / "k.jsonl"
+    lines = [json.loads(line) if line.startswith('{"c') else None for line in KIND_LINES]
+    src.write_text(
+        "\n".join(
+            json.dumps({**line, "request_id": f"r{i}", "meta": {"user": i}})
+            if line is not None
+            else KIND_LINES[i]
+            for i, line in enumerate(lines)
+        )
+        + "\n"
+    )
+    rows = jsonl_rows(run(impl, "extract", src, "--keep", "request_id,meta.user", "--quiet").stdout)
+    assert [(row["record"], row["request_id"], row["meta.user"]) for row in rows] == [
+        (0, "r0", "0"),
+        (1, None, None),
+        (2, "r2", "2"),
+        (3, "r3", "3"),
+    ]
+    out = tmp_path / "k.parquet"
+    done = run(impl, "extract", src, "--keep", "request_id", "--rows", "records", "-o", out)
+    assert done.returncode == 0, done.stderr
+    table = pq.read_table(out)
+    assert table.column("request_id").to_pylist() == ["r0", None, "r2", "r3", "r4"]
+    for bad in ("a,,b", "name", "x,x"):
+        done = run("python", "extract", src, "--keep", bad)
+        assert done.returncode == 2 and "argument --keep" in done.stderr
+    done = run("python", "extract", src, "--keep", "a", "--stream")
+    assert done.returncode == 2 and "--keep cannot be used with --stream" in done.stderr

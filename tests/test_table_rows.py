@@ -196,3 +196,131 @@ def test_by_record_of_an_empty_batch() -> None:
     calls = schema()
     empty = pa.RecordBatch.from_pylist([], schema=calls)
     assert by_record(empty, record_schema(calls)).num_rows == 0
+
+
+# ------------------------------------------------------------------ carry=
+
+CARRY = json.loads((VECTORS / "carry.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", CARRY["cases"], ids=lambda case: case["name"])
+def test_carry_vectors(case: dict[str, Any], make: Any) -> None:
+    """tests/vectors/carry.json (`cargo test` reads it too): each record's carried
+    fields, as JSON text (a column of one record of JSON text stays JSON text but for
+    strings, bools and numbers, typed; so the texts are compared through `json`)."""
+    from toolsift._pure.bulk import carried_values
+
+    paths = [path.split(".") for path in CARRY["paths"]]
+    from toolsift._jsontext import keeping_number_text
+
+    with keeping_number_text():
+        assert carried_values(case["record"], paths) == case["values"]
+    parser = make.AutoResponseParser()
+    table = parser.to_arrow([case["record"]], carry=CARRY["paths"], rows="records")
+    row = table.select(CARRY["paths"]).to_pylist()[0]
+    for name, text in zip(CARRY["paths"], case["values"], strict=True):
+        got = row[name]
+        if text is None:
+            assert got is None
+        elif isinstance(got, str) and not text.startswith('"'):
+            assert got == text  # JSON text (not a scalar)
+        else:
+            assert got == json.loads(text), name
+
+
+def carry_records() -> list[str]:
+    def line(i: int, **fields: Any) -> str:
+        calls = [{"function": {"name": f"f{j}", "arguments": "{}"}} for j in range(i % 3)]
+        return json.dumps({**fields, "choices": [{"message": {"tool_calls": calls}}]})
+
+    return [
+        line(0, request_id="r0", meta={"user": 5, "ok": True, "t": 0.5, "v": 1}),
+        line(1, request_id="r1", meta={"user": 6, "ok": False, "t": 2, "v": "x"}),
+        "{nope",
+        json.dumps({"custom_id": "c", "request_id": 'q"', "response": {"status_code": 429}}),
+        line(2, request_id="r4", meta={"user": None, "ok": None, "t": 1e3, "v": [1]}),
+    ]
+
+
+CARRIED = ["request_id", "meta.user", "meta.ok", "meta.t", "meta.v", "meta.none"]
+
+
+def test_carry_to_arrow(make: Any) -> None:
+    """A column per path after all the others, on every row of its record (failed
+    ones too), typed where every record agrees."""
+    parser = make.OpenAIResponseParser()
+    table = parser.to_arrow(carry_records(), carry=CARRIED)
+    assert table.schema.names == [*COLUMNS, *CARRIED]
+    assert [str(t) for t in table.schema.types[len(COLUMNS) :]] == [
+        "string",
+        "int64",
+        "bool",
+        "double",
+        "string",
+        "string",
+    ]
+    rows = table.select(["record", *CARRIED]).to_pylist()
+    assert rows == [
+        {"record": 1, "request_id": "r1", "meta.user": 6, "meta.ok": False, "meta.t": 2.0,
+         "meta.v": '"x"', "meta.none": None},
+        {"record": 2, "request_id": None, "meta.user": None, "meta.ok": None, "meta.t": None,
+         "meta.v": None, "meta.none": None},
+        {"record": 3, "request_id": 'q"', "meta.user": None, "meta.ok": None, "meta.t": None,
+         "meta.v": None, "meta.none": None},
+        *[{"record": 4, "request_id": "r4", "meta.user": None, "meta.ok": None,
+           "meta.t": 1000.0, "meta.v": "[1]", "meta.none": None}] * 2,
+    ]  # fmt: skip
+    records = parser.to_arrow(carry_records(), carry=CARRIED, rows="records")
+    assert records.column("record").to_pylist() == [0, 1, 2, 3, 4]
+    assert records.column("meta.v").to_pylist() == ["1", '"x"', None, None, "[1]"]
+    assert records.column("meta.user").type == pa.int64()
+
+
+def test_carry_arrow_batches_types_by_the_first_batch(make: Any) -> None:
+    """The first batch fixes the types: strings there make a string column (a later
+    value that is not a string stays its JSON text); any other field is JSON text."""
+    parser = make.OpenAIResponseParser()
+    later = json.dumps({"request_id": 42, "choices": []})
+    records = [*carry_records(), later]
+    reader = parser.arrow_batches(records, carry=CARRIED, rows="records", batch_rows=2)
+    assert [str(t) for t in reader.schema.types[-len(CARRIED) - 2 : -2]] == ["string"] * 6
+    table = reader.read_all()
+    assert table.column("request_id").to_pylist() == ["r0", "r1", None, 'q"', "r4", "42"]
+    assert table.column("meta.user").to_pylist() == ["5", "6", None, None, None, None]
+    assert table.column("meta.ok").to_pylist() == ["true", "false", None, None, None, None]
+    # A row per call: the same rule (a failed record's row carries too).
+    reader = parser.arrow_batches(records[3:], carry=["request_id"])
+    assert reader.read_all().column("request_id").to_pylist() == ['q"', "r4", "r4"]
+
+
+def test_carry_files(make: Any, tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    lines = carry_records()
+    first.write_text("\n".join(lines[:2]) + "\n")
+    second.write_text("\n".join(lines[2:]) + "\n")
+    table = make.OpenAIResponseParser().to_arrow(
+        Files([first, second]), carry=["request_id", "meta.user"], rows="records"
+    )
+    assert table.schema.names[0] == "file"
+    assert table.column("request_id").to_pylist() == ["r0", "r1", None, 'q"', "r4"]
+    assert table.column("meta.user").to_pylist() == [5, 6, None, None, None]
+
+
+@pytest.mark.parametrize(
+    ("carry", "error", "message"),
+    [
+        ("request_id", TypeError, "carry must be a list of dot paths"),
+        ([1], TypeError, "carry must be a list of dot paths"),
+        ([""], ValueError, "a carry path must be keys joined by dots"),
+        (["a..b"], ValueError, "a carry path must be keys joined by dots"),
+        (["name"], ValueError, "is the name of a column of the table already"),
+        (["calls"], ValueError, "is the name of a column of the table already"),
+        (["a", "a"], ValueError, "carry names a field twice"),
+    ],
+)
+def test_carry_is_checked(make: Any, carry: Any, error: type, message: str) -> None:
+    parser = make.OpenAIResponseParser()
+    with pytest.raises(error, match=message):
+        parser.to_arrow(["{}"], carry=carry)
+    with pytest.raises(error, match=message):
+        parser.arrow_batches(["{}"], carry=carry)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import collections
 import errno
+import itertools
 import os
 import stat
 import struct
@@ -25,6 +26,7 @@ __all__ = [
     "ROWS",
     "BatchStream",
     "Files",
+    "FirstBatchTyped",
     "ProgressArg",
     "arrow_batches",
     "by_record",
@@ -137,6 +139,99 @@ def _int(kind: Any, value: int) -> Any:
     pa = require_pyarrow()
     data = struct.pack("<q" if kind == pa.int64() else "<i", value)
     return pa.Array.from_buffers(kind, 1, [None, pa.py_buffer(data)])
+
+
+def carry_names(carry: object) -> tuple[str, ...]:
+    """`carry` checked: None, or an iterable of dot paths (str), each a column."""
+    if carry is None:
+        return ()
+    if isinstance(carry, str) or not isinstance(carry, Iterable):
+        raise TypeError(f"carry must be a list of dot paths (str) or None, got {carry!r}")
+    names = tuple(carry)
+    taken = {*COLUMNS, "file", "calls", "tool_calls"}
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"carry must be a list of dot paths (str), got {name!r} in it")
+        if not name or "" in name.split("."):
+            raise ValueError(f"a carry path must be keys joined by dots, got {name!r}")
+        record_path_keys(name)  # valid Unicode
+        if name in taken:
+            raise ValueError(f"carry {name!r} is the name of a column of the table already")
+    if len(set(names)) != len(names):
+        raise ValueError(f"carry names a field twice: {list(names)!r}")
+    return names
+
+
+_INTEGER = r"^-?(0|[1-9][0-9]*)$"
+_NUMBER = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$"
+
+
+def carried_type(column: Any) -> Any:
+    """The type a carried column (compact JSON text per value, as the backends give it)
+    takes when every value agrees: string (every value a JSON string), bool, int64 (every
+    value an integer that fits), float64 (every value a number, one at least not an
+    integer; none beyond the float range, no integer beyond 2**53); else None: the column
+    stays JSON text. Nulls (a missing field, or null) agree with every type."""
+    pa = require_pyarrow()
+    import pyarrow.compute as pc
+
+    values = column.drop_null()
+    if len(values) == 0:
+        return None
+    if pc.all(pc.starts_with(values, '"')).as_py():
+        return pa.string()
+    if pc.all(pc.is_in(values, value_set=pa.array(["true", "false"]))).as_py():
+        return pa.bool_()
+    integers = pc.match_substring_regex(values, _INTEGER)
+    if pc.all(integers).as_py():
+        try:
+            pc.cast(values, pa.int64())
+        except pa.ArrowInvalid:  # beyond int64
+            return None
+        return pa.int64()
+    if pc.all(pc.match_substring_regex(values, _NUMBER)).as_py():
+        big = pc.filter(values, integers)
+        if len(big) and pc.max(pc.utf8_length(big)).as_py() > 15:
+            return None  # an integer a float64 may not hold exactly
+        if not pc.all(pc.is_finite(pc.cast(values, pa.float64()))).as_py():
+            return None
+        return pa.float64()
+    return None
+
+
+def typed_carried(column: Any, kind: Any) -> Any:
+    """A carried column (JSON text) as `kind` (`carried_type`; None: as it is). As a
+    string: a value that is not a JSON string stays its JSON text (`arrow_batches`)."""
+    pa = require_pyarrow()
+    import pyarrow.compute as pc
+
+    if kind is None:
+        return column
+    if kind == pa.bool_():
+        return pc.equal(column, "true")
+    if kind != pa.string():
+        return pc.cast(column, kind)
+    quoted = pc.fill_null(pc.starts_with(column, '"'), False)
+    if not pc.any(pc.fill_null(pc.match_substring(column, "\\"), False)).as_py():
+        inner = pc.utf8_slice_codeunits(column, 1, -1)
+    else:  # escapes: decoded one by one
+        import json
+
+        inner = pa.array(
+            [None if v is None or v[:1] != '"' else json.loads(v) for v in column.to_pylist()],
+            pa.string(),
+        )
+    return pc.if_else(quoted, inner, column)
+
+
+def _typed_table(table: Any, carry: Sequence[str]) -> Any:
+    """`table` with each carried column typed by all of its values (`to_arrow`)."""
+    for name in carry:
+        at = table.schema.get_field_index(name)
+        kind = carried_type(table.column(at))
+        if kind is not None:
+            table = table.set_column(at, name, typed_carried(table.column(at), kind))
+    return table
 
 
 def record_path_keys(record_path: object) -> list[str] | None:
@@ -668,12 +763,14 @@ def stream(
     batch_rows: int | None = None,
     names: Sequence[str] | None = None,
     rows: str = "calls",
+    carry: Sequence[str] = (),
 ) -> BatchStream:
     """The rows of `source` (a path, in-memory records, or `Files`) as a `BatchStream` of
     record batches (`batch_rows` each; None: as the backend cuts them). Arguments are
     checked, and every file is looked up, now. `names`: the `file` column's values for
     `Files` (default: the paths, directories and globs expanded). `rows`: one row per
-    call, or per record (`by_record`, on the reading threads)."""
+    call, or per record (`by_record`, on the reading threads). `carry`: the checked
+    `carry_names`, a column each (JSON text; typed by `to_arrow` and `arrow_batches`)."""
     pa = require_pyarrow()
     check_rows(rows)
     keys = record_path_keys(record_path)
@@ -683,7 +780,9 @@ def stream(
         isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1
     ):
         raise ValueError(f"batch_rows must be a positive int, got {batch_rows!r}")
-    rows_schema = call_schema = schema()
+    rows_schema = call_schema = pa.schema(
+        [*schema(), *(pa.field(name, pa.string()) for name in carry)]
+    )
     every_record = rows == "records"
     if every_record:
         rows_schema = record_schema(call_schema)
@@ -695,7 +794,7 @@ def stream(
                 sink = _grouping(sink, rows_schema)
             counts = core.arrow_batches(
                 records, keys, threads, callback, sink, call_schema, max_line_bytes,
-                every_record,
+                every_record, list(carry) or None,
             )  # fmt: skip
             if callback is not None and size is not None:
                 callback(size)  # read to its end (a file of no lines reports nothing)
@@ -775,14 +874,93 @@ def arrow_batches(
     max_line_bytes: int | None = None,
     batch_rows: int = BATCH_ROWS,
     rows: str = "calls",
+    carry: object = None,
 ) -> Any:
-    """A `pyarrow.RecordBatchReader` over the rows of `source`."""
+    """A `pyarrow.RecordBatchReader` over the rows of `source`. Carried fields are typed
+    by the first batch (`FirstBatchTyped`)."""
     if batch_rows is None:
         raise ValueError("batch_rows must be a positive int, got None")
-    stream_ = stream(
-        core, source, record_path, threads, progress, max_line_bytes, batch_rows, rows=rows
+    names = carry_names(carry)
+    read = stream(
+        core,
+        source,
+        record_path,
+        threads,
+        progress,
+        max_line_bytes,
+        batch_rows,
+        rows=rows,
+        carry=names,
     )
-    return _reader(stream_)
+    if names:
+        return FirstBatchTyped(read, names).reader()
+    return _reader(read)
+
+
+class FirstBatchTyped:
+    """The batches of a `BatchStream` whose carried fields are typed by its first batch,
+    read when the schema is first asked for: a stream cannot know whether every record
+    agrees, and every batch has one schema. A field whose values in the first batch are
+    all JSON strings is a string column (a later value that is not a string stays its
+    JSON text); any other stays JSON text. With what the CLI reads of a `BatchStream`:
+    `schema`, `counts`, `current`."""
+
+    def __init__(self, read: BatchStream, carry: Sequence[str]) -> None:
+        self._read = read
+        self._carry = carry
+        self._batches: Iterator[Any] | None = None
+        self._first: list[Any] = []
+        self._error: OSError | None = None
+        self._schema: Any = None
+        self._strings: set[str] = set()  # the fields typed as strings
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self._read.counts
+
+    @property
+    def current(self) -> str | None:
+        return self._read.current
+
+    @property
+    def schema(self) -> Any:
+        if self._schema is None:
+            pa = require_pyarrow()
+            self._batches = iter(self._read)
+            try:
+                self._first = [batch for batch in itertools.islice(self._batches, 1)]
+            except OSError as exc:  # raised again where the batches are read
+                self._error = exc
+            schema = self._read.schema
+            for name in self._carry:
+                first = self._first[0].column(name) if self._first else None
+                if first is not None and carried_type(first) == pa.string():
+                    self._strings.add(name)
+            self._schema = schema  # (JSON text and strings: both string columns)
+        return self._schema
+
+    def __iter__(self) -> Iterator[Any]:
+        pa = require_pyarrow()
+        schema = self.schema
+        batches = self._batches
+        try:
+            if self._error is not None:
+                raise self._error
+            for batch in itertools.chain(self._first, batches or ()):
+                columns = [
+                    typed_carried(column, pa.string() if field.name in self._strings else None)
+                    for field, column in zip(schema, batch.columns, strict=True)
+                ]
+                yield pa.RecordBatch.from_arrays(columns, schema=schema)
+        finally:
+            close = getattr(batches, "close", None)
+            if close is not None:
+                close()
+
+    def reader(self) -> Any:
+        """A `pyarrow.RecordBatchReader` over the batches (the first one read now)."""
+        pa = require_pyarrow()
+        return pa.RecordBatchReader.from_batches(self.schema, iter(self))
 
 
 def to_arrow(
@@ -793,21 +971,27 @@ def to_arrow(
     progress: ProgressArg,
     max_line_bytes: int | None = None,
     rows: str = "calls",
+    carry: object = None,
 ) -> Any:
     """The rows of `source` as one `pyarrow.Table`, whose chunks are the batches as the
     backend cuts them: joined as they are (as pyarrow's own readers join theirs), since
     cutting them to `batch_rows` would copy every column once more. An OSError while
-    reading (compressed data cut short) carries the rows read before it as `table`."""
+    reading (compressed data cut short) carries the rows read before it as `table`.
+    Carried fields are typed by all of their values (`carried_type`)."""
     pa = require_pyarrow()
-    read = stream(core, source, record_path, threads, progress, max_line_bytes, rows=rows)
+    names = carry_names(carry)
+    read = stream(
+        core, source, record_path, threads, progress, max_line_bytes, rows=rows, carry=names
+    )
     batches: list[Any] = []
     try:
         for batch in read:
             batches.append(batch)
     except OSError as exc:
-        exc.table = pa.Table.from_batches(batches, read.schema)  # type: ignore[attr-defined]
+        table = pa.Table.from_batches(batches, read.schema)
+        exc.table = _typed_table(table, names)  # type: ignore[attr-defined]
         raise
-    return pa.Table.from_batches(batches, read.schema)
+    return _typed_table(pa.Table.from_batches(batches, read.schema), names)
 
 
 def _reader(rows: BatchStream) -> Any:

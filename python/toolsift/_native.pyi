@@ -63,6 +63,7 @@ class Parser:
         schema: Any = None,
         max_line_bytes: int | None = None,
         every_record: bool = False,
+        carry: Sequence[str] | None = None,
     ) -> dict[str, int]: ...
 
 @final

@@ -103,6 +103,10 @@ pub struct Rows {
     http_status: Int32Builder,
     /// A row for a record without calls too (`rows="records"`): null call columns.
     every_record: bool,
+    /// The `carry=` columns (named by their dot paths), after all the others, and the
+    /// values of the record being added (`Carry::values`), on each of its rows.
+    carried: Vec<(String, StringBuilder)>,
+    carried_values: Vec<Option<String>>,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -140,6 +144,8 @@ impl Rows {
             error_kind: StringBuilder::new(),
             http_status: Int32Builder::new(),
             every_record: false,
+            carried: Vec::new(),
+            carried_values: Vec::new(),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
@@ -152,6 +158,27 @@ impl Rows {
     pub fn with_every_record(mut self, every_record: bool) -> Self {
         self.every_record = every_record;
         self
+    }
+
+    /// The same, with a column per carried field (`names`: their dot paths).
+    pub fn with_carried(mut self, names: &[String]) -> Self {
+        self.carried = names
+            .iter()
+            .map(|name| (name.clone(), StringBuilder::new()))
+            .collect();
+        self
+    }
+
+    /// The carried fields of the next record added (`Carry::values`).
+    pub fn carry(&mut self, values: Vec<Option<String>>) {
+        self.carried_values = values;
+    }
+
+    fn add_carried(&mut self) {
+        for (at, (_, column)) in self.carried.iter_mut().enumerate() {
+            let value = self.carried_values.get(at).and_then(Option::as_deref);
+            column.append_option(value);
+        }
     }
 
     /// The rows of one non-blank record.
@@ -231,6 +258,7 @@ impl Rows {
                     self.error.append_null();
                     self.error_kind.append_null();
                     self.http_status.append_null();
+                    self.add_carried();
                 }
             }
         }
@@ -270,10 +298,11 @@ impl Rows {
         };
         self.error_kind.append_option(kind);
         self.http_status.append_option(status);
+        self.add_carried();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
-        let columns: Vec<ArrayRef> = vec![
+        let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.record.finish()),
             Arc::new(self.custom_id.finish()),
             Arc::new(self.format.finish()),
@@ -286,8 +315,18 @@ impl Rows {
             Arc::new(self.error_kind.finish()),
             Arc::new(self.http_status.finish()),
         ];
+        let schema = if self.carried.is_empty() {
+            schema()
+        } else {
+            let mut fields: Vec<Field> = schema().fields().iter().map(|f| (**f).clone()).collect();
+            for (name, column) in &mut self.carried {
+                fields.push(Field::new(name.as_str(), DataType::Utf8, true));
+                columns.push(Arc::new(column.finish()));
+            }
+            Arc::new(Schema::new(fields))
+        };
         Ok(Chunk {
-            batch: RecordBatch::try_new(schema(), columns)?,
+            batch: RecordBatch::try_new(schema, columns)?,
             counts: self.counts,
         })
     }

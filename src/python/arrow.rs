@@ -9,7 +9,7 @@ use super::files::{report, FilePath};
 use super::objects::{surrogatepass, Input};
 use crate::bulk::rows::{Chunk, Counts, Rows};
 use crate::bulk::source::{self, Block};
-use crate::bulk::Reader;
+use crate::bulk::{Carry, Reader};
 use crate::formats::Format;
 use crate::pipeline::{self, Plan, CHUNK};
 use arrow_array::{
@@ -35,11 +35,12 @@ fn arrow_error(err: ArrowError) -> PyErr {
 
 /// The rows of a block's (non-blank) lines, numbered from 0 at the block's first line,
 /// and the number of lines (blank ones too) in the block.
-fn rows_of_block(reader: &Reader, block: &Block, every_record: bool) -> (Rows, i64) {
-    let mut rows = Rows::for_text(block.text().len()).with_every_record(every_record);
+fn rows_of_block(reader: &Reader, block: &Block, options: &RowOptions) -> (Rows, i64) {
+    let mut rows = options.rows(Rows::for_text(block.text().len()));
     let mut lines = 0;
     for line in block.lines() {
-        if let Some((_, outcome)) = reader.read_line(line) {
+        if let Some((text, outcome)) = reader.read_line(line) {
+            options.carry_of(&mut rows, text);
             rows.add(lines, outcome);
         }
         lines += 1;
@@ -47,12 +48,34 @@ fn rows_of_block(reader: &Reader, block: &Block, every_record: bool) -> (Rows, i
     (rows, lines)
 }
 
+/// What rows to make beyond one per call: a row for each record without calls too
+/// (`Rows::with_every_record`), and the carried fields (`carry=`: their dot paths).
+pub struct RowOptions {
+    pub every_record: bool,
+    pub carry: Option<(Vec<String>, Carry)>,
+}
+
+impl RowOptions {
+    fn rows(&self, rows: Rows) -> Rows {
+        let rows = rows.with_every_record(self.every_record);
+        match &self.carry {
+            Some((names, _)) => rows.with_carried(names),
+            None => rows,
+        }
+    }
+
+    /// The carried fields of the record `text` (none where `text` is None: not text).
+    fn carry_of(&self, rows: &mut Rows, text: &[u8]) {
+        if let Some((_, carry)) = &self.carry {
+            rows.carry(carry.values(text));
+        }
+    }
+}
+
 /// Hands each chunk's batch to `sink`, and counts.
 struct Emitter<'py> {
     sink: Bound<'py, PyAny>,
     counts: Counts,
-    /// A row for each record without calls too (`Rows::with_every_record`).
-    every_record: bool,
 }
 
 impl<'py> Emitter<'py> {
@@ -78,6 +101,7 @@ impl<'py> Emitter<'py> {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // the Python method's arguments, one each
 pub fn arrow_batches<'py>(
     format: &Format,
     source: &Bound<'py, PyAny>,
@@ -85,7 +109,8 @@ pub fn arrow_batches<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     sink: &Bound<'py, PyAny>,
-    (max_line, every_record): (usize, bool),
+    max_line: usize,
+    options: RowOptions,
 ) -> PyResult<Bound<'py, PyDict>> {
     let py = source.py();
     Builder::new(py)?.check_threads(threads)?;
@@ -97,22 +122,21 @@ pub fn arrow_batches<'py>(
     let mut emitter = Emitter {
         sink: sink.clone(),
         counts: Counts::default(),
-        every_record,
     };
     if source.is_instance_of::<PyString>() {
         let file = FilePath::new(source)?;
-        arrow_file(&mut emitter, &reader, &file, threads, progress)?;
+        arrow_file(&mut emitter, (&reader, &options), &file, threads, progress)?;
     } else if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
-        arrow_items(&mut emitter, &reader, source, threads, progress)?;
+        arrow_items(&mut emitter, (&reader, &options), source, threads, progress)?;
     } else {
-        arrow_array(&mut emitter, &reader, source, threads, progress)?;
+        arrow_array(&mut emitter, (&reader, &options), source, threads, progress)?;
     }
     emitter.summary()
 }
 
 fn arrow_file<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     file: &FilePath,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -120,7 +144,6 @@ fn arrow_file<'py>(
     let py = emitter.sink.py();
     let mut blocks = file.open(py, reader.max_line, threads, READ_AHEAD)?;
     let mut first_line = 0; // the number of the next block's first line
-    let every_record = emitter.every_record;
     let plan = Plan {
         threads,
         caller_works: false,
@@ -131,7 +154,7 @@ fn arrow_file<'py>(
         plan,
         std::iter::from_fn(|| py.detach(|| blocks.next())),
         |block: Block, _| {
-            let (rows, lines) = rows_of_block(reader, &block, every_record);
+            let (rows, lines) = rows_of_block(reader, &block, options);
             let (consumed, text_read) = (block.consumed, block.text_read);
             let long = block.text().len() > source::LONG_BLOCK;
             block.recycle(); // now: its rows wait without it
@@ -171,10 +194,19 @@ fn not_text(type_name: &str) -> String {
 const NO_RESPONSE: &str = "no response (null)";
 
 /// The rows of a chunk of in-memory records, the first numbered `first`.
-fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>], every_record: bool) -> Rows {
-    let mut rows = Rows::new().with_every_record(every_record);
+fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>], options: &RowOptions) -> Rows {
+    let mut rows = options.rows(Rows::new());
     for (offset, item) in items.iter().enumerate() {
         let number = (first + offset) as i64;
+        // (A record that is not UTF-8, or not text, is not JSON: nothing carried.)
+        options.carry_of(
+            &mut rows,
+            if let Item::Text(text) = item {
+                text
+            } else {
+                b""
+            },
+        );
         match item {
             Item::Text(text) if source::is_blank(text) => {}
             Item::Text(text) => rows.add(number, reader.read(text)),
@@ -187,7 +219,7 @@ fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>], every_record
 
 fn arrow_chunks<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     items: &[Item<'_>],
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -202,7 +234,6 @@ fn arrow_chunks<'py>(
         })
         .sum::<u64>();
     let chunks = items.chunks(CHUNK);
-    let every_record = emitter.every_record;
     // Consuming a batch is cheap: the calling thread only hands chunks out.
     let plan = Plan {
         threads: if chunks.len() <= 1 { 1 } else { threads },
@@ -213,7 +244,7 @@ fn arrow_chunks<'py>(
         &py,
         plan,
         chunks.enumerate(),
-        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk, every_record).finish(),
+        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk, options).finish(),
         |k, chunk| {
             emitter.emit(chunk.map_err(arrow_error)?)?;
             report(progress, (((k + 1) * CHUNK).min(items.len())) as u64)
@@ -227,7 +258,7 @@ fn arrow_chunks<'py>(
 
 fn arrow_items<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     source: &Bound<'py, PyAny>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -243,13 +274,13 @@ fn arrow_items<'py>(
             _ => Item::NotText(not_text(&object.get_type().name()?.to_string())),
         });
     }
-    arrow_chunks(emitter, reader, &items, threads, progress)
+    arrow_chunks(emitter, (reader, options), &items, threads, progress)
 }
 
 /// A pyarrow Array or ChunkedArray of (large) strings or binaries, read in place.
 fn arrow_array<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     source: &Bound<'py, PyAny>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -300,7 +331,7 @@ fn arrow_array<'py>(
             });
         }
     }
-    arrow_chunks(emitter, reader, &items, threads, progress)
+    arrow_chunks(emitter, (reader, options), &items, threads, progress)
 }
 
 /// Gives the memory this thread freed (and memory other threads freed of what it had

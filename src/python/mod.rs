@@ -179,7 +179,7 @@ impl Parser {
     /// handed to `sink` as pyarrow RecordBatches; returns the counts. `schema` is the
     /// pure backend's (the Rust one builds the same one itself).
     #[allow(clippy::too_many_arguments)] // the Python signature, one argument each
-    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None, every_record=false))]
+    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None, every_record=false, carry=None))]
     fn arrow_batches<'py>(
         &self,
         source: &Bound<'py, PyAny>,
@@ -190,6 +190,7 @@ impl Parser {
         schema: Option<&Bound<'py, PyAny>>,
         max_line_bytes: Option<usize>,
         every_record: bool,
+        carry: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
         let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
@@ -200,7 +201,17 @@ impl Parser {
             threads,
             progress,
             sink,
-            (max_line, every_record),
+            max_line,
+            arrow::RowOptions {
+                every_record,
+                carry: carry.map(|names| {
+                    let paths = names
+                        .iter()
+                        .map(|name| name.split('.').map(str::to_owned).collect())
+                        .collect();
+                    (names, crate::bulk::Carry::new(paths))
+                }),
+            },
         )?;
         Ok(counts.into_any())
     }

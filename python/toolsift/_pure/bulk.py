@@ -621,19 +621,43 @@ if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-class ArrowColumns:
-    """The table's columns as Python lists, a record at a time; counts for the summary."""
+def carried_values(record: Any, paths: Sequence[Sequence[str]]) -> list[str | None]:
+    """The fields `carry=` names in a record (the record itself: a batch file's envelope
+    line), each as compact JSON text; None where its path (keys) leads nowhere (a missing
+    key, a null, or a value that is not an object on the way), or where the record is
+    not JSON text."""
+    if text_error(record) is not None:
+        return [None] * len(paths)
+    try:
+        doc = loads(record)
+    except ParseError:
+        return [None] * len(paths)
+    values: list[str | None] = []
+    for keys in paths:
+        node = doc
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        values.append(None if node is None else dumps_compact(node))
+    return values
 
-    def __init__(self, every_record: bool = False) -> None:
+
+class ArrowColumns:
+    """The table's columns as Python lists, a record at a time; counts for the summary.
+    `carry`: the dot paths of the carried fields, a column each after `COLUMNS`, whose
+    values for the next record added are set in `carried`."""
+
+    def __init__(self, every_record: bool = False, carry: Sequence[str] = ()) -> None:
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
         self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
         # A row for each record without calls too (its call columns null): the rows
         # `rows="records"` groups by record.
         self.every_record = every_record
+        self.carry = tuple(carry)
+        self.carried: list[str | None] = [None] * len(self.carry)
         self._clear()
 
     def _clear(self) -> None:
-        self.columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+        self.columns: dict[str, list[Any]] = {name: [] for name in (*COLUMNS, *self.carry)}
         self.pending = 0
 
     def add(
@@ -670,6 +694,11 @@ class ArrowColumns:
             c["error"].append(None)
             c["error_kind"].append(None)
             c["http_status"].append(None)
+            self._add_carried()
+
+    def _add_carried(self) -> None:
+        for name, value in zip(self.carry, self.carried, strict=True):
+            self.columns[name].append(value)
 
     def _add_row(
         self, number: int, custom_id: str | None, format: str | None, error: str | None
@@ -679,6 +708,7 @@ class ArrowColumns:
         row = (number, custom_id, format, None, None, None, None, None, error, kind, status)
         for name, value in zip(COLUMNS, row, strict=True):
             self.columns[name].append(value)
+        self._add_carried()
 
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""
@@ -708,6 +738,7 @@ def arrow_batches(
     schema: Any,
     max_line_bytes: int = MAX_LINE_BYTES,
     every_record: bool = False,
+    carry: Sequence[str] | None = None,
 ) -> dict[str, int]:
     """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch
     (`every_record`: a row for each record without calls too, see `ArrowColumns`).
@@ -719,7 +750,7 @@ def arrow_batches(
     """
     import pyarrow as pa
 
-    columns = ArrowColumns(every_record)
+    columns = ArrowColumns(every_record, carry or ())
     for batch in column_batches(reading, source, record_path, threads, progress, columns,
                                 max_line_bytes):  # fmt: skip
         sink(pa.record_batch(batch, schema=schema))
@@ -747,13 +778,17 @@ def column_batches(
             source = source.to_pylist()
         records = _numbered(source, progress, columns.text_bytes)
     text = 0  # bytes of the records of the rows not taken yet (about)
+    paths = [name.split(".") for name in columns.carry]
     try:
         for number, record in records:
             if record is TOO_LONG:
+                columns.carried = [None] * len(paths)
                 columns.add(number, [], None, too_long_message(max_line_bytes), None)
                 continue
             with keeping_number_text():  # the arguments column writes `1e400` as it was
                 calls, custom_id, error, format = read_record(reading, record, record_path)
+                if paths:
+                    columns.carried = carried_values(record, paths)
             columns.add(number, calls, custom_id, error, format)
             text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
             if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:

@@ -333,6 +333,7 @@ class Parser:
         schema: Any = None,
         max_line_bytes: int | None = None,
         every_record: bool = False,
+        carry: Sequence[str] | None = None,
     ) -> dict[str, int]:
         """Rows of the calls in `source` (a path, or records) handed to `sink` as pyarrow
         record batches of `schema`; the counts (`toolsift._pure.bulk.arrow_batches`)."""
@@ -346,6 +347,7 @@ class Parser:
             schema,
             bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes,
             every_record,
+            carry,
         )
 
     def _parse_recorded(self, raw: Any, record_path: Sequence[str] | None) -> AgentResponse:

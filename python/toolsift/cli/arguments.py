@@ -181,6 +181,24 @@ def _how_to_run(extract: argparse.ArgumentParser) -> None:
         help="one row per call (default), or per record: the record's columns, `calls` "
         "(how many) and `tool_calls` (a list of the calls' columns); JSONL or Parquet",
     )
+    extract.add_argument(
+        "--keep",
+        metavar="PATHS",
+        type=_paths,
+        help="fields of each line to keep as columns, by dot path, comma-separated (e.g. "
+        "request_id,meta.user): typed where every line agrees, else JSON text",
+    )
+
+
+def _paths(text: str) -> list[str]:
+    from toolsift import _bulk
+
+    paths = text.split(",")
+    try:
+        _bulk.carry_names(paths)
+    except (TypeError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return paths
 
 
 def _rate(text: str) -> float:

@@ -176,8 +176,8 @@ def _checked(args: argparse.Namespace) -> _Run:
         raise UsageError(str(exc)) from None
     parser = cls(**options)
     check_output_is_no_input(args.output, inputs)
-    if args.rows == "records":
-        _check_records_rows(args, kind)
+    if args.rows == "records" or args.keep:
+        _check_arrow_rows(args, kind)
     if (args.stream or args.stream_lines) and len(inputs) > 1:
         flag = "--stream" if args.stream else "--stream-lines"
         raise UsageError(f"{flag} reads one input at a time (run it once per file)")
@@ -185,15 +185,17 @@ def _checked(args: argparse.Namespace) -> _Run:
     return _Run(args, inputs, opened, listed, sizes, kind, parser)
 
 
-def _check_records_rows(args: argparse.Namespace, kind: str) -> None:
-    """`--rows records` is written by the Arrow path to JSONL or Parquet."""
+def _check_arrow_rows(args: argparse.Namespace, kind: str) -> None:
+    """`--rows records` and `--keep` are made by the Arrow path (`_bulk.stream`);
+    `--rows records` is written to JSONL or Parquet."""
+    option = "--rows records" if args.rows == "records" else "--keep"
     if args.stream or args.stream_lines:
         flag = "--stream" if args.stream else "--stream-lines"
-        raise UsageError(f"--rows records cannot be used with {flag}")
-    if kind == ".csv":
+        raise UsageError(f"{option} cannot be used with {flag}")
+    if kind == ".csv" and args.rows == "records":
         raise UsageError("--rows records writes JSONL or Parquet (CSV has no list column)")
     if not have_pyarrow():
-        raise UsageError("--rows records needs pyarrow: pip install 'toolsift[cli]'")
+        raise UsageError(f"{option} needs pyarrow: pip install 'toolsift[cli]'")
 
 
 def _rows(run: _Run, bar: Any) -> Any:
@@ -219,7 +221,8 @@ def _rows(run: _Run, bar: Any) -> Any:
                 args.max_line_bytes,
             )
         # Several inputs are read in parallel (up to --threads files at once), in order.
-        return _bulk.stream(
+        carry = _bulk.carry_names(args.keep)
+        read = _bulk.stream(
             run.parser._core,
             _bulk.Files(opened) if several else opened[0],
             args.record_path,
@@ -228,7 +231,9 @@ def _rows(run: _Run, bar: Any) -> Any:
             max_line_bytes=args.max_line_bytes,
             names=run.inputs,
             rows=args.rows,
+            carry=carry,
         )
+        return _bulk.FirstBatchTyped(read, carry) if carry else read
     except OSError as exc:
         name = run.inputs[0] if args.stream or args.stream_lines else exc.filename or exc
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None

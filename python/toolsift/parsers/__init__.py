@@ -12,6 +12,7 @@ import sys as _sys
 import warnings as _warnings
 from collections.abc import Iterable as _Iterable
 from collections.abc import Iterator as _Iterator
+from collections.abc import Sequence as _Sequence
 from itertools import islice as _islice
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
@@ -187,6 +188,7 @@ class _ResponseParser:
         progress: _bulk.ProgressArg = False,
         max_line_bytes: int | None = None,
         rows: str = "calls",
+        carry: _Sequence[str] | None = None,
     ) -> "pyarrow.Table":
         """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`): the
         rows of `arrow_batches(source, ...)`, in chunks as they were made (about 1 MiB
@@ -220,9 +222,16 @@ class _ResponseParser:
         `error_kind`, `http_status`), `calls` (int32, how many), and `tool_calls`: a list
         of structs (`call_index`, `id`, `name`, `arguments`, `raw_arguments`), one per
         call in order (`toolsift._types.CALL_LEVEL_COLUMNS`).
+
+        `carry=["request_id", "meta.user"]`: fields of each record (the line itself: a
+        batch file's envelope, not the response inside it), by dot path, a column each
+        after all the others, named by its path, on every row of the record (failed
+        ones too); null where the path leads nowhere. A column is typed when every
+        record agrees (string, bool, int64, or float64), else it is each value's compact
+        JSON text.
         """
         table = _bulk.to_arrow(
-            self._core, source, record_path, threads, progress, max_line_bytes, rows
+            self._core, source, record_path, threads, progress, max_line_bytes, rows, carry
         )
         if self._checks_left and _no_call(table):
             self._check_first_records(source, record_path)  # no call at all: why?
@@ -254,6 +263,7 @@ class _ResponseParser:
         max_line_bytes: int | None = None,
         progress: _bulk.ProgressArg = False,
         rows: str = "calls",
+        carry: _Sequence[str] | None = None,
     ) -> "pyarrow.RecordBatchReader":
         """A `pyarrow.RecordBatchReader` over the rows `to_arrow` gives for `source`,
         produced while the input is read, in batches of `batch_rows` rows (the last may
@@ -271,10 +281,22 @@ class _ResponseParser:
         thread. `toolsift.Files([...])`: the files are read up to `threads` at once (None:
         all cores), each with `threads // files-at-once` threads, rows in input order,
         with a `file` column first. `rows="records"`: one row per record, as for
-        `to_arrow` (`batch_rows` then counts records).
+        `to_arrow` (`batch_rows` then counts records). `carry` as for `to_arrow`, but
+        typed by the first batch, which is read now (a stream cannot know that every
+        record agrees, and every batch has one schema): a field whose values there are
+        all strings is a string column (a later value that is not one is its JSON text);
+        any other is JSON text.
         """
         return _bulk.arrow_batches(
-            self._core, source, record_path, threads, progress, max_line_bytes, batch_rows, rows
+            self._core,
+            source,
+            record_path,
+            threads,
+            progress,
+            max_line_bytes,
+            batch_rows,
+            rows,
+            carry,
         )
 
     def __repr__(self) -> str:
@@ -285,7 +307,7 @@ def _no_call(table: "pyarrow.Table") -> bool:
     """Whether a table of `to_arrow` (either `rows`) holds no call at all."""
     if "tool_calls" in table.column_names:
         return table.num_rows == 0 or not any(table.column("calls").to_pylist())
-    return table.column("name").null_count == table.num_rows
+    return bool(table.column("name").null_count == table.num_rows)
 
 
 _FORMAT_CHECKS = 16
