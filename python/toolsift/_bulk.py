@@ -98,46 +98,58 @@ def record_schema(call_schema: Any) -> Any:
 
 
 def by_record(batch: Any, schema: Any) -> Any:
-    """The rows of a batch of one row per call (as the backends make them with
-    `every_record`: a record without calls, or one that failed, has one row whose call
-    columns are null; a record's rows are never split between batches) as one row per
-    record, of `schema` (`record_schema`)."""
+    """The rows of a batch of one row per call as one row per record, of `schema`
+    (`record_schema`). The backends make the batch with `every_record`: the rows of the
+    calls first, a record's next to each other, in record order; then a row for each
+    record without a call (failed, or without calls), its call columns null. So the
+    calls are the list's values as they are (no copy of the arguments); only the
+    record's columns are taken, in record order."""
     pa = require_pyarrow()
     import pyarrow.compute as pc
 
     rows = batch.num_rows
-    if rows == 0:  # (the backends give none)
-        return pa.RecordBatch.from_pylist([], schema=schema)
-    record = batch.column("record")
-    # A record's rows are next to each other: each starts where the number changes.
-    changed = pc.not_equal(record.slice(1), record.slice(0, rows - 1))
-    starts = pc.add(pc.indices_nonzero(changed), 1).cast(pa.int64())
-    starts = pa.concat_arrays([_int(pa.int64(), 0), starts])
-    is_call = pc.is_valid(batch.column("call_index"))
-    calls_before = pc.cumulative_sum(is_call.cast(pa.int32()))
-    ends = pa.concat_arrays([pc.subtract(starts.slice(1), 1), _int(pa.int64(), rows - 1)])
-    offsets = pa.concat_arrays([_int(pa.int32(), 0), pc.take(calls_before, ends)])
+    others = batch.column("call_index").null_count
+    calls = batch.slice(0, rows - others)
+    if others:
+        without = batch.slice(rows - others)
+        nothing = pc.subtract(without.column("record"), without.column("record"))
+    record = calls.column("record")
+    if len(calls):
+        # Each record's calls start where the number changes.
+        changed = pc.not_equal(record.slice(1), record.slice(0, len(calls) - 1))
+        starts = pc.add(pc.indices_nonzero(changed), _int(pa.uint64(), 1)[0])
+        starts = pa.concat_arrays([_int(pa.uint64(), 0), starts]).cast(pa.int64())
+        ends = pa.concat_arrays([starts.slice(1), _int(pa.int64(), len(calls))])
+        sizes = pc.subtract(ends, starts)
+    else:
+        starts = sizes = calls.column("record")  # (empty int64)
+
+    def records_of(column: Any, others_column: Any) -> Any:
+        firsts = pc.take(column, starts)
+        return firsts if not others else pa.concat_arrays([firsts, others_column])
+
+    if others:
+        order = pc.sort_indices(records_of(record, without.column("record")))
+        sizes = pc.take(pa.concat_arrays([sizes, nothing]), order)
+    offsets = pa.concat_arrays([_int(pa.int64(), 0), pc.cumulative_sum(sizes)]).cast(pa.int32())
+    columns = []
+    for field in schema:
+        if field.name in ("calls", "tool_calls"):
+            continue
+        column = records_of(calls.column(field.name), others and without.column(field.name))
+        columns.append(pc.take(column, order) if others else column)
     struct_type = schema.field("tool_calls").type.value_type
-    every = is_call.true_count == rows
-    members = [batch.column(name) for name in CALL_LEVEL_COLUMNS]
-    if not every:
-        members = [pc.filter(column, is_call) for column in members]
-    calls = pa.StructArray.from_arrays(members, fields=list(struct_type))
-    one_each = len(starts) == rows
-    columns = [
-        batch.column(field.name) if one_each else pc.take(batch.column(field.name), starts)
-        for field in schema
-        if field.name not in ("calls", "tool_calls")
-    ]
-    counts = pc.subtract(offsets.slice(1), offsets.slice(0, len(offsets) - 1))
-    listed = pa.ListArray.from_arrays(offsets, calls, type=schema.field("tool_calls").type)
+    members = [calls.column(name) for name in CALL_LEVEL_COLUMNS]
+    values = pa.StructArray.from_arrays(members, fields=list(struct_type))
+    listed = pa.ListArray.from_arrays(offsets, values, type=schema.field("tool_calls").type)
+    counts = sizes.cast(pa.int32())
     return pa.RecordBatch.from_arrays([*columns, counts, listed], schema=schema)
 
 
 def _int(kind: Any, value: int) -> Any:
-    """An array of one int64 or int32, made from a buffer (see `repeated`)."""
+    """An array of one int64, uint64 or int32, made from a buffer (see `repeated`)."""
     pa = require_pyarrow()
-    data = struct.pack("<q" if kind == pa.int64() else "<i", value)
+    data = struct.pack({"int64": "<q", "uint64": "<Q", "int32": "<i"}[str(kind)], value)
     return pa.Array.from_buffers(kind, 1, [None, pa.py_buffer(data)])
 
 

@@ -88,6 +88,16 @@ impl Chunk {
     }
 }
 
+/// A row without a call, written at the end of its chunk (`Rows::with_every_record`).
+#[derive(Debug)]
+struct Deferred {
+    number: i64,
+    custom_id: Option<String>,
+    format: Option<String>,
+    error: Option<String>,
+    carried: Vec<Option<String>>,
+}
+
 /// Builds the rows of one chunk of records.
 pub struct Rows {
     record: Int64Builder,
@@ -101,8 +111,11 @@ pub struct Rows {
     error: StringBuilder,
     error_kind: StringBuilder,
     http_status: Int32Builder,
-    /// A row for a record without calls too (`rows="records"`): null call columns.
+    /// A row for a record without calls too (`rows="records"`): null call columns. Then
+    /// every row without a call comes after those with calls (`deferred`), so that the
+    /// calls are one slice of the columns, grouped by record without a copy.
     every_record: bool,
+    deferred: Vec<Deferred>,
     /// The `carry=` columns (named by their dot paths), after all the others, and the
     /// values of the record being added (`Carry::values`), on each of its rows.
     carried: Vec<(String, StringBuilder)>,
@@ -144,6 +157,7 @@ impl Rows {
             error_kind: StringBuilder::new(),
             http_status: Int32Builder::new(),
             every_record: false,
+            deferred: Vec::new(),
             carried: Vec::new(),
             carried_values: Vec::new(),
             rows: 0,
@@ -271,8 +285,29 @@ impl Rows {
         self.add_row(number, custom_id, None, Some(error));
     }
 
-    /// A row without a call: a failed record's (`error`), or a record without calls.
+    /// A row without a call: a failed record's (`error`), or a record without calls
+    /// (deferred to the end of the chunk with `every_record`).
     fn add_row(
+        &mut self,
+        number: i64,
+        custom_id: Option<&str>,
+        format: Option<&str>,
+        error: Option<&str>,
+    ) {
+        if self.every_record {
+            self.deferred.push(Deferred {
+                number,
+                custom_id: custom_id.map(str::to_owned),
+                format: format.map(str::to_owned),
+                error: error.map(str::to_owned),
+                carried: self.carried_values.clone(),
+            });
+            return;
+        }
+        self.write_row(number, custom_id, format, error);
+    }
+
+    fn write_row(
         &mut self,
         number: i64,
         custom_id: Option<&str>,
@@ -302,6 +337,11 @@ impl Rows {
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
+        for row in std::mem::take(&mut self.deferred) {
+            self.carried_values = row.carried;
+            let (custom_id, format) = (row.custom_id.as_deref(), row.format.as_deref());
+            self.write_row(row.number, custom_id, format, row.error.as_deref());
+        }
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.record.finish()),
             Arc::new(self.custom_id.finish()),
@@ -451,8 +491,8 @@ mod tests {
     fn a_row_for_every_record() {
         let format = Format::new("openai", "tool_calls", "name", "arguments", false).unwrap();
         let lines: [&[u8]; 3] = [
-            br#"{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}}]}"#,
             br#"{"choices":[]}"#,
+            br#"{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}}]}"#,
             b"{nope",
         ];
         let rows_of = |every: bool| {
@@ -466,8 +506,9 @@ mod tests {
         assert_eq!(some.batch.num_rows(), 2);
         assert_eq!(every.batch.num_rows(), 3);
         assert_eq!(some.counts, every.counts);
+        // The rows without a call come last.
         let records = every.batch.column(0).as_primitive::<Int64Type>();
-        assert_eq!(records.values(), &[0, 1, 2]);
+        assert_eq!(records.values(), &[1, 0, 2]);
         let no_call = every.batch.slice(1, 1);
         assert!(no_call.column_by_name("call_index").unwrap().is_null(0));
         assert!(no_call.column_by_name("error").unwrap().is_null(0));

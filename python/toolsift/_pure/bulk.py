@@ -650,8 +650,10 @@ class ArrowColumns:
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
         self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
         # A row for each record without calls too (its call columns null): the rows
-        # `rows="records"` groups by record.
+        # `rows="records"` groups by record. Then every row without a call comes after
+        # those with calls (`deferred`): the calls are one slice of the columns.
         self.every_record = every_record
+        self.deferred: list[tuple[Any, ...]] = []
         self.carry = tuple(carry)
         self.carried: list[str | None] = [None] * len(self.carry)
         self._clear()
@@ -703,7 +705,16 @@ class ArrowColumns:
     def _add_row(
         self, number: int, custom_id: str | None, format: str | None, error: str | None
     ) -> None:
-        """A row without a call: a failed record's (`error`), or a record without calls."""
+        """A row without a call: a failed record's (`error`), or a record without calls
+        (deferred to the end of the batch with `every_record`)."""
+        if self.every_record:
+            self.deferred.append((number, custom_id, format, error, self.carried))
+            return
+        self._write_row(number, custom_id, format, error)
+
+    def _write_row(
+        self, number: int, custom_id: str | None, format: str | None, error: str | None
+    ) -> None:
         kind, status = (None, None) if error is None else error_kind(error)
         row = (number, custom_id, format, None, None, None, None, None, error, kind, status)
         for name, value in zip(COLUMNS, row, strict=True):
@@ -712,6 +723,10 @@ class ArrowColumns:
 
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""
+        for number, custom_id, format, error, carried in self.deferred:
+            self.carried = carried
+            self._write_row(number, custom_id, format, error)
+        self.deferred.clear()
         columns, pending = self.columns, self.pending
         self._clear()
         if pending:
