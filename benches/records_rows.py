@@ -55,6 +55,8 @@ def main() -> None:
         write(args.lines, folder).rename(args.write)
         return
     if args.once is not None:
+        import pyarrow.compute  # noqa: F401  (imported once by every entry: a fixed cost)
+
         entry, file = args.once
         if entry != "none":
             parser.to_arrow(file, threads=args.threads, **ENTRIES[entry])

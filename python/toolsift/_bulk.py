@@ -964,6 +964,14 @@ class FirstBatchTyped:
                     for field, column in zip(schema, batch.columns, strict=True)
                 ]
                 yield pa.RecordBatch.from_arrays(columns, schema=schema)
+        except KeyboardInterrupt as exc:  # the reading threads are told, not waited for
+            throw = getattr(batches, "throw", None)
+            if throw is not None:
+                try:
+                    throw(exc)
+                except (KeyboardInterrupt, StopIteration):
+                    pass
+            raise
         finally:
             close = getattr(batches, "close", None)
             if close is not None:
