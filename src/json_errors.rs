@@ -62,6 +62,41 @@ pub fn explained(text: &[u8], parsed: JsonError) -> JsonError {
     describe(text).unwrap_or(parsed)
 }
 
+/// What kind of failure a record's `error` text is (the `error_kind` column), and the
+/// HTTP status it names (`http_status`), as the pure `_errors.error_kind` says: the
+/// texts are made from fixed beginnings, so the beginning tells. `json`: the record is
+/// not JSON text (or not text at all); `shape`: no format recognized its response;
+/// `record_path`: nothing at the `record_path`; `provider`: the provider's own failure
+/// (a batch envelope's error, an HTTP status, a stream's error event); `stream`: a
+/// record holding a stream that could not be read; `line_too_long`. Called for failed
+/// records only. `tests/vectors/json_errors.json` ("kinds") holds the cases.
+pub fn error_kind(error: &str) -> (&'static str, Option<i32>) {
+    const KINDS: [(&str, &str); 8] = [
+        ("line longer than ", "line_too_long"),
+        ("nothing at record_path ", "record_path"),
+        ("unrecognized response shape", "shape"),
+        ("batch ", "provider"),
+        ("unknown batch result type", "provider"),
+        ("stream error", "provider"),
+        // `accumulator::FRAGMENT` and `events::NOT_JSON` (a layer above this one).
+        ("a functionCall with partialArgs but no name", "stream"),
+        ("a stream event is not JSON", "stream"),
+    ];
+    if let Some(rest) = error.strip_prefix("HTTP ") {
+        let digits = rest.split(':').next().unwrap_or_default();
+        let status = digits
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| digits.parse().ok());
+        return ("provider", status.flatten());
+    }
+    let kind = KINDS
+        .iter()
+        .find(|(start, _)| error.starts_with(start))
+        .map_or("json", |&(_, kind)| kind);
+    (kind, None)
+}
+
 /// The valid UTF-8 prefix of the text, read as `_jsontext._scan` reads it.
 struct Scanner<'a> {
     text: &'a [u8],
@@ -333,6 +368,26 @@ mod tests {
         }
         // Every message of the spec has a case.
         assert_eq!(messages.len(), 16, "{messages:?}");
+    }
+
+    /// The shared vectors' `kinds`: the pure `error_kind` gave each, `error_kind` says
+    /// the same (bulk::rows checks the records of the cases that have one).
+    #[test]
+    fn the_kinds_of_the_vectors_are_the_pure_twins() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/vectors/json_errors.json"
+        );
+        let document: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap())
+            .expect("the vectors are JSON");
+        let cases = document["kinds"].as_array().unwrap();
+        assert!(cases.len() > 10, "{} cases", cases.len());
+        for case in cases {
+            let (kind, status) = error_kind(case["error"].as_str().unwrap());
+            assert_eq!(kind, case["kind"], "{}", case["name"]);
+            let expected = case["http_status"].as_i64().map(|s| s as i32);
+            assert_eq!(status, expected, "{}", case["name"]);
+        }
     }
 
     #[test]

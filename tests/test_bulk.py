@@ -25,7 +25,7 @@ from conftest import both_backends, calls_as_dicts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolsift import AgentResponse, parsers
-from toolsift._errors import OPENED_BEFORE_FORK
+from toolsift._errors import OPENED_BEFORE_FORK, error_kind
 from toolsift._jsontext import (
     dumps_arguments,
     dumps_compact,
@@ -141,7 +141,8 @@ def write(path: Path, lines: list[bytes], kind: str = "plain", newline: bool = F
 
 
 ROWS_OF = ("record", "custom_id", "format", "call_index", "id", "name", "arguments")
-ROWS_OF += ("raw_arguments", "error", "defect", "repairs", "violations")
+ROWS_OF += ("raw_arguments", "error", "defect", "repairs", "violations", "error_kind")
+ROWS_OF += ("http_status",)
 """The columns `rows_of` writes, and the row tests here compare (the context columns
 after them: tests/test_context.py)."""
 
@@ -171,6 +172,8 @@ def rows_of(
                     "defect": None,
                     "repairs": None,
                     "violations": None,
+                    "error_kind": error_kind(response.error)[0],
+                    "http_status": error_kind(response.error)[1],
                 }
             )
             continue
@@ -188,6 +191,8 @@ def rows_of(
                     "defect": call.defect,
                     "repairs": call.repairs,
                     "violations": None,
+                    "error_kind": None,
+                    "http_status": None,
                 }
             )
     return rows
@@ -252,6 +257,8 @@ def test_parse_file_round_trip(
         "finish_reason",
         "choice_index",
         "call_type",
+        "error_kind",
+        "http_status",
     ]
     got = base(table.drop_columns(["custom_id"])).to_pylist()
     assert got == rows_of(responses, numbers)  # call for call
@@ -301,6 +308,8 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
             "defect": None,
             "repairs": None,
             "violations": None,
+            "error_kind": "provider",
+            "http_status": None,
         }
     ]
     assert by_record[3][0]["error"] == "batch error: 400: bad"

@@ -1251,3 +1251,98 @@ def test_version_and_help_examples() -> None:
     last = list(cli.COLUMN_HELP)[-1]  # the columns end the help
     assert tail.endswith(f"  {last.ljust(15)}{cli.COLUMN_HELP[last]}\n")
     assert "128+N ended by signal N" in done.stdout
+
+
+# ------------------------------------------------------------------ rows per record, kinds
+
+KIND_LINES = [
+    '{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{\\"a\\":1}"}}]}}]}',
+    "{nope",
+    '{"custom_id":"x","response":{"status_code":429}}',
+    '{"custom_id":"y","response":{"status_code":500}}',
+    '{"choices":[]}',
+]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_extract_rows_records(impl: str, make: Any, tmp_path: Path, suffix: str) -> None:
+    """`--rows records`: the rows of `to_arrow(rows="records")`, arguments as objects in
+    JSONL; the summary counts the failed records by kind on a line of its own."""
+    src = tmp_path / "k.jsonl"
+    src.write_text("\n".join(KIND_LINES) + "\n")
+    out = tmp_path / f"out{suffix}"
+    done = run(impl, "extract", src, "--rows", "records", "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert summary(done.stderr) == (5, 1, 1, 0, 3)
+    assert "toolsift: failed records by kind: provider 2, json 1\n" in done.stderr
+    want = make.OpenAIResponseParser().to_arrow(src, rows="records")
+    if suffix == ".parquet":
+        assert pq.read_table(out).equals(want)
+        return
+    rows = jsonl_rows(out.read_text())
+    expected = want.to_pylist()
+    for row in expected:
+        for call in row["tool_calls"]:
+            call["arguments"] = json.loads(call["arguments"])
+    assert rows == expected
+    assert [row["calls"] for row in rows] == [1, 0, 0, 0, 0]
+    assert [row["http_status"] for row in rows] == [None, None, 429, 500, None]
+
+
+def test_extract_error_kinds_in_rows(impl: str, tmp_path: Path) -> None:
+    src = tmp_path / "k.jsonl"
+    src.write_text("\n".join(KIND_LINES) + "\n")
+    rows = jsonl_rows(run(impl, "extract", src, "--quiet").stdout)
+    assert [(row["record"], row["error_kind"], row["http_status"]) for row in rows] == [
+        (0, None, None),
+        (1, "json", None),
+        (2, "provider", 429),
+        (3, "provider", 500),
+    ]
+
+
+def test_extract_rows_records_usage(tmp_path: Path) -> None:
+    src = tmp_path / "k.jsonl"
+    src.write_text("\n".join(KIND_LINES) + "\n")
+    for args, message in (
+        (["-o", tmp_path / "x.csv"], "--rows records writes JSONL or Parquet"),
+        (["--stream"], "--rows records cannot be used with --stream"),
+        (["--stream-lines"], "--rows records cannot be used with --stream-lines"),
+    ):
+        done = run("python", "extract", src, "--rows", "records", *args)
+        assert done.returncode == 2
+        assert message in done.stderr
+    done = run("python", "extract", src, "--rows", "record")
+    assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+def test_extract_keep(impl: str, make: Any, tmp_path: Path) -> None:
+    """`--keep`: a column per dot path, typed by the first batch (as `arrow_batches`)."""
+    src = tmp_path / "k.jsonl"
+    lines = [json.loads(line) if line.startswith('{"c') else None for line in KIND_LINES]
+    src.write_text(
+        "\n".join(
+            json.dumps({**line, "request_id": f"r{i}", "meta": {"user": i}})
+            if line is not None
+            else KIND_LINES[i]
+            for i, line in enumerate(lines)
+        )
+        + "\n"
+    )
+    rows = jsonl_rows(run(impl, "extract", src, "--keep", "request_id,meta.user", "--quiet").stdout)
+    assert [(row["record"], row["request_id"], row["meta.user"]) for row in rows] == [
+        (0, "r0", "0"),
+        (1, None, None),
+        (2, "r2", "2"),
+        (3, "r3", "3"),
+    ]
+    out = tmp_path / "k.parquet"
+    done = run(impl, "extract", src, "--keep", "request_id", "--rows", "records", "-o", out)
+    assert done.returncode == 0, done.stderr
+    table = pq.read_table(out)
+    assert table.column("request_id").to_pylist() == ["r0", None, "r2", "r3", "r4"]
+    for bad in ("a,,b", "name", "x,x"):
+        done = run("python", "extract", src, "--keep", bad)
+        assert done.returncode == 2 and "argument --keep" in done.stderr
+    done = run("python", "extract", src, "--keep", "a", "--stream")
+    assert done.returncode == 2 and "--keep cannot be used with --stream" in done.stderr

@@ -36,7 +36,8 @@ def test_context_vectors(make: Any, case: dict[str, Any]) -> None:
 def test_context_columns_come_last(make: Any) -> None:
     """Added at the end: the columns before them keep their places."""
     table = make.OpenAIResponseParser().to_arrow([CASES[0]["text"]])
-    assert tuple(table.column_names[-5:]) == CONTEXT
+    at = table.column_names.index(CONTEXT[0])  # together, after the columns before them
+    assert tuple(table.column_names[at : at + 5]) == CONTEXT
     assert tuple(table.column_names) == COLUMNS
     assert str(table.schema.field("choice_index").type) == "int32"
 

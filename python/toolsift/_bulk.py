@@ -17,19 +17,36 @@ from typing import Any
 
 from toolsift._errors import OPENED_BEFORE_FORK
 from toolsift._paths import expand_local
+from toolsift._table import (
+    ROWS,
+    FirstBatchTyped,
+    by_record,
+    carry_names,
+    check_rows,
+    record_path_keys,
+    record_schema,
+    require_pyarrow,
+    typed_table,
+)
 from toolsift._types import COLUMNS, AgentResponse
 
 __all__ = [
     "BATCH_ROWS",
     "COLUMNS",
+    "ROWS",
     "BatchStream",
     "Files",
+    "FirstBatchTyped",
     "ProgressArg",
     "arrow_batches",
+    "by_record",
+    "carry_names",
     "checked",
     "checks",
     "file_schema",
     "parse_file",
+    "record_path_keys",
+    "record_schema",
     "require_pyarrow",
     "schema",
     "stream",
@@ -38,16 +55,6 @@ __all__ = [
 
 ProgressArg = bool | Callable[[int, int | None], object]
 """`progress`: False (none), True (a tqdm bar on stderr), or `callback(done, total)`."""
-
-
-def require_pyarrow() -> Any:
-    try:
-        import pyarrow
-    except ImportError as exc:
-        raise ImportError(
-            "toolsift's Arrow output needs pyarrow: pip install 'toolsift[arrow]'"
-        ) from exc
-    return pyarrow
 
 
 def schema() -> Any:
@@ -72,25 +79,10 @@ def schema() -> Any:
             pa.field("finish_reason", pa.string()),
             pa.field("choice_index", pa.int32()),
             pa.field("call_type", pa.string()),
+            pa.field("error_kind", pa.string()),
+            pa.field("http_status", pa.int32()),
         ]
     )
-
-
-def record_path_keys(record_path: object) -> list[str] | None:
-    if record_path is None:
-        return None
-    if not isinstance(record_path, str):
-        raise TypeError(f"record_path must be a str or None, got {type(record_path).__name__}")
-    if not record_path:
-        raise ValueError("record_path must not be empty (None: find the response on its own)")
-    if not record_path.isascii():
-        try:
-            record_path.encode("utf-8")
-        except UnicodeEncodeError:  # no key of JSON text can hold a lone surrogate
-            raise ValueError(
-                f"record_path must be valid Unicode (it has a lone surrogate): {record_path!r}"
-            ) from None
-    return record_path.split(".")
 
 
 def check_max_line_bytes(max_line_bytes: object) -> None:
@@ -605,12 +597,17 @@ def stream(
     batch_rows: int | None = None,
     names: Sequence[str] | None = None,
     checks: Any = None,
+    rows: str = "calls",
+    carry: Sequence[str] = (),
 ) -> BatchStream:
     """The rows of `source` (a path, in-memory records, or `Files`) as a `BatchStream` of
     record batches (`batch_rows` each; None: as the backend cuts them). Arguments are
     checked, and every file is looked up, now. `names`: the `file` column's values for
-    `Files` (default: the paths, directories and globs expanded)."""
-    require_pyarrow()
+    `Files` (default: the paths, directories and globs expanded). `rows`: one row per
+    call, or per record (`by_record`, on the reading threads). `carry`: the checked
+    `carry_names`, a column each (JSON text; typed by `to_arrow` and `arrow_batches`)."""
+    pa = require_pyarrow()
+    check_rows(rows)
     keys = record_path_keys(record_path)
     _check_threads(threads)
     check_max_line_bytes(max_line_bytes)
@@ -618,14 +615,22 @@ def stream(
         isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1
     ):
         raise ValueError(f"batch_rows must be a positive int, got {batch_rows!r}")
-    rows_schema = schema()
+    rows_schema = call_schema = pa.schema(
+        [*schema(), *(pa.field(name, pa.string()) for name in carry)]
+    )
+    every_record = rows == "records"
+    if every_record:
+        rows_schema = record_schema(call_schema)
     idle = _releasing(getattr(sys.modules.get(type(core).__module__), "release_memory", None))
 
     def reading(records: Any, threads: int | None, callback: Any, size: int | None) -> Any:
         def run(sink: Sink) -> dict[str, int]:
+            if every_record:
+                sink = _grouping(sink, rows_schema)
             counts = core.arrow_batches(
-                records, keys, threads, callback, sink, rows_schema, max_line_bytes, checks
-            )
+                records, keys, threads, callback, sink, call_schema, max_line_bytes,
+                checks=checks, every_record=every_record, carry=list(carry) or None,
+            )  # fmt: skip
             if callback is not None and size is not None:
                 callback(size)  # read to its end (a file of no lines reports nothing)
             return dict(counts)
@@ -652,7 +657,13 @@ def stream(
         (name, reading(path, each, callback, size))
         for name, path, callback, size in zip(names, paths, callbacks, sizes, strict=True)
     ]
-    return BatchStream(parts, in_flight, file_schema(), batch_rows, bar, idle)
+    files_schema = pa.schema([pa.field("file", pa.string(), nullable=False), *rows_schema])
+    return BatchStream(parts, in_flight, files_schema, batch_rows, bar, idle)
+
+
+def _grouping(sink: Sink, schema: Any) -> Sink:
+    """`sink` given each batch as one row per record (`by_record`)."""
+    return lambda batch: sink(by_record(batch, schema))
 
 
 def _releasing(native: Callable[[], object] | None) -> Callable[[], None]:
@@ -698,14 +709,29 @@ def arrow_batches(
     max_line_bytes: int | None = None,
     batch_rows: int = BATCH_ROWS,
     checks: Any = None,
+    rows: str = "calls",
+    carry: object = None,
 ) -> Any:
-    """A `pyarrow.RecordBatchReader` over the rows of `source`."""
+    """A `pyarrow.RecordBatchReader` over the rows of `source`. Carried fields are typed
+    by the first batch (`FirstBatchTyped`)."""
     if batch_rows is None:
         raise ValueError("batch_rows must be a positive int, got None")
-    rows = stream(
-        core, source, record_path, threads, progress, max_line_bytes, batch_rows, checks=checks
+    names = carry_names(carry)
+    read = stream(
+        core,
+        source,
+        record_path,
+        threads,
+        progress,
+        max_line_bytes,
+        batch_rows,
+        checks=checks,
+        rows=rows,
+        carry=names,
     )
-    return _reader(rows)
+    if names:
+        return FirstBatchTyped(read, names).reader()
+    return _reader(read)
 
 
 def to_arrow(
@@ -716,21 +742,36 @@ def to_arrow(
     progress: ProgressArg,
     max_line_bytes: int | None = None,
     checks: Any = None,
+    rows: str = "calls",
+    carry: object = None,
 ) -> Any:
     """The rows of `source` as one `pyarrow.Table`, whose chunks are the batches as the
     backend cuts them: joined as they are (as pyarrow's own readers join theirs), since
     cutting them to `batch_rows` would copy every column once more. An OSError while
-    reading (compressed data cut short) carries the rows read before it as `table`."""
+    reading (compressed data cut short) carries the rows read before it as `table`.
+    Carried fields are typed by all of their values (`carried_type`)."""
     pa = require_pyarrow()
-    rows = stream(core, source, record_path, threads, progress, max_line_bytes, checks=checks)
+    names = carry_names(carry)
+    read = stream(
+        core,
+        source,
+        record_path,
+        threads,
+        progress,
+        max_line_bytes,
+        checks=checks,
+        rows=rows,
+        carry=names,
+    )
     batches: list[Any] = []
     try:
-        for batch in rows:
+        for batch in read:
             batches.append(batch)
     except OSError as exc:
-        exc.table = pa.Table.from_batches(batches, rows.schema)  # type: ignore[attr-defined]
+        table = pa.Table.from_batches(batches, read.schema)
+        exc.table = typed_table(table, names)  # type: ignore[attr-defined]
         raise
-    return pa.Table.from_batches(batches, rows.schema)
+    return typed_table(pa.Table.from_batches(batches, read.schema), names)
 
 
 def _reader(rows: BatchStream) -> Any:

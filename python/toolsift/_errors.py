@@ -5,11 +5,13 @@ from __future__ import annotations
 from toolsift._values import TooLongInt
 
 __all__ = [
+    "ERROR_KINDS",
     "OPENED_BEFORE_FORK",
     "FormatMismatchWarning",
     "ParseError",
     "UnrecognizedShape",
     "check_threads",
+    "error_kind",
     "record_error",
 ]
 
@@ -92,6 +94,48 @@ def record_error(exc: BaseException) -> str:
     if isinstance(exc, ParseError):
         return str(exc)
     return f"{type(exc).__name__}: {exc}"
+
+
+ERROR_KINDS = ("json", "shape", "record_path", "provider", "stream", "line_too_long", "io")
+"""The values of the `error_kind` column (`error_kind`); `io` is the CLI's, for an input
+file that could not be read to its end."""
+
+_KIND_STARTS = (
+    ("line longer than ", "line_too_long"),
+    ("nothing at record_path ", "record_path"),
+    ("unrecognized response shape", "shape"),
+    ("batch ", "provider"),
+    ("unknown batch result type", "provider"),
+    ("stream error", "provider"),
+    ("a functionCall with partialArgs but no name", "stream"),  # accumulator.FRAGMENT
+    ("a stream event is not JSON", "stream"),
+)
+
+
+def error_kind(error: str) -> tuple[str, int | None]:
+    """What kind of failure a record's `error` text is (the `error_kind` column), and the
+    HTTP status it names (`http_status`). The texts are made from fixed beginnings, so the
+    beginning tells (the spec of `json_errors::error_kind`; the cases are in
+    tests/vectors/json_errors.json, "kinds"):
+
+    * ``json``: the record is not JSON text (``str(ParseError)``), or not text at all;
+    * ``shape``: no format recognized the response (``unrecognized response shape``);
+    * ``record_path``: ``nothing at record_path P``;
+    * ``provider``: the provider's own failure: a batch envelope's error (``batch ...``),
+      an HTTP status (``HTTP S: D``, with `http_status` S where S is an integer), a
+      stream's error event (``stream error: ...``);
+    * ``stream``: a record holding a stream that could not be read (an event that is not
+      JSON, or only pieces of calls);
+    * ``line_too_long``: ``line longer than N bytes``.
+    """
+    if error.startswith("HTTP "):
+        digits = error[5:].split(":", 1)[0]
+        status = int(digits) if digits.isascii() and digits.isdigit() else None
+        return "provider", status if status is not None and status < 1 << 31 else None
+    for start, kind in _KIND_STARTS:
+        if error.startswith(start):
+            return kind, None
+    return "json", None
 
 
 def check_threads(threads: object) -> None:

@@ -68,6 +68,8 @@ class Parser:
         schema: Any = None,
         max_line_bytes: int | None = None,
         checks: Checks | None = None,
+        every_record: bool = False,
+        carry: Sequence[str] | None = None,
     ) -> dict[str, int]: ...
 
 @final

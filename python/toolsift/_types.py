@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from toolsift._jsontext import _generous_limits, _safe_repr
 
-__all__ = ["COLUMNS", "AgentResponse", "Stream", "ToolCall"]
+__all__ = ["CALL_LEVEL_COLUMNS", "COLUMNS", "AgentResponse", "Stream", "ToolCall"]
 
 COLUMNS = (
     "record",
@@ -26,9 +26,24 @@ COLUMNS = (
     "finish_reason",
     "choice_index",
     "call_type",
+    "error_kind",
+    "http_status",
 )
 """The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
 per call, or one per record that could not be read."""
+
+CALL_LEVEL_COLUMNS: tuple[str, ...] = (
+    "call_index",
+    "id",
+    "name",
+    "arguments",
+    "raw_arguments",
+    "defect",
+)
+CALL_LEVEL_COLUMNS += ("repairs", "violations", "finish_reason", "choice_index", "call_type")
+"""The columns of `COLUMNS` that describe one call; every other one describes its record.
+With `rows="records"` (one row per record) these go into the list-of-struct column
+`tool_calls`, and the record's own columns stay columns (`toolsift._bulk.by_record`)."""
 
 
 _NESTED = (dict, list, tuple)

@@ -295,7 +295,87 @@ fn prunable(text: &[u8]) -> bool {
     !surrogate && memchr::memchr2_iter(b'[', b'{', text).count() <= json::MAX_DEPTH
 }
 
+/// The fields of each record that `carry=` names, as dot paths into the record itself (a
+/// batch file's envelope line; the pure `carried_values`).
+#[derive(Debug, Clone)]
+pub struct Carry {
+    paths: Vec<Vec<String>>,
+    keep: Keep,
+}
+
+impl Carry {
+    pub fn new(paths: Vec<Vec<String>>) -> Carry {
+        let mut keep = Keep::default();
+        for keys in &paths {
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            keep.merge(&formats::path(&keys, Keep::all()));
+        }
+        Carry { paths, keep }
+    }
+
+    /// The value at each path as compact JSON text; None where the path leads nowhere (a
+    /// missing key, a null, or a value that is not an object on the way) or the record is
+    /// not JSON. Parsed again, apart from the reading of its calls: only what is carried
+    /// is kept, and a failed record carries its fields too.
+    pub fn values(&self, text: &[u8]) -> Vec<Option<String>> {
+        let tape = if prunable(text) {
+            json::parse_pruned(text, &self.keep)
+        } else {
+            json::parse(text)
+        };
+        let Ok(tape) = tape else {
+            return vec![None; self.paths.len()];
+        };
+        self.paths
+            .iter()
+            .map(|keys| {
+                let mut node = 0;
+                for key in keys {
+                    node = crate::node::value(&tape, node, key)?;
+                }
+                Some(crate::compact::to_string(&tape, node))
+            })
+            .collect()
+    }
+}
+
 /// Read one record with a one-off [`Reader`].
 pub fn read_record<'a>(format: &Format, text: &'a [u8], path: Option<&[String]>) -> Outcome<'a> {
     Reader::new(format, path.map(<[String]>::to_vec)).read(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Carry;
+    use serde_json::Value;
+
+    /// tests/vectors/carry.json: the pure `carried_values` gives each case's values.
+    #[test]
+    fn carried_fields_of_the_vectors() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/carry.json");
+        let document: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let paths = document["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().split('.').map(str::to_owned).collect())
+            .collect();
+        let carry = Carry::new(paths);
+        for case in document["cases"].as_array().unwrap() {
+            let expected: Vec<Option<String>> = case["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect();
+            let record = case["record"].as_str().unwrap();
+            assert_eq!(
+                carry.values(record.as_bytes()),
+                expected,
+                "{}",
+                case["name"]
+            );
+        }
+    }
 }

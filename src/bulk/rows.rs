@@ -3,8 +3,9 @@
 
 use super::canonical::{self, Stop};
 use super::Outcome;
-use crate::calls::{decode_object, Arguments};
+use crate::calls::{decode_object, Arguments, Context};
 use crate::json::Tape;
+use crate::json_errors;
 use crate::violations::Checks;
 use crate::{compact, defects};
 use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
@@ -19,7 +20,9 @@ use std::sync::{Arc, OnceLock};
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
 /// `name`, `arguments`, `raw_arguments`, `error`, `defect` (strings), `repairs` (a list
 /// of strings), `violations` (a list of strings: null without checks); the context
-/// columns `model`, `response_id`, `finish_reason`, `choice_index` (int32), `call_type`.
+/// columns `model`, `response_id`, `finish_reason`, `choice_index` (int32), `call_type`;
+/// `error_kind` (string) and `http_status` (int32) of a failed record
+/// (`crate::json_errors::error_kind`).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -47,6 +50,8 @@ pub fn schema() -> SchemaRef {
                 text("finish_reason"),
                 Field::new("choice_index", DataType::Int32, true),
                 text("call_type"),
+                text("error_kind"),
+                Field::new("http_status", DataType::Int32, true),
             ]))
         })
         .clone()
@@ -122,6 +127,16 @@ fn append_violations(
     column.append(true);
 }
 
+/// A row without a call, written at the end of its chunk (`Rows::with_every_record`).
+#[derive(Debug)]
+struct Deferred {
+    number: i64,
+    custom_id: Option<String>,
+    format: Option<String>,
+    error: Option<String>,
+    carried: Vec<Option<String>>,
+}
+
 /// Builds the rows of one chunk of records.
 pub struct Rows {
     record: Int64Builder,
@@ -145,6 +160,17 @@ pub struct Rows {
     finish_reason: StringBuilder,
     choice_index: Int32Builder,
     call_type: StringBuilder,
+    error_kind: StringBuilder,
+    http_status: Int32Builder,
+    /// A row for a record without calls too (`rows="records"`): null call columns. Then
+    /// every row without a call comes after those with calls (`deferred`), so that the
+    /// calls are one slice of the columns, grouped by record without a copy.
+    every_record: bool,
+    deferred: Vec<Deferred>,
+    /// The `carry=` columns (named by their dot paths), after all the others, and the
+    /// values of the record being added (`Carry::values`), on each of its rows.
+    carried: Vec<(String, StringBuilder)>,
+    carried_values: Vec<Option<String>>,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -190,6 +216,12 @@ impl Rows {
             finish_reason: text(8),
             choice_index: Int32Builder::with_capacity(rows),
             call_type: text(8),
+            error_kind: StringBuilder::new(),
+            http_status: Int32Builder::new(),
+            every_record: false,
+            deferred: Vec::new(),
+            carried: Vec::new(),
+            carried_values: Vec::new(),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
@@ -209,6 +241,34 @@ impl Rows {
         self
     }
 
+    /// The same, with a row for each record without calls too (its call columns null):
+    /// the rows `rows="records"` groups by record.
+    pub fn with_every_record(mut self, every_record: bool) -> Self {
+        self.every_record = every_record;
+        self
+    }
+
+    /// The same, with a column per carried field (`names`: their dot paths).
+    pub fn with_carried(mut self, names: &[String]) -> Self {
+        self.carried = names
+            .iter()
+            .map(|name| (name.clone(), StringBuilder::new()))
+            .collect();
+        self
+    }
+
+    /// The carried fields of the next record added (`Carry::values`).
+    pub fn carry(&mut self, values: Vec<Option<String>>) {
+        self.carried_values = values;
+    }
+
+    fn add_carried(&mut self) {
+        for (at, (_, column)) in self.carried.iter_mut().enumerate() {
+            let value = self.carried_values.get(at).and_then(Option::as_deref);
+            column.append_option(value);
+        }
+    }
+
     /// The rows of one non-blank record.
     pub fn add(&mut self, number: i64, outcome: Outcome<'_>) {
         match outcome {
@@ -225,6 +285,8 @@ impl Rows {
                 self.counts.records += 1;
                 if !record.calls.is_empty() {
                     self.counts.records_with_calls += 1;
+                } else if self.every_record {
+                    self.add_row(number, custom_id.as_deref(), Some(format), None);
                 }
                 for (index, call) in record.calls.iter().enumerate() {
                     self.counts.calls += 1;
@@ -278,33 +340,72 @@ impl Rows {
                     self.defect.append_option(found.map(|found| found.defect));
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
-                    let context = &record.context;
-                    let (finish_reason, choice_index, call_type) = context.call(index);
-                    self.model.append_option(context.model.as_deref());
-                    self.response_id
-                        .append_option(context.response_id.as_deref());
-                    self.finish_reason.append_option(finish_reason);
-                    self.choice_index.append_option(choice_index);
-                    self.call_type.append_value(call_type);
+                    self.add_context(&record.context, index);
+                    self.error_kind.append_null();
+                    self.http_status.append_null();
+                    self.add_carried();
                 }
             }
         }
+    }
+
+    /// The context columns of the call at `index` of a record whose context is `context`.
+    fn add_context(&mut self, context: &Context<'_>, index: usize) {
+        let (finish_reason, choice_index, call_type) = context.call(index);
+        self.model.append_option(context.model.as_deref());
+        self.response_id
+            .append_option(context.response_id.as_deref());
+        self.finish_reason.append_option(finish_reason);
+        self.choice_index.append_option(choice_index);
+        self.call_type.append_value(call_type);
     }
 
     /// One row for a record that could not be read.
     pub fn add_failed(&mut self, number: i64, custom_id: Option<&str>, error: &str) {
         self.counts.records += 1;
         self.counts.failed += 1;
+        self.add_row(number, custom_id, None, Some(error));
+    }
+
+    /// A row without a call: a failed record's (`error`), or a record without calls
+    /// (deferred to the end of the chunk with `every_record`).
+    fn add_row(
+        &mut self,
+        number: i64,
+        custom_id: Option<&str>,
+        format: Option<&str>,
+        error: Option<&str>,
+    ) {
+        if self.every_record {
+            self.deferred.push(Deferred {
+                number,
+                custom_id: custom_id.map(str::to_owned),
+                format: format.map(str::to_owned),
+                error: error.map(str::to_owned),
+                carried: self.carried_values.clone(),
+            });
+            return;
+        }
+        self.write_row(number, custom_id, format, error);
+    }
+
+    fn write_row(
+        &mut self,
+        number: i64,
+        custom_id: Option<&str>,
+        format: Option<&str>,
+        error: Option<&str>,
+    ) {
         self.rows += 1;
         self.record.append_value(number);
         self.custom_id.append_option(custom_id);
-        self.format.append_null();
+        self.format.append_option(format);
         self.call_index.append_null();
         self.id.append_null();
         self.name.append_null();
         self.arguments.append_null();
         self.raw_arguments.append_null();
-        self.error.append_value(error);
+        self.error.append_option(error);
         self.defect.append_null();
         self.repairs.append_null();
         self.violations.append_null();
@@ -313,10 +414,25 @@ impl Rows {
         self.finish_reason.append_null();
         self.choice_index.append_null();
         self.call_type.append_null();
+        let (kind, status) = match error {
+            Some(error) => {
+                let (kind, status) = json_errors::error_kind(error);
+                (Some(kind), status)
+            }
+            None => (None, None),
+        };
+        self.error_kind.append_option(kind);
+        self.http_status.append_option(status);
+        self.add_carried();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
-        let columns: Vec<ArrayRef> = vec![
+        for row in std::mem::take(&mut self.deferred) {
+            self.carried_values = row.carried;
+            let (custom_id, format) = (row.custom_id.as_deref(), row.format.as_deref());
+            self.write_row(row.number, custom_id, format, row.error.as_deref());
+        }
+        let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.record.finish()),
             Arc::new(self.custom_id.finish()),
             Arc::new(self.format.finish()),
@@ -334,9 +450,21 @@ impl Rows {
             Arc::new(self.finish_reason.finish()),
             Arc::new(self.choice_index.finish()),
             Arc::new(self.call_type.finish()),
+            Arc::new(self.error_kind.finish()),
+            Arc::new(self.http_status.finish()),
         ];
+        let schema = if self.carried.is_empty() {
+            schema()
+        } else {
+            let mut fields: Vec<Field> = schema().fields().iter().map(|f| (**f).clone()).collect();
+            for (name, column) in &mut self.carried {
+                fields.push(Field::new(name.as_str(), DataType::Utf8, true));
+                columns.push(Arc::new(column.finish()));
+            }
+            Arc::new(Schema::new(fields))
+        };
         Ok(Chunk {
-            batch: RecordBatch::try_new(schema(), columns)?,
+            batch: RecordBatch::try_new(schema, columns)?,
             counts: self.counts,
         })
     }
@@ -460,5 +588,81 @@ mod tests {
         let records = moved.batch.column(0).as_primitive::<Int64Type>();
         assert_eq!(records.values(), &[100, 100, 100, 101, 102]);
         assert_eq!(moved.batch.column(5), &chunk_names); // the rest as it was
+    }
+
+    /// The records of the shared vectors' `kinds` (tests/vectors/json_errors.json) give
+    /// their error, its kind and its HTTP status.
+    #[test]
+    fn failed_records_of_the_vectors() {
+        use arrow_array::Int32Array;
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/vectors/json_errors.json"
+        );
+        let document: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut checked = 0;
+        for case in document["kinds"].as_array().unwrap() {
+            let Some(record) = case["record"].as_str() else {
+                continue;
+            };
+            let format = case["format"].as_str().unwrap();
+            let format = Format::new(format, "tool_calls", "name", "arguments", false).unwrap();
+            let path: Option<Vec<String>> = case["record_path"]
+                .as_str()
+                .map(|p| p.split('.').map(str::to_owned).collect());
+            let mut rows = Rows::new();
+            rows.add(0, read_record(&format, record.as_bytes(), path.as_deref()));
+            let batch = rows.finish().unwrap().batch;
+            let text = |name: &str| {
+                let column = batch.column_by_name(name).unwrap();
+                let column = column.as_any().downcast_ref::<StringArray>().unwrap();
+                column.value(0).to_owned()
+            };
+            assert_eq!(
+                text("error"),
+                case["error"].as_str().unwrap(),
+                "{}",
+                case["name"]
+            );
+            assert_eq!(text("error_kind"), case["kind"].as_str().unwrap());
+            let status = batch.column_by_name("http_status").unwrap();
+            let status = status.as_any().downcast_ref::<Int32Array>().unwrap();
+            let status = (!status.is_null(0)).then(|| i64::from(status.value(0)));
+            assert_eq!(status, case["http_status"].as_i64(), "{}", case["name"]);
+            checked += 1;
+        }
+        assert!(checked > 10, "{checked} records");
+    }
+
+    /// A record's rows with `with_every_record`: one for a record without calls too.
+    #[test]
+    fn a_row_for_every_record() {
+        let format = Format::new("openai", "tool_calls", "name", "arguments", false).unwrap();
+        let lines: [&[u8]; 3] = [
+            br#"{"choices":[]}"#,
+            br#"{"choices":[{"message":{"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}}]}"#,
+            b"{nope",
+        ];
+        let rows_of = |every: bool| {
+            let mut rows = Rows::new().with_every_record(every);
+            for (n, line) in lines.iter().enumerate() {
+                rows.add(n as i64, read_record(&format, line, None));
+            }
+            rows.finish().unwrap()
+        };
+        let (some, every) = (rows_of(false), rows_of(true));
+        assert_eq!(some.batch.num_rows(), 2);
+        assert_eq!(every.batch.num_rows(), 3);
+        assert_eq!(some.counts, every.counts);
+        // The rows without a call come last.
+        let records = every.batch.column(0).as_primitive::<Int64Type>();
+        assert_eq!(records.values(), &[1, 0, 2]);
+        let no_call = every.batch.slice(1, 1);
+        assert!(no_call.column_by_name("call_index").unwrap().is_null(0));
+        assert!(no_call.column_by_name("error").unwrap().is_null(0));
+        let format = no_call.column_by_name("format").unwrap();
+        let format = format.as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(format.value(0), "openai");
     }
 }

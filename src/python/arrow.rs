@@ -9,7 +9,7 @@ use super::files::{report, FilePath};
 use super::objects::{surrogatepass, Input};
 use crate::bulk::rows::{Chunk, Counts, Rows};
 use crate::bulk::source::{self, Block};
-use crate::bulk::Reader;
+use crate::bulk::{Carry, Reader};
 use crate::pipeline::{self, Plan, CHUNK};
 use crate::violations::Checks;
 use arrow_array::{
@@ -36,13 +36,12 @@ fn arrow_error(err: ArrowError) -> PyErr {
 
 /// The rows of a block's (non-blank) lines, numbered from 0 at the block's first line,
 /// and the number of lines (blank ones too) in the block.
-fn rows_of_block(reader: &Reader, block: &Block, checks: &Option<Arc<Checks>>) -> (Rows, i64) {
-    let mut rows = Rows::for_text(block.text().len())
-        .repairing(reader.repair)
-        .with_checks(checks.clone());
+fn rows_of_block(reader: &Reader, block: &Block, options: &RowOptions) -> (Rows, i64) {
+    let mut rows = options.rows(Rows::for_text(block.text().len()).repairing(reader.repair));
     let mut lines = 0;
     for line in block.lines() {
-        if let Some((_, outcome)) = reader.read_line(line) {
+        if let Some((text, outcome)) = reader.read_line(line) {
+            options.carry_of(&mut rows, text);
             rows.add(lines, outcome);
         }
         lines += 1;
@@ -50,12 +49,36 @@ fn rows_of_block(reader: &Reader, block: &Block, checks: &Option<Arc<Checks>>) -
     (rows, lines)
 }
 
+/// What rows to make beyond one per call: a row for each record without calls too
+/// (`Rows::with_every_record`), and the carried fields (`carry=`: their dot paths).
+pub struct RowOptions {
+    pub every_record: bool,
+    pub carry: Option<(Vec<String>, Carry)>,
+    /// The `violations` column's checks (None: nulls).
+    pub checks: Option<Arc<Checks>>,
+}
+
+impl RowOptions {
+    fn rows(&self, rows: Rows) -> Rows {
+        let rows = (rows.with_every_record(self.every_record)).with_checks(self.checks.clone());
+        match &self.carry {
+            Some((names, _)) => rows.with_carried(names),
+            None => rows,
+        }
+    }
+
+    /// The carried fields of the record `text` (none where `text` is None: not text).
+    fn carry_of(&self, rows: &mut Rows, text: &[u8]) {
+        if let Some((_, carry)) = &self.carry {
+            rows.carry(carry.values(text));
+        }
+    }
+}
+
 /// Hands each chunk's batch to `sink`, and counts.
 struct Emitter<'py> {
     sink: Bound<'py, PyAny>,
     counts: Counts,
-    /// The `violations` column's checks (None: nulls).
-    checks: Option<Arc<Checks>>,
 }
 
 impl<'py> Emitter<'py> {
@@ -82,15 +105,15 @@ impl<'py> Emitter<'py> {
 }
 
 /// The rows of `source`'s records, read by `reader` (its format, record path, line limit
-/// and repair; argument strings left encoded), checked by `checks`, handed to `sink`; the
-/// counts.
+/// and repair; argument strings left encoded), with the rows `options` asks for, handed
+/// to `sink`; the counts.
 pub fn arrow_batches<'py>(
     reader: &Reader,
     source: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     sink: &Bound<'py, PyAny>,
-    checks: Option<Arc<Checks>>,
+    options: RowOptions,
 ) -> PyResult<Bound<'py, PyDict>> {
     let py = source.py();
     Builder::new(py)?.check_threads(threads)?;
@@ -99,22 +122,21 @@ pub fn arrow_batches<'py>(
     let mut emitter = Emitter {
         sink: sink.clone(),
         counts: Counts::default(),
-        checks,
     };
     if source.is_instance_of::<PyString>() {
         let file = FilePath::new(source)?;
-        arrow_file(&mut emitter, reader, &file, threads, progress)?;
+        arrow_file(&mut emitter, (reader, &options), &file, threads, progress)?;
     } else if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
-        arrow_items(&mut emitter, reader, source, threads, progress)?;
+        arrow_items(&mut emitter, (reader, &options), source, threads, progress)?;
     } else {
-        arrow_array(&mut emitter, reader, source, threads, progress)?;
+        arrow_array(&mut emitter, (reader, &options), source, threads, progress)?;
     }
     emitter.summary()
 }
 
 fn arrow_file<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     file: &FilePath,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -122,7 +144,6 @@ fn arrow_file<'py>(
     let py = emitter.sink.py();
     let mut blocks = file.open(py, reader.max_line, threads, READ_AHEAD)?;
     let mut first_line = 0; // the number of the next block's first line
-    let checks = emitter.checks.clone();
     let plan = Plan {
         threads,
         caller_works: false,
@@ -133,7 +154,7 @@ fn arrow_file<'py>(
         plan,
         std::iter::from_fn(|| py.detach(|| blocks.next())),
         |block: Block, _| {
-            let (rows, lines) = rows_of_block(reader, &block, &checks);
+            let (rows, lines) = rows_of_block(reader, &block, options);
             let (consumed, text_read) = (block.consumed, block.text_read);
             let long = block.text().len() > source::LONG_BLOCK;
             block.recycle(); // now: its rows wait without it
@@ -173,17 +194,19 @@ fn not_text(type_name: &str) -> String {
 const NO_RESPONSE: &str = "no response (null)";
 
 /// The rows of a chunk of in-memory records, the first numbered `first`.
-fn rows_of_items(
-    reader: &Reader,
-    first: usize,
-    items: &[Item<'_>],
-    checks: &Option<Arc<Checks>>,
-) -> Rows {
-    let mut rows = Rows::new()
-        .repairing(reader.repair)
-        .with_checks(checks.clone());
+fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>], options: &RowOptions) -> Rows {
+    let mut rows = options.rows(Rows::new().repairing(reader.repair));
     for (offset, item) in items.iter().enumerate() {
         let number = (first + offset) as i64;
+        // (A record that is not UTF-8, or not text, is not JSON: nothing carried.)
+        options.carry_of(
+            &mut rows,
+            if let Item::Text(text) = item {
+                text
+            } else {
+                b""
+            },
+        );
         match item {
             Item::Text(text) if source::is_blank(text) => {}
             Item::Text(text) => rows.add(number, reader.read(text)),
@@ -196,7 +219,7 @@ fn rows_of_items(
 
 fn arrow_chunks<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     items: &[Item<'_>],
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -211,7 +234,6 @@ fn arrow_chunks<'py>(
         })
         .sum::<u64>();
     let chunks = items.chunks(CHUNK);
-    let checks = emitter.checks.clone();
     // Consuming a batch is cheap: the calling thread only hands chunks out.
     let plan = Plan {
         threads: if chunks.len() <= 1 { 1 } else { threads },
@@ -222,7 +244,7 @@ fn arrow_chunks<'py>(
         &py,
         plan,
         chunks.enumerate(),
-        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk, &checks).finish(),
+        |(k, chunk), _| rows_of_items(reader, k * CHUNK, chunk, options).finish(),
         |k, chunk| {
             emitter.emit(chunk.map_err(arrow_error)?)?;
             report(progress, (((k + 1) * CHUNK).min(items.len())) as u64)
@@ -236,7 +258,7 @@ fn arrow_chunks<'py>(
 
 fn arrow_items<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     source: &Bound<'py, PyAny>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -252,13 +274,13 @@ fn arrow_items<'py>(
             _ => Item::NotText(not_text(&object.get_type().name()?.to_string())),
         });
     }
-    arrow_chunks(emitter, reader, &items, threads, progress)
+    arrow_chunks(emitter, (reader, options), &items, threads, progress)
 }
 
 /// A pyarrow Array or ChunkedArray of (large) strings or binaries, read in place.
 fn arrow_array<'py>(
     emitter: &mut Emitter<'py>,
-    reader: &Reader,
+    (reader, options): (&Reader, &RowOptions),
     source: &Bound<'py, PyAny>,
     threads: usize,
     progress: Option<&Bound<'py, PyAny>>,
@@ -309,7 +331,7 @@ fn arrow_array<'py>(
             });
         }
     }
-    arrow_chunks(emitter, reader, &items, threads, progress)
+    arrow_chunks(emitter, (reader, options), &items, threads, progress)
 }
 
 /// Gives the memory this thread freed (and memory other threads freed of what it had

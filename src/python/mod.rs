@@ -206,7 +206,7 @@ impl Parser {
     /// handed to `sink` as pyarrow RecordBatches; returns the counts. `schema` is the
     /// pure backend's (the Rust one builds the same one itself).
     #[allow(clippy::too_many_arguments)] // the Python signature, one argument each
-    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None, checks=None))]
+    #[pyo3(signature = (source, record_path, threads, progress, sink, schema=None, max_line_bytes=None, checks=None, every_record=false, carry=None))]
     fn arrow_batches<'py>(
         &self,
         source: &Bound<'py, PyAny>,
@@ -217,14 +217,32 @@ impl Parser {
         schema: Option<&Bound<'py, PyAny>>,
         max_line_bytes: Option<usize>,
         checks: Option<PyRef<'py, Checks>>,
+        every_record: bool,
+        carry: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
         let reader = RecordReader::new(&self.format, record_path)
             .with_encoded_arguments()
             .with_max_line(max_line_bytes.unwrap_or(MAX_LINE_BYTES))
             .with_repair(self.reader.repair);
-        let checks = checks.map(|checks| checks.inner.clone());
-        let counts = arrow::arrow_batches(&reader, source, threads, progress, sink, checks)?;
+        let counts = arrow::arrow_batches(
+            &reader,
+            source,
+            threads,
+            progress,
+            sink,
+            arrow::RowOptions {
+                every_record,
+                checks: checks.map(|checks| checks.inner.clone()),
+                carry: carry.map(|names| {
+                    let paths = names
+                        .iter()
+                        .map(|name| name.split('.').map(str::to_owned).collect())
+                        .collect();
+                    (names, crate::bulk::Carry::new(paths))
+                }),
+            },
+        )?;
         Ok(counts.into_any())
     }
 }

@@ -14,6 +14,12 @@ values of every kind, bad escapes and lone surrogates, bad numbers and literals,
 separators, trailing data, nesting at and beyond the limit; and valid texts the Rust
 parser reads its own way (integers beyond 64 bits and beyond Python's digit limit,
 numbers beyond the float range).
+
+`kinds`: a failed record's `error` text and its `error_kind` and `http_status`
+(`toolsift._errors.error_kind`, the twin of `json_errors::error_kind`), given here by hand
+(the spec) and checked against `error_kind`. Where a case has a `record` (one line, read
+by the parser of `format`, with `record_path` where given), both backends' `to_arrow`
+and the Rust `bulk::rows` give that error for it (pytest: tests/test_jsontext.py).
 """
 
 import json
@@ -23,7 +29,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import os
+
+os.environ["TOOLSIFT_IMPLEMENTATION"] = "python"  # the spec reads the records
+
 from conftest import vector_text
+from toolsift import parsers
+from toolsift._errors import error_kind
 from toolsift._jsontext import MAX_DEPTH, error_for
 
 
@@ -202,6 +214,133 @@ STR_CASES = [
 ]
 
 
+def batch(response: object = None, error: object = None) -> str:
+    return json.dumps({"custom_id": "r1", "response": response, "error": error})
+
+
+# (name, the record or the error text, kind, http_status, format, record_path): a record
+# is read with `format`'s parser; None for format: the text is the error itself.
+KIND_CASES = [
+    ("not JSON", "{nope", "json", None, "openai", None),
+    ("truncated JSON", '{"choices": [', "json", None, "openai", None),
+    (
+        "HTTP status with an error",
+        batch({"status_code": 429, "body": {"error": {"message": "slow"}}}),
+        "provider",
+        429,
+        "openai",
+        None,
+    ),
+    ("HTTP status alone", batch({"status_code": 500}), "provider", 500, "openai", None),
+    (
+        "HTTP status that is a string",
+        batch({"status_code": "503", "body": "down"}),
+        "provider",
+        None,
+        "openai",
+        None,
+    ),
+    (
+        "HTTP status beyond int32",
+        batch({"status_code": 4294967296, "body": "x"}),
+        "provider",
+        None,
+        "openai",
+        None,
+    ),
+    (
+        "batch error",
+        batch(error={"code": "batch_expired", "message": "late"}),
+        "provider",
+        None,
+        "openai",
+        None,
+    ),
+    ("batch record without a response", batch(), "provider", None, "openai", None),
+    (
+        "Gemini batch error",
+        json.dumps({"key": "k", "error": {"code": 400, "message": "bad"}}),
+        "provider",
+        None,
+        "gemini",
+        None,
+    ),
+    (
+        "Anthropic batch canceled",
+        json.dumps({"custom_id": "a", "result": {"type": "canceled"}}),
+        "provider",
+        None,
+        "anthropic",
+        None,
+    ),
+    (
+        "stream error event",
+        '[{"error": {"message": "overloaded"}}]',
+        "provider",
+        None,
+        "auto",
+        None,
+    ),
+    (
+        "a piece of a stream",
+        json.dumps(
+            {
+                "candidates": [
+                    {
+                        "content": {
+                            "parts": [
+                                {
+                                    "functionCall": {
+                                        "partialArgs": [{"jsonPath": "$.a", "stringValue": "x"}]
+                                    }
+                                }
+                            ]
+                        }
+                    }
+                ]
+            }
+        ),
+        "stream",
+        None,
+        "gemini",
+        None,
+    ),
+    ("unrecognized shape", '{"a": 1}', "shape", None, "auto", None),
+    ("nothing at record_path", '{"a": {"b": null}}', "record_path", None, "openai", "a.b"),
+    ("line too long", "line longer than 10 bytes", "line_too_long", None, None, None),
+    ("not text", "TypeError: a record must be str or bytes, not int", "json", None, None, None),
+    ("no response", "no response (null)", "json", None, None, None),
+    ("stream event not JSON", "a stream event is not JSON", "stream", None, None, None),
+]
+
+
+def kind_cases() -> list[dict]:
+    cases = []
+    for name, text, kind, status, format, record_path in KIND_CASES:
+        case: dict = {"name": f"kind: {name}"}
+        if format is None:
+            error = text
+        else:
+            parser = getattr(parsers, FORMAT_CLASSES[format])()
+            row = parser.to_arrow([text], record_path=record_path).to_pylist()[0]
+            error = row["error"]
+            case.update(record=text, format=format)
+            if record_path is not None:
+                case["record_path"] = record_path
+        assert error_kind(error) == (kind, status), (name, error, error_kind(error))
+        case.update(error=error, kind=kind, http_status=status)
+        cases.append(case)
+    return cases
+
+
+FORMAT_CLASSES = {
+    "openai": "OpenAIResponseParser",
+    "gemini": "GeminiResponseParser",
+    "anthropic": "AnthropicResponseParser",
+    "auto": "AutoResponseParser",
+}
+
+
 def main() -> None:
     cases = []
     for name, text in CASES:
@@ -221,7 +360,11 @@ def main() -> None:
     out = Path(__file__).with_name("json_errors.json")
     lines = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in cases)
     about = "JSON texts and their first error (see make_json_errors_vectors.py)"
-    out.write_text(f'{{\n "about": {json.dumps(about)},\n "cases": [\n{lines}\n ]\n}}\n')
+    kinds = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in kind_cases())
+    out.write_text(
+        f'{{\n "about": {json.dumps(about)},\n "cases": [\n{lines}\n ],\n'
+        f' "kinds": [\n{kinds}\n ]\n}}\n'
+    )
     print(f"{out}: {len(cases)} cases")
 
 

@@ -61,7 +61,13 @@ from typing import IO, Any, Protocol, cast
 
 import orjson
 
-from toolsift._errors import OPENED_BEFORE_FORK, ParseError, check_threads, record_error
+from toolsift._errors import (
+    OPENED_BEFORE_FORK,
+    ParseError,
+    check_threads,
+    error_kind,
+    record_error,
+)
 from toolsift._jsontext import (
     dumps_arguments,
     dumps_compact,
@@ -625,17 +631,49 @@ if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-class ArrowColumns:
-    """The table's columns as Python lists, a record at a time; counts for the summary."""
+def carried_values(record: Any, paths: Sequence[Sequence[str]]) -> list[str | None]:
+    """The fields `carry=` names in a record (the record itself: a batch file's envelope
+    line), each as compact JSON text; None where its path (keys) leads nowhere (a missing
+    key, a null, or a value that is not an object on the way), or where the record is
+    not JSON text."""
+    if text_error(record) is not None:
+        return [None] * len(paths)
+    try:
+        doc = loads(record)
+    except ParseError:
+        return [None] * len(paths)
+    values: list[str | None] = []
+    for keys in paths:
+        node = doc
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        values.append(None if node is None else dumps_compact(node))
+    return values
 
-    def __init__(self, checks: Checks | None = None) -> None:
+
+class ArrowColumns:
+    """The table's columns as Python lists, a record at a time; counts for the summary.
+    `checks` fill the `violations` column (None: nulls). `carry`: the dot paths of the
+    carried fields, a column each after `COLUMNS`, whose values for the next record
+    added are set in `carried`."""
+
+    def __init__(
+        self, checks: Checks | None = None, every_record: bool = False, carry: Sequence[str] = ()
+    ) -> None:
         self.checks = checks  # the `violations` column's (None: a column of nulls)
         self.records = self.with_calls = self.calls = self.undecodable = self.failed = 0
         self.text_bytes = [0]  # bytes of text read (a list: the reader adds to it)
+        # A row for each record without calls too (its call columns null): the rows
+        # `rows="records"` groups by record. Then every row without a call comes after
+        # those with calls (`deferred`): the calls are one slice of the columns.
+        self.every_record = every_record
+        self.deferred: list[tuple[Any, ...]] = []
+        self.carry = tuple(carry)
+        self.carried: list[str | None] = [None] * len(self.carry)
         self._clear()
 
     def _clear(self) -> None:
-        self.columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+        self.columns: dict[str, list[Any]] = {name: [] for name in (*COLUMNS, *self.carry)}
         self.pending = 0
 
     def add(
@@ -651,14 +689,12 @@ class ArrowColumns:
         c = self.columns
         if error is not None:
             self.failed += 1
-            for name in COLUMNS:
-                c[name].append(None)
-            c["record"][-1] = number
-            c["custom_id"][-1] = custom_id
-            c["error"][-1] = error
+            self._add_row(number, custom_id, None, error)
             return
         if calls:
             self.with_calls += 1
+        elif self.every_record:
+            self._add_row(number, custom_id, format, None)
         context = getattr(calls, "context", None)
         if context is None:  # LiteRT-LM
             context = Context(call_type=format or "function")
@@ -684,6 +720,9 @@ class ArrowColumns:
             c["defect"].append(call.defect)
             c["repairs"].append(call.repairs)
             c["violations"].append(self._violations(custom_id, call))
+            c["error_kind"].append(None)
+            c["http_status"].append(None)
+            self._add_carried()
 
     def _violations(self, custom_id: str | None, call: ToolCall) -> list[str] | None:
         if self.checks is None:
@@ -691,8 +730,38 @@ class ArrowColumns:
         arguments = None if call.raw_arguments is not None else call.arguments
         return self.checks.of_call(custom_id, call.name, arguments)
 
+    def _add_carried(self) -> None:
+        for name, value in zip(self.carry, self.carried, strict=True):
+            self.columns[name].append(value)
+
+    def _add_row(
+        self, number: int, custom_id: str | None, format: str | None, error: str | None
+    ) -> None:
+        """A row without a call: a failed record's (`error`), or a record without calls
+        (deferred to the end of the batch with `every_record`)."""
+        if self.every_record:
+            self.deferred.append((number, custom_id, format, error, self.carried))
+            return
+        self._write_row(number, custom_id, format, error)
+
+    def _write_row(
+        self, number: int, custom_id: str | None, format: str | None, error: str | None
+    ) -> None:
+        kind, status = (None, None) if error is None else error_kind(error)
+        for name in COLUMNS:
+            self.columns[name].append(None)
+        for name, value in (("record", number), ("custom_id", custom_id), ("format", format)):
+            self.columns[name][-1] = value
+        for name, value in (("error", error), ("error_kind", kind), ("http_status", status)):
+            self.columns[name][-1] = value
+        self._add_carried()
+
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""
+        for number, custom_id, format, error, carried in self.deferred:
+            self.carried = carried
+            self._write_row(number, custom_id, format, error)
+        self.deferred.clear()
         columns, pending = self.columns, self.pending
         self._clear()
         if pending:
@@ -719,8 +788,11 @@ def arrow_batches(
     schema: Any,
     max_line_bytes: int = MAX_LINE_BYTES,
     checks: Checks | None = None,
+    every_record: bool = False,
+    carry: Sequence[str] | None = None,
 ) -> dict[str, int]:
-    """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch.
+    """Rows of the calls in `source` (a path, or records), handed to `sink` batch by batch
+    (`every_record`: a row for each record without calls too, see `ArrowColumns`).
 
     Returns the counts: records (not blank), records_with_calls, calls,
     undecodable_arguments, failed, and text_bytes: the bytes of text read (of a file: every
@@ -729,7 +801,7 @@ def arrow_batches(
     """
     import pyarrow as pa
 
-    columns = ArrowColumns(checks)
+    columns = ArrowColumns(checks, every_record, carry or ())
     for batch in column_batches(reading, source, record_path, threads, progress, columns,
                                 max_line_bytes):  # fmt: skip
         sink(pa.record_batch(batch, schema=schema))
@@ -757,15 +829,19 @@ def column_batches(
             source = source.to_pylist()
         records = _numbered(source, progress, columns.text_bytes)
     text = 0  # bytes of the records of the rows not taken yet (about)
+    paths = [name.split(".") for name in columns.carry]
     try:
         for number, record in records:
             if record is TOO_LONG:
+                columns.carried = [None] * len(paths)
                 columns.add(number, [], None, too_long_message(max_line_bytes), None)
                 continue
             with keeping_number_text():  # the arguments column writes `1e400` as it was
                 calls, custom_id, error, format = read_record(
                     reading, record, record_path, context=True
                 )
+                if paths:
+                    columns.carried = carried_values(record, paths)
             columns.add(number, calls, custom_id, error, format)
             text += len(record) if isinstance(record, (str, bytes, bytearray)) else 0
             if columns.pending >= BATCH_ROWS or text >= BATCH_BYTES:

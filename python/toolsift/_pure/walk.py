@@ -395,6 +395,8 @@ class Parser:
         schema: Any = None,
         max_line_bytes: int | None = None,
         checks: Any = None,
+        every_record: bool = False,
+        carry: Sequence[str] | None = None,
     ) -> dict[str, int]:
         """Rows of the calls in `source` (a path, or records) handed to `sink` as pyarrow
         record batches of `schema`; the counts (`toolsift._pure.bulk.arrow_batches`).
@@ -409,6 +411,8 @@ class Parser:
             schema,
             bulk.MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes,
             checks,
+            every_record,
+            carry,
         )
 
     def _parse_recorded(self, raw: Any, record_path: Sequence[str] | None) -> AgentResponse:

@@ -47,6 +47,8 @@ COLUMN_HELP = {
     "finish_reason": "why the model stopped, as the provider spells it (stop, tool_calls, ...)",
     "choice_index": "the index of the choice (candidate) the call is in",
     "call_type": "function, custom (free-text input), or the raw-text dialect's name",
+    "error_kind": "what kind of failure: json, shape, record_path, provider, stream, line_too_long",
+    "http_status": "the HTTP status of a provider's failure, where there is one",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 
@@ -201,6 +203,31 @@ def _how_to_run(extract: argparse.ArgumentParser) -> None:
         "custom_id / recordId / key: each call is checked against its request's tools "
         "(the violations column; the summary counts them by violation and tool)",
     )
+    extract.add_argument(
+        "--rows",
+        choices=("calls", "records"),
+        default="calls",
+        help="one row per call (default), or per record: the record's columns, `calls` "
+        "(how many) and `tool_calls` (a list of the calls' columns); JSONL or Parquet",
+    )
+    extract.add_argument(
+        "--keep",
+        metavar="PATHS",
+        type=_paths,
+        help="fields of each line to keep as columns, by dot path, comma-separated (e.g. "
+        "request_id,meta.user): typed where every line agrees, else JSON text",
+    )
+
+
+def _paths(text: str) -> list[str]:
+    from toolsift import _bulk
+
+    paths = text.split(",")
+    try:
+        _bulk.carry_names(paths)
+    except (TypeError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return paths
 
 
 def _rate(text: str) -> float:

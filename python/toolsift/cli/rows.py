@@ -46,7 +46,10 @@ def column_values(batch: Any, name: str) -> list[Any]:
 
 
 def count_violations(batch: Any, violations: collections.Counter[tuple[str, str]]) -> None:
-    """Adds the batch's violations to `violations`, by (code without its path, tool)."""
+    """Adds the batch's violations to `violations`, by (code without its path, tool)
+    (none counted in rows per record, whose calls are a list column)."""
+    if not isinstance(batch, PlainBatch) and "violations" not in batch.schema.names:
+        return
     values = batch.column("violations") if hasattr(batch, "column") else None
     if values is not None and values.null_count == len(values):
         return  # not checked: nothing to count
@@ -57,23 +60,30 @@ def count_violations(batch: Any, violations: collections.Counter[tuple[str, str]
             violations[code.split(":", 1)[0], name] += 1
 
 
-def count_errors(batch: Any, errors: collections.Counter[str]) -> None:
-    """Add the batch's errors (one row per failed record) to `errors`."""
-    if isinstance(batch, PlainBatch):
-        errors.update(error for error in batch.columns["error"] if error is not None)
-        return
-    column = batch.column(batch.schema.get_field_index("error"))
-    if column.null_count == len(column):
-        return
-    import pyarrow.compute as pc
+def count_errors(
+    batch: Any, errors: collections.Counter[str], kinds: collections.Counter[str] | None = None
+) -> None:
+    """Add the batch's errors (one row per failed record) to `errors`, and their kinds
+    (`error_kind`) to `kinds`."""
+    counters = [("error", errors)] if kinds is None else [("error", errors), ("error_kind", kinds)]
+    for name, counter in counters:
+        if isinstance(batch, PlainBatch):
+            counter.update(value for value in batch.columns[name] if value is not None)
+            continue
+        column = batch.column(batch.schema.get_field_index(name))
+        if column.null_count == len(column):
+            continue
+        import pyarrow.compute as pc
 
-    for item in pc.value_counts(column.drop_null()).to_pylist():
-        errors[item["values"]] += item["counts"]
+        for item in pc.value_counts(column.drop_null()).to_pylist():
+            counter[item["values"]] += item["counts"]
 
 
 def count_defects(batch: Any, defects: collections.Counter[str]) -> None:
     """Add the batch's argument defects (by code; a custom tool's text has none) to
-    `defects`."""
+    `defects` (none counted in rows per record, whose calls are a list column)."""
+    if not isinstance(batch, PlainBatch) and "defect" not in batch.schema.names:
+        return
     if isinstance(batch, PlainBatch):
         defects.update(code for code in batch.columns["defect"] if code is not None)
         return

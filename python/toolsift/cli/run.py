@@ -143,7 +143,8 @@ def _extract(args: argparse.Namespace) -> int:
     errors: collections.Counter[str] = collections.Counter()
     defects: collections.Counter[str] = collections.Counter()
     violations: collections.Counter[tuple[str, str]] = collections.Counter()
-    failed = _write(run, rows, bar, errors, defects, violations)
+    kinds: collections.Counter[str] = collections.Counter()
+    failed = _write(run, rows, bar, errors, defects, violations, kinds)
     if failed is not None:
         return failed
     counts = {
@@ -156,6 +157,8 @@ def _extract(args: argparse.Namespace) -> int:
     if not args.quiet:
         if defects:
             print(defects_line(defects), file=sys.stderr)
+        if kinds:
+            print(failed_by_kind(kinds), file=sys.stderr)
         print(summary(counts, sum(run.sizes.values()), text_bytes, seconds), file=sys.stderr)
         if violations:
             print(violations_summary(violations), file=sys.stderr)
@@ -196,6 +199,8 @@ def _checked(args: argparse.Namespace) -> _Run:
         except (OSError, ValueError) as exc:
             raise UsageError(f"--requests {args.requests}: {exc}") from None
     check_output_is_no_input(args.output, inputs)
+    if args.rows == "records" or args.keep:
+        _check_arrow_rows(args, kind)
     if (args.stream or args.stream_lines) and len(inputs) > 1:
         flag = "--stream" if args.stream else "--stream-lines"
         raise UsageError(f"{flag} reads one input at a time (run it once per file)")
@@ -207,6 +212,19 @@ def _pure_backend() -> Any:
     from toolsift._backend import load
 
     return load("python")
+
+
+def _check_arrow_rows(args: argparse.Namespace, kind: str) -> None:
+    """`--rows records` and `--keep` are made by the Arrow path (`_bulk.stream`);
+    `--rows records` is written to JSONL or Parquet."""
+    option = "--rows records" if args.rows == "records" else "--keep"
+    if args.stream or args.stream_lines:
+        flag = "--stream" if args.stream else "--stream-lines"
+        raise UsageError(f"{option} cannot be used with {flag}")
+    if kind == ".csv" and args.rows == "records":
+        raise UsageError("--rows records writes JSONL or Parquet (CSV has no list column)")
+    if not have_pyarrow():
+        raise UsageError(f"{option} needs pyarrow: pip install 'toolsift[cli]'")
 
 
 def _rows(run: _Run, bar: Any) -> Any:
@@ -233,7 +251,8 @@ def _rows(run: _Run, bar: Any) -> Any:
                 run.checks,
             )
         # Several inputs are read in parallel (up to --threads files at once), in order.
-        return _bulk.stream(
+        carry = _bulk.carry_names(args.keep)
+        read = _bulk.stream(
             run.parser._core,
             _bulk.Files(opened) if several else opened[0],
             args.record_path,
@@ -242,7 +261,10 @@ def _rows(run: _Run, bar: Any) -> Any:
             max_line_bytes=args.max_line_bytes,
             names=run.inputs,
             checks=run.checks,
+            rows=args.rows,
+            carry=carry,
         )
+        return _bulk.FirstBatchTyped(read, carry) if carry else read
     except OSError as exc:
         name = run.inputs[0] if args.stream or args.stream_lines else exc.filename or exc
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
@@ -255,11 +277,11 @@ def _write(
     errors: collections.Counter[str],
     defects: collections.Counter[str],
     violations: collections.Counter[tuple[str, str]],
+    kinds: collections.Counter[str],
 ) -> int | None:
-    """Write the rows (counting their errors into `errors`, their argument defects into
-    `defects`, their violations into `violations`); the exit status when an input could
-    not be read to its end (1), else
-    None."""
+    """Write the rows (counting their errors into `errors`, their kinds into `kinds`,
+    their argument defects into `defects`, their violations into `violations`); the exit
+    status when an input could not be read to its end (1), else None."""
     output = None if run.args.output is None else Output(run.args.output)
     try:
         writer = open_writer(run.kind, output, rows.schema)
@@ -275,7 +297,7 @@ def _write(
         try:
             for batch in batches:
                 writer.put(batch)
-                count_errors(batch, errors)
+                count_errors(batch, errors, kinds)
                 count_defects(batch, defects)
                 count_violations(batch, violations)
         except OSError as exc:  # writing raises OutputError, never OSError
@@ -387,6 +409,13 @@ def violations_summary(violations: collections.Counter[tuple[str, str]]) -> str:
         for (code, tool), count in sorted(violations.items(), key=lambda item: (-item[1], item[0]))
     )
     return f"toolsift: {sum(violations.values())} violations (by violation and tool): {counts}"
+
+
+def failed_by_kind(kinds: collections.Counter[str]) -> str:
+    """The line before the summary where records failed: how many of each `error_kind`,
+    most first (`toolsift: failed records by kind: json 3, provider 1`)."""
+    counted = ", ".join(f"{kind} {count}" for kind, count in kinds.most_common())
+    return f"toolsift: failed records by kind: {counted}"
 
 
 def progress_bar(total: int, quiet: bool) -> Any:

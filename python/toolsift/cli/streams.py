@@ -104,20 +104,25 @@ class StreamRows:
 
     def _failed(self, number: int, error: str) -> Any:
         from toolsift import _bulk
+        from toolsift._errors import error_kind
 
         for key in ("records", "failed"):
             self.counts[key] = self.counts.get(key, 0) + 1
         if self._plain is not None:
             values: dict[str, list[Any]] = {name: [None] for name in _bulk.COLUMNS}
             values["record"], values["error"] = [number], [error]
+            values["error_kind"], values["http_status"] = ([value] for value in error_kind(error))
             return PlainBatch(_bulk.COLUMNS, values)
         import pyarrow as pa
 
+        # (A line too long: no HTTP status.)
         columns = [
             _int64s([number])
             if field.name == "record"
             else _bulk.repeated(error, 1)
             if field.name == "error"
+            else _bulk.repeated(error_kind(error)[0], 1)
+            if field.name == "error_kind"
             else pa.nulls(1, field.type)
             for field in self.schema
         ]

@@ -260,7 +260,8 @@ class PlainCsvWriter(Writer):
 
 
 class JsonlWriter(Writer):
-    """One JSON object per row; `arguments` is spliced in as the object it encodes."""
+    """One JSON object per row; `arguments` (of each call in `tool_calls`, for a row per
+    record) is spliced in as the object it encodes."""
 
     def __init__(self, name: str, out: IO[bytes], owned: bool, schema: Any) -> None:
         super().__init__(name, schema)
@@ -272,10 +273,17 @@ class JsonlWriter(Writer):
 
         names = self.columns
         columns = [column_values(batch, name) for name in names]
-        at = names.index("arguments")
         fragment = orjson.Fragment
         # The arguments are compact JSON already: spliced in as they are.
-        columns[at] = [None if a is None else fragment(a) for a in columns[at]]
+        if "arguments" in names:
+            at = names.index("arguments")
+            columns[at] = [None if a is None else fragment(a) for a in columns[at]]
+        else:  # a row per record: in each of its calls
+            at = names.index("tool_calls")
+            for calls in columns[at]:
+                for call in calls:
+                    if call["arguments"] is not None:
+                        call["arguments"] = fragment(call["arguments"])
         dumps = orjson.dumps
         newline = orjson.OPT_APPEND_NEWLINE
         # Written line by line: joined, a line of 150 MB was copied twice more.

@@ -16,6 +16,7 @@ import sys as _sys
 import warnings as _warnings
 from collections.abc import Iterable as _Iterable
 from collections.abc import Iterator as _Iterator
+from collections.abc import Sequence as _Sequence
 from itertools import islice as _islice
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
@@ -226,6 +227,8 @@ class _ResponseParser:
         max_line_bytes: int | None = None,
         tools: _Any = None,
         requests: _Any = None,
+        rows: str = "calls",
+        carry: _Sequence[str] | None = None,
     ) -> "pyarrow.Table":
         """A `pyarrow.Table` with one row per tool call (needs `toolsift[arrow]`): the
         rows of `arrow_batches(source, ...)`, in chunks as they were made (about 1 MiB
@@ -261,12 +264,27 @@ class _ResponseParser:
         `{name: schema}` dict; default: the constructor's); `requests`: the path of the
         batch input file or a request log (JSONL), whose request with the record's
         `custom_id` (`recordId`, `key`) holds the tools of its calls.
+
+        A failed record's `error_kind` says what kind of failure it is: `json` (not JSON
+        text), `shape` (no format recognized the response), `record_path`, `provider`
+        (the provider's own: a batch error, an HTTP status, a stream's error event; with
+        `http_status` (int32) where there is one), `stream` or `line_too_long`.
+
+        `rows="records"`: one row per record instead (failed ones and ones without calls
+        too): the record's columns, `calls` (int32, how many), and `tool_calls`: a list
+        of structs of the call columns (`toolsift._types.CALL_LEVEL_COLUMNS`), in order.
+
+        `carry=["request_id", "meta.user"]`: fields of each record (the line itself: a
+        batch file's envelope, not the response inside it), by dot path, a column each
+        after all the others, named by its path, on every row of the record (failed
+        ones too); null where the path leads nowhere. A column is typed when every
+        record agrees (string, bool, int64, or float64), else it is each value's compact
+        JSON text.
         """
         checks = self._checks_of(tools, requests)
-        table = _bulk.to_arrow(
-            self._core, source, record_path, threads, progress, max_line_bytes, checks
-        )
-        if self._checks_left and table.column("name").null_count == table.num_rows:
+        args = (record_path, threads, progress, max_line_bytes, checks, rows, carry)
+        table = _bulk.to_arrow(self._core, source, *args)
+        if self._checks_left and _no_call(table):
             self._check_first_records(source, record_path)  # no call at all: why?
         return table
 
@@ -297,6 +315,8 @@ class _ResponseParser:
         progress: _bulk.ProgressArg = False,
         tools: _Any = None,
         requests: _Any = None,
+        rows: str = "calls",
+        carry: _Sequence[str] | None = None,
     ) -> "pyarrow.RecordBatchReader":
         """A `pyarrow.RecordBatchReader` over the rows `to_arrow` gives for `source`,
         produced while the input is read, in batches of `batch_rows` rows (the last may
@@ -314,10 +334,25 @@ class _ResponseParser:
         thread. `toolsift.Files([...])`: the files are read up to `threads` at once (None:
         all cores), each with `threads // files-at-once` threads, rows in input order,
         with a `file` column first. `tools` / `requests` as for `to_arrow`.
+        `rows="records"`: one row per record, as for `to_arrow` (`batch_rows` then counts
+        records). `carry` as for `to_arrow`, but
+        typed by the first batch, which is read now (a stream cannot know that every
+        record agrees, and every batch has one schema): a field whose values there are
+        all strings is a string column (a later value that is not one is its JSON text);
+        any other is JSON text.
         """
         checks = self._checks_of(tools, requests)
         return _bulk.arrow_batches(
-            self._core, source, record_path, threads, progress, max_line_bytes, batch_rows, checks
+            self._core,
+            source,
+            record_path,
+            threads,
+            progress,
+            max_line_bytes,
+            batch_rows,
+            checks,
+            rows,
+            carry,
         )
 
     def __repr__(self) -> str:
@@ -333,6 +368,13 @@ def _repair_repr(repair: str | None, first: bool = False) -> str:
     if repair is None:
         return ""
     return f"{'' if first else ', '}repair={repair!r}"
+
+
+def _no_call(table: "pyarrow.Table") -> bool:
+    """Whether a table of `to_arrow` (either `rows`) holds no call at all."""
+    if "tool_calls" in table.column_names:
+        return table.num_rows == 0 or not any(table.column("calls").to_pylist())
+    return bool(table.column("name").null_count == table.num_rows)
 
 
 _FORMAT_CHECKS = 16
