@@ -423,3 +423,19 @@ def test_both_backends_repair_alike(text: str) -> None:
         got.append((call.arguments, call.raw_arguments, call.defect, call.repairs, row))
     assert same(got[0][:4], got[1][:4]), (text, got)
     assert got[0][4] == got[1][4], (text, got)
+
+
+def test_truncated_by_limit_in_the_table(make: Any) -> None:
+    """Cut text in a choice that ended at the token limit: `truncated_by_limit` in the
+    `defect` column (which has the finish reason); the call's own `defect` stays
+    `truncated` (a ToolCall has no finish reason)."""
+    cut = {"id": "c1", "function": {"name": "f", "arguments": '{"a": "hel'}}
+    choices = [
+        {"index": 0, "finish_reason": "length", "message": {"tool_calls": [cut]}},
+        {"index": 1, "finish_reason": "tool_calls", "message": {"tool_calls": [cut]}},
+    ]
+    record = json.dumps({"choices": choices})
+    parser = make.OpenAIResponseParser()
+    table = parser.to_arrow([record])
+    assert table.column("defect").to_pylist() == ["truncated_by_limit", "truncated"]
+    assert [c.defect for c in parser.parse(record).tool_calls] == ["truncated", "truncated"]

@@ -337,7 +337,9 @@ impl Rows {
                             self.repairs.append_null();
                         }
                     }
-                    self.defect.append_option(found.map(|found| found.defect));
+                    let (finish_reason, ..) = record.context.call(index);
+                    let defect = found.map(|found| defects::by_limit(found.defect, finish_reason));
+                    self.defect.append_option(defect);
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
                     self.add_context(&record.context, index);

@@ -75,6 +75,7 @@ from toolsift._jsontext import (
     loads,
 )
 from toolsift._pure.context import Context
+from toolsift._pure.defects import by_limit
 from toolsift._pure.formats import BATCH_ENVELOPES
 from toolsift._pure.nodes import PLAIN, describe
 from toolsift._pure.violations import Checks
@@ -717,7 +718,7 @@ class ArrowColumns:
             c["finish_reason"].append(finish_reason)
             c["choice_index"].append(choice_index)
             c["call_type"].append(call_type)
-            c["defect"].append(call.defect)
+            c["defect"].append(by_limit(call.defect, finish_reason))
             c["repairs"].append(call.repairs)
             c["violations"].append(self._violations(custom_id, call))
             c["error_kind"].append(None)
