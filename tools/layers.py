@@ -72,8 +72,8 @@ PYTHON_LAYERS: tuple[tuple[str, ...], ...] = (
         "toolsift._collector",
     ),
     ("toolsift._pure", "toolsift._native"),  # the backends
-    ("toolsift._backend",),  # which backend runs
-    ("toolsift._table",),  # the table shapes the public API makes (rows per record, carry)
+    # which backend runs; the table shapes the public API makes (rows per record, carry)
+    ("toolsift._backend", "toolsift._table"),
     ("toolsift._bulk", "toolsift.parsers", "toolsift._engines"),  # the public API
     (
         "toolsift",
