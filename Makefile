@@ -19,7 +19,7 @@ SAMPLES := python/toolsift/samples
 
 # The wheel `make wheel` built (its name carries the version and the platform tags).
 WHEEL = $(firstword $(wildcard dist/toolsift-*.whl))
-TEST_EXTRAS := test,arrow,cli,zstd,dev,fuzz,ray,spark,docs
+TEST_EXTRAS := test,arrow,cli,zstd,checks,dev,fuzz,ray,spark,docs
 
 # The tests run with no Rust toolchain on PATH: the directories holding cargo or rustc are
 # left out, so nothing can build the extension behind the tests' back.
