@@ -17,6 +17,31 @@ pub struct Record<'a> {
     pub content: Option<String>,
     /// A raw-text dialect's reasoning blocks, where it has some.
     pub reasoning: Option<String>,
+    /// A transcript's (`messages`): each call's turn and result, in the order of
+    /// `calls`; empty for every other format.
+    pub turns: Vec<Turn<'a>>,
+}
+
+/// Where a call of a transcript was made and what its tool answered (see
+/// `crate::formats::messages`).
+#[derive(Debug, Clone)]
+pub struct Turn<'a> {
+    /// The index of the message that made the call.
+    pub turn: usize,
+    /// The paired result: its text (a string as given, any other value as compact JSON;
+    /// None where it had no value) and whether it says the call failed. None: no result.
+    pub result: Option<(Option<Cow<'a, str>>, bool)>,
+}
+
+impl Turn<'_> {
+    fn into_owned(self) -> Turn<'static> {
+        Turn {
+            turn: self.turn,
+            result: self
+                .result
+                .map(|(text, error)| (text.map(|t| Cow::Owned(t.into_owned())), error)),
+        }
+    }
 }
 
 impl<'a> Record<'a> {
@@ -29,6 +54,7 @@ impl<'a> Record<'a> {
             format: Ok(format),
             content: None,
             reasoning: None,
+            turns: Vec::new(),
         }
     }
 
@@ -41,6 +67,7 @@ impl<'a> Record<'a> {
             format: self.format,
             content: self.content,
             reasoning: self.reasoning,
+            turns: self.turns.into_iter().map(Turn::into_owned).collect(),
         }
     }
 }
@@ -54,7 +81,8 @@ pub struct Call<'a> {
 }
 
 impl Call<'_> {
-    fn into_owned(self) -> Call<'static> {
+    /// The same call, borrowing nothing.
+    pub fn into_owned(self) -> Call<'static> {
         let owned = |text: Cow<'_, str>| Cow::Owned(text.into_owned());
         Call {
             name: self.name.map(owned),

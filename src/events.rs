@@ -29,7 +29,7 @@ impl Reader {
         match format {
             Format::Walked(walked) => Some(Reader::Walked(*walked)),
             Format::Auto => Some(Reader::Auto),
-            Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
+            Format::Json(_) | Format::LiteRt | Format::Text(_) | Format::Messages(_) => None,
         }
     }
 }
@@ -108,6 +108,7 @@ pub fn record<'a>(
         format,
         content: None,
         reasoning: None,
+        turns: Vec::new(),
     }
 }
 

@@ -1,9 +1,11 @@
 //! One response's JSON text to its calls, with nothing borrowed from Python: the part of
 //! the work that runs on worker threads with the GIL released.
 
-use crate::calls::{decode_object, string_at, Arguments, Call, Record};
+use crate::calls::{decode_object, string_at, Arguments, Call, Record, Turn};
+use crate::compact;
 use crate::events::{self, holds_stream, Reader};
-use crate::formats::{Format, Walk, Walked};
+use crate::formats::messages::{self, Exchange, Found, MessagesFormat};
+use crate::formats::{Format, Walk, Walked, MESSAGES};
 use crate::json::{self, JsonError, Tape, Token};
 use crate::node::TapeNode;
 
@@ -45,6 +47,13 @@ pub fn record_at_with<'a>(
         // `model_dump_json()`, as a string): the value the text holds is the record.
         return record_at_with(format, decoded, 0, decode);
     }
+    let node = TapeNode {
+        tape: &tape,
+        idx: root,
+    };
+    if let Some(options) = transcript_options(format, &node, None) {
+        return transcript_record(options, tape, root, decode);
+    }
     if let Some(reader) = Reader::for_records(format).filter(|_| holds_stream(&tape, root)) {
         return events::record(reader, tape, root, unrecognized_shape);
     }
@@ -53,6 +62,9 @@ pub fn record_at_with<'a>(
         idx: root,
     };
     let walked = format.walked(&node, Walked::detected);
+    if let Some(options) = transcript_options(format, &node, Some(walked)) {
+        return transcript_record(options, tape, root, decode);
+    }
     let is_text = matches!(tape.tokens[root], Token::Str(_));
     if let Ok(Some(reader)) = events::piece_reader(format, walked, &node, is_text) {
         // A piece of a stream: read as a stream of one event.
@@ -69,35 +81,14 @@ pub fn record_at_with<'a>(
                 format: Err(error),
                 content: None,
                 reasoning: None,
+                turns: Vec::new(),
             };
         }
     };
-    type Found = (Option<usize>, Option<usize>, Option<usize>, bool);
-    let found: Vec<Found> = raw_calls
-        .into_iter()
-        .map(|c| {
-            (
-                c.name.map(|n| n.idx),
-                c.id.map(|n| n.idx),
-                c.arguments.map(|n| n.idx),
-                c.verbatim,
-            )
-        })
-        .collect();
+    let found: Vec<Located> = raw_calls.into_iter().map(Located::of).collect();
     let calls = found
         .into_iter()
-        .map(|(name, id, arguments, verbatim)| Call {
-            name: name.and_then(|idx| string_at(&tape, idx)),
-            id: id.and_then(|idx| string_at(&tape, idx)),
-            arguments: match arguments {
-                None => Arguments::Missing,
-                // Free text (a custom tool's input): a string is kept as it is.
-                Some(idx) if verbatim && matches!(tape.tokens[idx], Token::Str(_)) => {
-                    string_at(&tape, idx).map_or(Arguments::Missing, Arguments::Undecodable)
-                }
-                Some(idx) => arguments_at(&tape, idx, decode),
-            },
-        })
+        .map(|located| located.call(&tape, decode))
         .collect();
     Record {
         tape,
@@ -105,6 +96,120 @@ pub fn record_at_with<'a>(
         format: Ok(name),
         content: None,
         reasoning: None,
+        turns: Vec::new(),
+    }
+}
+
+/// A call found on a tape: where its name, id and arguments are.
+struct Located {
+    name: Option<usize>,
+    id: Option<usize>,
+    arguments: Option<usize>,
+    verbatim: bool,
+}
+
+impl Located {
+    fn of(call: crate::formats::RawCall<TapeNode<'_, '_>>) -> Located {
+        Located {
+            name: call.name.map(|n| n.idx),
+            id: call.id.map(|n| n.idx),
+            arguments: call.arguments.map(|n| n.idx),
+            verbatim: call.verbatim,
+        }
+    }
+
+    fn call<'a>(self, tape: &Tape<'a>, decode: bool) -> Call<'a> {
+        Call {
+            name: self.name.and_then(|idx| string_at(tape, idx)),
+            id: self.id.and_then(|idx| string_at(tape, idx)),
+            arguments: match self.arguments {
+                None => Arguments::Missing,
+                // Free text (a custom tool's input): a string is kept as it is.
+                Some(idx) if self.verbatim && matches!(tape.tokens[idx], Token::Str(_)) => {
+                    string_at(tape, idx).map_or(Arguments::Missing, Arguments::Undecodable)
+                }
+                Some(idx) => arguments_at(tape, idx, decode),
+            },
+        }
+    }
+}
+
+/// The options `doc` is read as a transcript with: `messages`'s own; for auto, a list
+/// of messages (before it is taken for a list of stream events: `walked` None), or a
+/// record no response format recognizes (`walked`, what they say) that
+/// `messages::detect` does.
+pub fn transcript_options<'f, N: crate::node::Node + Clone>(
+    format: &'f Format,
+    doc: &N,
+    walked: Option<Option<Walked>>,
+) -> Option<&'f MessagesFormat> {
+    static PLAIN: MessagesFormat = MessagesFormat { text: None };
+    match (format, walked) {
+        (Format::Messages(options), None) => Some(options),
+        (Format::Auto, None) if doc.is_array() => {
+            messages::detect(doc).ok().filter(|&d| d).map(|_| &PLAIN)
+        }
+        (Format::Auto, Some(None)) if !doc.is_array() => {
+            messages::detect(doc).ok().filter(|&d| d).map(|_| &PLAIN)
+        }
+        _ => None,
+    }
+}
+
+/// The record of the transcript at `root`: its calls, each with its turn and result.
+fn transcript_record<'a>(
+    options: &MessagesFormat,
+    tape: Tape<'a>,
+    root: usize,
+    decode: bool,
+) -> Record<'a> {
+    let node = TapeNode {
+        tape: &tape,
+        idx: root,
+    };
+    let Ok(exchanges) = messages::walk(&node, options);
+    type Kept = (
+        Result<Located, Call<'static>>,
+        usize,
+        Option<(Option<usize>, bool)>,
+    );
+    let kept: Vec<Kept> = exchanges
+        .into_iter()
+        .map(|Exchange { call, turn, result }| {
+            let call = match call {
+                Found::Raw(raw) => Ok(Located::of(raw)),
+                Found::Made(made) => Err(made),
+            };
+            (
+                call,
+                turn,
+                result.map(|(value, error)| (value.map(|v| v.idx), error)),
+            )
+        })
+        .collect();
+    let mut calls = Vec::with_capacity(kept.len());
+    let mut turns = Vec::with_capacity(kept.len());
+    for (call, turn, result) in kept {
+        calls.push(match call {
+            Ok(located) => located.call(&tape, decode),
+            Err(made) => made,
+        });
+        let result = result.map(|(value, error)| {
+            let text = value.map(|idx| match string_at(&tape, idx) {
+                Some(text) => text,
+                None => compact::to_string(&tape, idx).into(),
+            });
+            (text, error)
+        });
+        turns.push(Turn { turn, result });
+    }
+    Record {
+        tape,
+        calls,
+        format: Ok(MESSAGES),
+        content: None,
+        reasoning: None,
+        turns,
     }
 }
 

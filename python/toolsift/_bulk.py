@@ -62,6 +62,9 @@ def schema() -> Any:
             pa.field("arguments", pa.string()),
             pa.field("raw_arguments", pa.string()),
             pa.field("error", pa.string()),
+            pa.field("turn", pa.int32()),
+            pa.field("result", pa.string()),
+            pa.field("result_error", pa.bool_()),
         ]
     )
 

@@ -18,6 +18,9 @@ COLUMNS = (
     "arguments",
     "raw_arguments",
     "error",
+    "turn",
+    "result",
+    "result_error",
 )
 """The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
 per call, or one per record that could not be read."""
@@ -85,14 +88,24 @@ class ToolCall:
     `id` is the provider's call id where it gives one. `raw_arguments` keeps the original
     argument text whenever it could not be decoded into a JSON object (then `arguments`
     is `{}`), so nothing is lost. Equality and hash use `name` and `arguments` only.
+
+    A call read from a conversation transcript (`MessagesParser`) also has `turn` (the
+    index of the assistant message that made it), `result` (its tool's answer: a string
+    as given, any other value as compact JSON text; None where no result was found, or
+    the result had no value) and `result_error` (True when the result says the call
+    failed, False when it does not say so, None when no result was found); None for
+    every other parser, and absent from `model_dump()` then.
     """
 
-    __slots__ = ("arguments", "id", "name", "raw_arguments")
+    __slots__ = ("arguments", "id", "name", "raw_arguments", "result", "result_error", "turn")
 
     name: str
     arguments: dict[str, Any]
     id: str | None
     raw_arguments: str | None
+    turn: int | None
+    result: str | None
+    result_error: bool | None
 
     def __init__(
         self,
@@ -100,11 +113,17 @@ class ToolCall:
         arguments: dict[str, Any] | None = None,
         id: str | None = None,
         raw_arguments: str | None = None,
+        turn: int | None = None,
+        result: str | None = None,
+        result_error: bool | None = None,
     ) -> None:
         self.name = name
         self.arguments = {} if arguments is None else arguments
         self.id = id
         self.raw_arguments = raw_arguments
+        self.turn = turn
+        self.result = result
+        self.result_error = result_error
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
@@ -120,22 +139,38 @@ class ToolCall:
             extra += f", id={self.id!r}"
         if self.raw_arguments is not None:
             extra += f", raw_arguments={self.raw_arguments!r}"
+        for name in _TRANSCRIPT:
+            if getattr(self, name) is not None:
+                extra += f", {name}={getattr(self, name)!r}"
         # _safe_repr: arguments nested 1024 deep are beyond repr's own recursion limit.
         return f"ToolCall(name={self.name!r}, arguments={_safe_repr(self.arguments)}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
-        """A plain dict of all four fields (pydantic-style name, for russo users)."""
-        return {
+        """A plain dict of all four fields (pydantic-style name, for russo users); a
+        transcript's `turn`, `result` and `result_error` where they are not None (russo's
+        ToolCall has none of them)."""
+        dumped = {
             "name": self.name,
             "arguments": self.arguments,
             "id": self.id,
             "raw_arguments": self.raw_arguments,
         }
+        for name in _TRANSCRIPT:
+            if getattr(self, name) is not None:
+                dumped[name] = getattr(self, name)
+        return dumped
 
     to_dict = model_dump
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ToolCall, (self.name, self.arguments, self.id, self.raw_arguments))
+        fields = (self.name, self.arguments, self.id, self.raw_arguments)
+        if self.turn is None and self.result is None and self.result_error is None:
+            return (ToolCall, fields)
+        return (ToolCall, (*fields, self.turn, self.result, self.result_error))
+
+
+_TRANSCRIPT = ("turn", "result", "result_error")
+"""ToolCall's fields that only a transcript's calls have (`MessagesParser`)."""
 
 
 class AgentResponse:

@@ -5,7 +5,7 @@ use super::canonical::{self, Stop};
 use super::Outcome;
 use crate::calls::{decode_object, Arguments};
 use crate::compact;
-use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::builder::{BooleanBuilder, Int32Builder, Int64Builder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{ArrayRef, RecordBatch};
@@ -15,7 +15,8 @@ use std::ops::AddAssign;
 use std::sync::{Arc, OnceLock};
 
 /// `record` (int64, not null), `custom_id`, `format`, `call_index` (int32), `id`,
-/// `name`, `arguments`, `raw_arguments`, `error` (strings).
+/// `name`, `arguments`, `raw_arguments`, `error` (strings); a transcript's `turn`
+/// (int32), `result` (string) and `result_error` (bool).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -31,6 +32,9 @@ pub fn schema() -> SchemaRef {
                 text("arguments"),
                 text("raw_arguments"),
                 text("error"),
+                Field::new("turn", DataType::Int32, true),
+                text("result"),
+                Field::new("result_error", DataType::Boolean, true),
             ]))
         })
         .clone()
@@ -95,6 +99,9 @@ pub struct Rows {
     arguments: StringBuilder,
     raw_arguments: StringBuilder,
     error: StringBuilder,
+    turn: Int32Builder,
+    result: StringBuilder,
+    result_error: BooleanBuilder,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -129,6 +136,9 @@ impl Rows {
             arguments: StringBuilder::with_capacity(rows, (bytes / 2).min(1 << 20) + 1024),
             raw_arguments: StringBuilder::new(),
             error: StringBuilder::new(),
+            turn: Int32Builder::new(),
+            result: StringBuilder::new(),
+            result_error: BooleanBuilder::new(),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
@@ -209,6 +219,23 @@ impl Rows {
                     self.arguments.append_value(arguments);
                     self.raw_arguments.append_option(raw);
                     self.error.append_null();
+                    match record.turns.get(index) {
+                        Some(turn) => {
+                            self.turn
+                                .append_value(i32::try_from(turn.turn).unwrap_or(i32::MAX));
+                            let (text, error) = turn
+                                .result
+                                .as_ref()
+                                .map_or((None, None), |r| (r.0.as_deref(), Some(r.1)));
+                            self.result.append_option(text);
+                            self.result_error.append_option(error);
+                        }
+                        None => {
+                            self.turn.append_null();
+                            self.result.append_null();
+                            self.result_error.append_null();
+                        }
+                    }
                 }
             }
         }
@@ -228,6 +255,9 @@ impl Rows {
         self.arguments.append_null();
         self.raw_arguments.append_null();
         self.error.append_value(error);
+        self.turn.append_null();
+        self.result.append_null();
+        self.result_error.append_null();
     }
 
     pub fn finish(mut self) -> Result<Chunk, ArrowError> {
@@ -241,6 +271,9 @@ impl Rows {
             Arc::new(self.arguments.finish()),
             Arc::new(self.raw_arguments.finish()),
             Arc::new(self.error.finish()),
+            Arc::new(self.turn.finish()),
+            Arc::new(self.result.finish()),
+            Arc::new(self.result_error.finish()),
         ];
         Ok(Chunk {
             batch: RecordBatch::try_new(schema(), columns)?,

@@ -20,11 +20,13 @@ pub mod gemini;
 pub mod gemini_interactions;
 pub mod json_path;
 pub mod litert;
+pub mod messages;
 pub mod ollama;
 pub mod openai;
 pub mod openai_responses;
 
 pub use json_path::JsonOptions;
+pub use messages::MessagesFormat;
 
 /// One call as found: the values of its name, id and arguments, where present.
 pub struct RawCall<N> {
@@ -236,6 +238,8 @@ pub enum Format {
     LiteRt,
     /// A raw-text tool-call dialect (`RawTextParser`), read as text; see [`TextFormat`].
     Text(TextFormat),
+    /// Conversation transcripts (`messages`, `MessagesParser`); see [`messages`].
+    Messages(MessagesFormat),
     /// `auto` (`AutoResponseParser`): each response read as the first walked format
     /// whose `detect` recognizes it.
     Auto,
@@ -270,6 +274,7 @@ impl TextFormat {
             format: Ok(dialect.map_or(AUTO_TEXT, Dialect::name)),
             content: parsed.content,
             reasoning: parsed.reasoning,
+            turns: Vec::new(),
         }
     }
 
@@ -302,13 +307,19 @@ pub fn no_detection<N>(_: &N) -> Option<Walked> {
 /// `--format auto`.
 pub const AUTO: &str = "auto";
 
+/// `--format messages`: conversation transcripts.
+pub const MESSAGES: &str = "messages";
+
 impl Format {
     /// Every format's name, in registry order (the CLI's `--format` choices): the
     /// walked ones, then `json`, `litert` and the raw-text dialects.
     pub fn names() -> Vec<&'static str> {
         let walked = Walked::ALL.iter().map(|w| w.name());
         let dialects = Dialect::ALL.iter().map(|d| d.name());
-        walked.chain(["json", "litert"]).chain(dialects).collect()
+        walked
+            .chain(["json", "litert", MESSAGES])
+            .chain(dialects)
+            .collect()
     }
 
     /// The format called `name`, or an error that lists the valid names.
@@ -336,6 +347,7 @@ impl Format {
                 single,
             })),
             "litert" => Ok(Format::LiteRt),
+            MESSAGES => Ok(Format::Messages(MessagesFormat::default())),
             AUTO_TEXT => Ok(Format::Text(TextFormat {
                 dialect: None,
                 tools: None,
@@ -357,8 +369,44 @@ impl Format {
                 tools: Some(Arc::new(Tools::from_json(tools)?)),
                 ..text
             })),
+            (Format::Messages(MessagesFormat { text: Some(text) }), Some(tools)) => {
+                Ok(Format::Messages(MessagesFormat {
+                    text: Some(TextFormat {
+                        tools: Some(Arc::new(Tools::from_json(tools)?)),
+                        ..text
+                    }),
+                }))
+            }
             (_, Some(_)) => Err("tools are read by the raw-text dialects only".to_owned()),
         }
+    }
+
+    /// The same format with `text_dialect` (a dialect's name, or `auto`), which only
+    /// `messages` takes: its turns of raw text are read in that dialect.
+    pub fn with_text_dialect(self, text_dialect: Option<&str>) -> Result<Format, String> {
+        let Some(name) = text_dialect else {
+            return Ok(self);
+        };
+        let Format::Messages(_) = self else {
+            return Err("text_dialect is read by the messages format only".to_owned());
+        };
+        let dialect = match Dialect::named(name) {
+            Some(dialect) => Some(dialect),
+            None if name == AUTO => None,
+            None => {
+                let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+                return Err(format!(
+                    "unknown dialect {name:?}; expected one of: {}, {AUTO}",
+                    names.join(", ")
+                ));
+            }
+        };
+        Ok(Format::Messages(MessagesFormat {
+            text: Some(TextFormat {
+                dialect,
+                tools: None,
+            }),
+        }))
     }
 
     /// Whether responses are read as text (LiteRT-LM, the raw-text dialects) rather than
@@ -381,11 +429,12 @@ impl Format {
         match self {
             Format::Walked(walked) => Some(with_streams(walked.keep())),
             Format::Json(options) => Some(json_path::keep(options)),
+            Format::Messages(_) => Some(messages::keep()),
             // Read as text (`litert::parse_record`, `TextFormat::record`).
             Format::LiteRt | Format::Text(_) => None,
             // What any walked format reads (each keeps what its `detect` reads too).
             Format::Auto => Some(with_streams(Walked::ALL.iter().fold(
-                Keep::default(),
+                messages::keep(),
                 |mut all, w| {
                     all.merge(&w.keep());
                     all
@@ -403,7 +452,7 @@ impl Format {
         match self {
             Format::Walked(walked) => Some(*walked),
             Format::Auto => detected(doc),
-            Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
+            Format::Json(_) | Format::LiteRt | Format::Text(_) | Format::Messages(_) => None,
         }
     }
 
@@ -429,6 +478,8 @@ impl Format {
             Format::LiteRt => "litert",
             // Read by `TextFormat::record` (text); the caller's dicts have no calls.
             Format::Text(_) => AUTO_TEXT,
+            // Read by `messages::walk` (`crate::record`, `python::build::respond`).
+            Format::Messages(_) => MESSAGES,
             Format::Auto => {
                 let Some(walked) = detected(doc) else {
                     return Ok(Walk::Unrecognized);

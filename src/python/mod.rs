@@ -63,7 +63,7 @@ impl Parser {
 #[pymethods]
 impl Parser {
     #[new]
-    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None, tools=None))]
+    #[pyo3(signature = (format, tool_calls_key="tool_calls", name_key="name", arguments_key="arguments", single=None, tools=None, text_dialect=None))]
     fn new(
         format: &str,
         tool_calls_key: &str,
@@ -71,10 +71,12 @@ impl Parser {
         arguments_key: &str,
         single: Option<&Bound<'_, PyAny>>,
         tools: Option<&str>,
+        text_dialect: Option<&str>,
     ) -> PyResult<Self> {
         // `single` is read for its truth value, as russo does.
         let single = single.map_or(Ok(false), |s| s.is_truthy())?;
         let format = Format::new(format, tool_calls_key, name_key, arguments_key, single)
+            .and_then(|format| format.with_text_dialect(text_dialect))
             .and_then(|format| format.with_tools(tools))
             .map_err(PyValueError::new_err)?;
         // Argument strings are decoded straight into Python objects while building.
@@ -130,6 +132,11 @@ impl Parser {
             Format::Text(_) => {
                 return Err(PyValueError::new_err(
                     "the raw-text dialects have no stream reader yet",
+                ))
+            }
+            Format::Messages(_) => {
+                return Err(PyValueError::new_err(
+                    "the 'messages' format has no stream reader",
                 ))
             }
         };

@@ -642,7 +642,7 @@ class ArrowColumns:
             self.failed += 1
             for name, value in zip(
                 COLUMNS,
-                (number, custom_id, None, None, None, None, None, None, error),
+                (number, custom_id, None, None, None, None, None, None, error, None, None, None),
                 strict=True,
             ):
                 c[name].append(value)
@@ -662,6 +662,9 @@ class ArrowColumns:
             c["arguments"].append(dumps_arguments(call.arguments))
             c["raw_arguments"].append(call.raw_arguments)
             c["error"].append(None)
+            c["turn"].append(call.turn)
+            c["result"].append(call.result)
+            c["result_error"].append(call.result_error)
 
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""

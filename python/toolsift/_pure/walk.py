@@ -73,6 +73,11 @@ def _text_of(record: Any) -> str:
         return ""
 
 
+def _unknown_dialect(name: str) -> str:
+    names = ", ".join((*public.DIALECT_NAMES, public.AUTO))
+    return f"unknown dialect {name!r}; expected one of: {names}"
+
+
 class Parser:
     """One configured walker; the public parser classes delegate to it."""
 
@@ -84,6 +89,7 @@ class Parser:
         arguments_key: str = "arguments",
         single: object = None,
         tools: str | None = None,
+        text_dialect: str | None = None,
     ) -> None:
         self._format = format
         self._options = {
@@ -96,7 +102,17 @@ class Parser:
         # A raw-text dialect (None: `auto-text`, the dialect whose markers a text holds).
         self._text = format in public.DIALECT_NAMES or format == public.AUTO_TEXT
         self._dialect = dialects.DIALECTS.get(format)
-        if tools is not None and not self._text:
+        # A transcript's turns of raw text are read as `text_dialect` (`auto`: the
+        # dialect whose markers each holds).
+        self._messages = format == formats.MESSAGES.name
+        if text_dialect is not None:
+            if not self._messages:
+                raise ValueError("text_dialect is read by the messages format only")
+            self._dialect = dialects.DIALECTS.get(text_dialect)
+            if self._dialect is None and text_dialect != public.AUTO:
+                raise ValueError(_unknown_dialect(text_dialect))
+        self._turn_text = None if text_dialect is None else self._turn_calls
+        if tools is not None and not (self._text or self._turn_text is not None):
             raise ValueError("tools are read by the raw-text dialects only")
         self._tools = None if tools is None else dialects.Tools(loads(tools))
         spec = None if self._auto or self._text else formats.by_name(format)
@@ -106,7 +122,7 @@ class Parser:
         # A record that is a list (of events) or a string (an SSE transcript) holds a
         # whole stream, for the walked formats and auto (`json` reads lists its own way).
         self._streams = self._auto or spec in formats.WALKED
-        if spec is not None and not self._litert:
+        if spec is not None and not self._litert and not self._messages:
             self._walk, self._decoded_walk = spec.walkers(
                 tool_calls_key=tool_calls_key,
                 name_key=name_key,
@@ -172,6 +188,11 @@ class Parser:
             return TextCalls([], public.AUTO_TEXT, joined_content([text]))
         parsed = dialects.DIALECTS[name].parse(text, self._tools)
         return TextCalls(parsed.tool_calls, name, parsed.content, parsed.reasoning)
+
+    def _turn_calls(self, text: str) -> list[ToolCall]:
+        """The calls of a transcript's turn of raw text (`text_dialect`)."""
+        dialect = self._dialect or dialects.DIALECTS.get(dialects.detected(text) or "")
+        return [] if dialect is None else dialect.parse(text, self._tools).tool_calls
 
     def stream(self) -> Stream:
         """An accumulator of this format's stream events (`toolsift._pure.stream`)."""
@@ -246,6 +267,11 @@ class Parser:
             # A response given as JSON text inside a string (a log that stored the body,
             # or `model_dump_json()`, as a string): the value the text holds is the record.
             return self.read(decoded)
+        if self._messages or (
+            self._auto and isinstance(doc, list) and formats.MESSAGES.detect(doc)
+        ):
+            # A transcript (auto: a list of messages, not of stream events).
+            return formats.messages.read(doc, self._turn_text), formats.MESSAGES.name
         if self._streams and holds_stream(doc):
             return self.assembled(doc)
         spec = formats.detect_or_none(doc) if self._auto else self._spec
@@ -257,6 +283,8 @@ class Parser:
             return self.assembled([doc], shown=doc)
         if self._streams and spec.is_stream_piece(doc):
             return self.assembled([doc], spec)  # a piece of a stream: read as one
+        if spec is formats.MESSAGES:
+            return formats.messages.read(doc), spec.name
         if self._auto:
             return harvest(spec.module.calls(doc)), spec.name
         return harvest(self._walk(doc)), self._format
@@ -267,13 +295,13 @@ class Parser:
         rounded an integer in arguments given inline and `text` has a run of 19 digits
         (then decode `text` with `loads` and use `read`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
-        if self._litert or type(doc) is str:
-            return None  # SSE text, JSON text inside a string: read by `read`
+        if self._litert or self._messages or type(doc) is str:
+            return None  # SSE text, JSON text inside a string, transcripts: read by `read`
         if type(doc) is not dict and self._streams and holds_stream(doc):
             return None  # a stream: decoded exactly, by `read`
         spec = formats.detect_or_none(doc) if self._auto else self._spec
-        if spec is None:
-            return None  # unrecognized: `read` says so
+        if spec is None or spec is formats.MESSAGES:
+            return None  # unrecognized (`read` says so), or a transcript
         if self._auto:
             walk = spec.walkers()[1]
         else:

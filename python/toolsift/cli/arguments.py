@@ -39,6 +39,9 @@ COLUMN_HELP = {
     "arguments": "the arguments, as JSON text (in JSONL, the object itself)",
     "raw_arguments": "the argument text, where it was not a JSON object",
     "error": "why the record could not be read (then its one row has no call)",
+    "turn": "a transcript's call: the index of the message that made it",
+    "result": "a transcript's call: its tool's result (text, or JSON text)",
+    "result_error": "a transcript's call: whether its result says it failed",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 

@@ -144,9 +144,11 @@ class PlainRows:
 
 def csv_field(value: Any) -> str:
     """A value as pyarrow's CSV writer writes it: a string quoted (a `"` doubled), an
-    integer as it is, a null as nothing."""
+    integer as it is, a boolean as `true` / `false`, a null as nothing."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace('"', '""') + '"'
     return str(value)

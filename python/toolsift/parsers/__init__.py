@@ -37,6 +37,7 @@ __all__ = [
     "GeminiInteractionsParser",
     "GeminiResponseParser",
     "JsonResponseParser",
+    "MessagesParser",
     "OllamaResponseParser",
     "OpenAIResponseParser",
     "OpenAIResponsesParser",
@@ -496,6 +497,58 @@ class RawTextParser(_ResponseParser):
     def __repr__(self) -> str:
         tools = "" if self.tools is None else f", tools=[...{len(self.tools)}]"
         return f"RawTextParser({self.dialect!r}{tools})"
+
+
+class MessagesParser(_ResponseParser):
+    """Conversation transcripts (RL rollouts, SFT data, agent traces): a list of chat
+    messages in OpenAI's, Anthropic's or Gemini's shape, given as the record, as a
+    record's `messages` (or Gemini `contents`) member, at `record_path="messages"`, or
+    one assistant message (a transcript of one turn). Every assistant turn's calls, in
+    order, each with `turn` (the message's index), `result` (its tool's answer, paired by
+    id, else by order: a string as given, any other value as compact JSON text) and
+    `result_error` (True where the result says the call failed: Anthropic `is_error`, a
+    Gemini `response.error`); `to_arrow` has the same columns. `stream()` is not offered.
+
+    `text_dialect`: the raw-text dialect (`toolsift.formats.DIALECT_NAMES`, or `"auto"`)
+    an assistant turn with no structured call is read in when its `content` is a string
+    (an open model's raw output); `tools` as for `RawTextParser`. None: such turns have
+    no calls.
+    """
+
+    _format = "messages"
+
+    def __init__(
+        self, *, text_dialect: str | None = None, tools: _Iterable[_Any] | None = None
+    ) -> None:
+        if text_dialect is not None and (
+            text_dialect != _formats.AUTO and text_dialect not in _formats.DIALECT_NAMES
+        ):
+            names = ", ".join((*_formats.DIALECT_NAMES, _formats.AUTO))
+            raise ValueError(f"unknown dialect {text_dialect!r}; expected one of: {names}")
+        if tools is not None:
+            if text_dialect is None:
+                raise ValueError("tools are read with a text_dialect only")
+            if isinstance(tools, (str, bytes, dict)) or not isinstance(tools, _Iterable):
+                raise TypeError("tools must be a list of tool definitions, or None")
+            tools = list(tools)
+        self.text_dialect = text_dialect
+        self.tools = tools
+        core: dict[str, _Any] = {}
+        if text_dialect is not None:
+            core["text_dialect"] = text_dialect
+        if tools is not None:
+            core["tools"] = _json_text(tools)
+        super().__init__(**core)
+        self._options = {"text_dialect": text_dialect, "tools": tools}
+
+    def stream(self) -> _Stream:
+        raise ValueError("the 'messages' format has no stream reader")
+
+    def __repr__(self) -> str:
+        options = "" if self.text_dialect is None else f"text_dialect={self.text_dialect!r}"
+        if self.tools is not None:
+            options += f", tools=[...{len(self.tools)}]"
+        return f"MessagesParser({options})"
 
 
 def _json_text(value: _Any) -> str:

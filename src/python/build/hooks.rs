@@ -9,7 +9,7 @@ use pyo3::types::PyType;
 pub(super) struct Hooks {
     /// ToolCall and AgentResponse: made as `object.__new__` makes them, their slots set,
     /// without a Python frame for their `__init__` (the same fields, the same values).
-    pub(super) tool_call: SlotClass<4>,
+    pub(super) tool_call: SlotClass<7>,
     pub(super) agent_response: SlotClass<5>,
     pub(super) parse_error: Py<PyAny>,
     pub(super) dumps_compact: Py<PyAny>,
@@ -175,7 +175,15 @@ pub(super) fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
         Ok(Hooks {
             tool_call: SlotClass::new(
                 types.getattr("ToolCall")?.cast_into()?,
-                ["name", "arguments", "id", "raw_arguments"],
+                [
+                    "name",
+                    "arguments",
+                    "id",
+                    "raw_arguments",
+                    "turn",
+                    "result",
+                    "result_error",
+                ],
             )?,
             agent_response: SlotClass::new(
                 types.getattr("AgentResponse")?.cast_into()?,

@@ -141,9 +141,36 @@ impl<'py> Builder<'py> {
         id: Bound<'py, PyAny>,
         raw_arguments: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.hooks
-            .tool_call
-            .instance(self.py, [name, arguments, id, raw_arguments])
+        let none = self.py.None().into_bound(self.py);
+        self.hooks.tool_call.instance(
+            self.py,
+            [
+                name,
+                arguments,
+                id,
+                raw_arguments,
+                none.clone(),
+                none.clone(),
+                none,
+            ],
+        )
+    }
+
+    /// A transcript's call: `call` (a ToolCall just made) with its `turn`, and its
+    /// `result` and `result_error` where it has a result.
+    pub(super) fn set_turn(
+        &self,
+        call: &Bound<'py, PyAny>,
+        turn: usize,
+        result: Option<(Bound<'py, PyAny>, bool)>,
+    ) -> PyResult<()> {
+        let py = self.py;
+        call.setattr(pyo3::intern!(py, "turn"), turn)?;
+        if let Some((text, error)) = result {
+            call.setattr(pyo3::intern!(py, "result"), text)?;
+            call.setattr(pyo3::intern!(py, "result_error"), error)?;
+        }
+        Ok(())
     }
 
     pub fn response(

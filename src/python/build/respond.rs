@@ -7,8 +7,10 @@ use crate::accumulator::response_error;
 use crate::bulk::Outcome;
 use crate::calls::Record;
 use crate::events::{self, Reader};
-use crate::formats::{Format, RawCall, Walk};
+use crate::formats::messages::{self, Exchange, Found, MessagesFormat};
+use crate::formats::{Format, RawCall, Walk, MESSAGES};
 use crate::python::objects::{Input, PyNode};
+use crate::record::transcript_options;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -62,7 +64,7 @@ pub fn calls_from_record<'py>(
     let py = b.py;
     let tape = &record.tape;
     let mut calls = Vec::with_capacity(record.calls.len());
-    for call in &record.calls {
+    for (index, call) in record.calls.iter().enumerate() {
         let name = match &call.name {
             Some(name) => new_str(py, name),
             None => intern!(py, "").clone(),
@@ -72,7 +74,18 @@ pub fn calls_from_record<'py>(
             None => py.None().into_bound(py),
         };
         let (arguments, raw_arguments) = arguments_pair(b, Some(tape), &call.arguments)?;
-        calls.push(b.tool_call(name.into_any(), arguments, id, raw_arguments)?);
+        let made = b.tool_call(name.into_any(), arguments, id, raw_arguments)?;
+        if let Some(turn) = record.turns.get(index) {
+            let result = turn.result.as_ref().map(|(text, error)| {
+                let text = match text {
+                    Some(text) => new_str(py, text).into_any(),
+                    None => py.None().into_bound(py),
+                };
+                (text, *error)
+            });
+            b.set_turn(&made, turn.turn, result)?;
+        }
+        calls.push(made);
     }
     Ok(calls)
 }
@@ -160,14 +173,24 @@ fn response_from_node<'py>(
             };
         }
     }
-    if doc.is_instance_of::<PyList>() || doc.is_instance_of::<PyTuple>() {
+    let node = PyNode(doc.clone());
+    let is_list = doc.is_instance_of::<PyList>();
+    if let Some(options) = transcript_options(format, &node, None).filter(|_| {
+        // auto: a list of messages (the pure backend asks `isinstance(doc, list)`)
+        is_list || matches!(format, Format::Messages(_))
+    }) {
+        return transcript_response(b, options, &node, raw);
+    }
+    if is_list || doc.is_instance_of::<PyTuple>() {
         if let Some(reader) = Reader::for_records(format) {
             // A list of events: a whole stream.
             return crate::python::stream::assembled_response(b, reader, doc, doc, raw);
         }
     }
-    let node = PyNode(doc.clone());
     let walked = format.walked(&node, |node| b.detected(&node.0));
+    if let Some(options) = transcript_options(format, &node, Some(walked)) {
+        return transcript_response(b, options, &node, raw);
+    }
     let is_text = doc.is_instance_of::<PyString>();
     if let Some(reader) = events::piece_reader(format, walked, &node, is_text)? {
         // A piece of a stream: read as a stream of one event.
@@ -182,6 +205,40 @@ fn response_from_node<'py>(
         .into_iter()
         .map(|call| tool_call_of_object(b, call))
         .collect::<PyResult<Vec<_>>>()?;
+    b.response(calls, raw)
+}
+
+/// The AgentResponse of a transcript in the caller's own objects.
+fn transcript_response<'py>(
+    b: &mut Builder<'py>,
+    options: &MessagesFormat,
+    doc: &PyNode<'py>,
+    raw: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let mut calls = Vec::new();
+    for Exchange { call, turn, result } in messages::walk(doc, options)? {
+        let made = match call {
+            Found::Raw(raw_call) => tool_call_of_object(b, raw_call)?,
+            Found::Made(made) => {
+                let record = Record::found(vec![made], MESSAGES);
+                calls_from_record(b, &record)?.remove(0)
+            }
+        };
+        let result = match result {
+            None => None,
+            Some((value, error)) => {
+                let text = match value {
+                    None => py.None().into_bound(py),
+                    Some(PyNode(value)) if value.is_instance_of::<PyString>() => value,
+                    Some(PyNode(value)) => b.hooks.dumps_compact.bind(py).call1((value,))?,
+                };
+                Some((text, error))
+            }
+        };
+        b.set_turn(&made, turn, result)?;
+        calls.push(made);
+    }
     b.response(calls, raw)
 }
 
