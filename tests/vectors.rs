@@ -39,6 +39,7 @@ fn parser_vectors() {
             &option(case, "arguments_key", "arguments"),
             case["options"]["single"].as_bool().unwrap_or(false),
         )
+        .and_then(|format| format.with_text_dialect(case["options"]["text_dialect"].as_str()))
         .unwrap();
         let text = match case.get("text") {
             Some(text) => text.as_str().unwrap().to_owned(),
@@ -74,8 +75,21 @@ fn parser_vectors() {
 }
 
 fn check_calls(name: &str, record: &toolsift::calls::Record<'_>, expected: &[Value]) {
-    let got: Vec<Value> = (record.calls.iter())
-        .map(|call| call_value(&record.tape, call))
+    let got: Vec<Value> = (record.calls.iter().enumerate())
+        .map(|(index, call)| {
+            let mut value = call_value(&record.tape, call);
+            // A transcript's call: its turn, and its result where it has one.
+            if let Some(turn) = record.turns.get(index) {
+                value["turn"] = turn.turn.into();
+                if let Some((text, error)) = &turn.result {
+                    if let Some(text) = text {
+                        value["result"] = text.as_ref().into();
+                    }
+                    value["result_error"] = (*error).into();
+                }
+            }
+            value
+        })
         .collect();
     assert!(
         got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
