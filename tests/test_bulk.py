@@ -157,6 +157,9 @@ def rows_of(
                     "arguments": None,
                     "raw_arguments": None,
                     "error": response.error,
+                    "turn": None,
+                    "result": None,
+                    "result_error": None,
                 }
             )
             continue
@@ -171,6 +174,9 @@ def rows_of(
                     "arguments": dumps_compact(call.arguments),
                     "raw_arguments": call.raw_arguments,
                     "error": None,
+                    "turn": call.turn,
+                    "result": call.result,
+                    "result_error": call.result_error,
                 }
             )
     return rows
@@ -227,6 +233,9 @@ def test_parse_file_round_trip(
         "arguments",
         "raw_arguments",
         "error",
+        "turn",
+        "result",
+        "result_error",
     ]
     got = table.drop_columns(["custom_id"]).to_pylist()
     assert got == rows_of(responses, numbers)  # call for call
@@ -273,6 +282,9 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
             "arguments": None,
             "raw_arguments": None,
             "error": "batch error: Bad Request: invalid argument",
+            "turn": None,
+            "result": None,
+            "result_error": None,
         }
     ]
     assert by_record[3][0]["error"] == "batch error: 400: bad"
