@@ -57,10 +57,6 @@ pub fn record_at_with<'a>(
     if let Some(reader) = Reader::for_records(format).filter(|_| holds_stream(&tape, root)) {
         return events::record(reader, tape, root, unrecognized_shape);
     }
-    let node = TapeNode {
-        tape: &tape,
-        idx: root,
-    };
     let walked = format.walked(&node, Walked::detected);
     if let Some(options) = transcript_options(format, &node, Some(walked)) {
         return transcript_record(options, tape, root, decode);

@@ -1245,5 +1245,7 @@ def test_version_and_help_examples() -> None:
     assert len(examples) == 3 and all("toolsift extract " in line for line in examples)
     for name in cli.COLUMN_HELP:
         assert f"\n  {name} " in tail
-    assert tail.endswith(f"  error          {cli.COLUMN_HELP['error']}\n")
+    assert f"  error          {cli.COLUMN_HELP['error']}\n" in tail
+    last = list(cli.COLUMN_HELP)[-1]
+    assert tail.endswith(f"  {last:<14} {cli.COLUMN_HELP[last]}\n")
     assert "128+N ended by signal N" in done.stdout
