@@ -78,21 +78,21 @@ def detect(doc: Any) -> bool:
     role a chat role, `ROLES`), a record whose `messages` (or `contents`) member is one,
     or one assistant message (`role` `assistant` with a non-null `content` or `tool_calls`,
     or `model` with a `parts` list)."""
-    if isinstance(doc, list):
+    if isinstance(doc, (list, tuple)):
         return is_message_list(doc)
     if not isinstance(doc, dict):
         return False
     for key in ("messages", "contents"):
         messages = doc.get(key)
-        if isinstance(messages, list):
+        if isinstance(messages, (list, tuple)):
             return is_message_list(messages)
     role = doc.get("role")
     if role == "assistant":
         return doc.get("content") is not None or doc.get("tool_calls") is not None
-    return role == "model" and isinstance(doc.get("parts"), list)
+    return role == "model" and isinstance(doc.get("parts"), (list, tuple))
 
 
-def is_message_list(items: list[Any]) -> bool:
+def is_message_list(items: Sequence[Any]) -> bool:
     """Every item an object with a string `role` or a `parts` list, one role a chat role."""
     known = False
     for item in items:
@@ -101,7 +101,7 @@ def is_message_list(items: list[Any]) -> bool:
         role = item.get("role")
         if isinstance(role, str):
             known = known or role in ROLES
-        elif not isinstance(item.get("parts"), list):
+        elif not isinstance(item.get("parts"), (list, tuple)):
             return False
     return known
 
