@@ -578,6 +578,108 @@ def interactions_response(src: Source) -> Obj:
     return obj(src, fields)
 
 
+def _message_id(src: Source) -> Any:
+    """A call's or a result's id: few, so that they are reused and mismatched."""
+    return slot(src, src.pick(["c1", "c2", "c1", "", MISSING]))
+
+
+def _assistant_message(src: Source) -> Obj:
+    """An assistant turn in OpenAI's, Anthropic's or Gemini's shape, or raw Hermes text."""
+    style = src.int(0, 3)
+    if style == 0:
+        calls = [
+            obj(
+                src,
+                [
+                    ("id", _message_id(src)),
+                    ("type", "function"),
+                    (
+                        "function",
+                        slot(
+                            src,
+                            obj(
+                                src, [("name", slot(src, name(src))), ("arguments", arguments(src))]
+                            ),
+                        ),
+                    ),
+                ],
+            )
+            for _ in range(src.int(0, 3))
+        ]
+        return obj(
+            src,
+            [
+                ("role", "assistant"),
+                ("content", src.pick([None, "", "ok"])),
+                ("tool_calls", slot(src, calls)),
+            ],
+        )
+    if style == 1:
+        blocks = [
+            obj(
+                src,
+                [
+                    ("type", "tool_use"),
+                    ("id", _message_id(src)),
+                    ("name", slot(src, name(src))),
+                    ("input", arguments(src)),
+                ],
+            )
+            for _ in range(src.int(0, 3))
+        ]
+        return obj(src, [("role", "assistant"), ("content", slot(src, blocks))])
+    if style == 2:
+        return obj(src, [("role", "model"), ("parts", slot(src, some(src, gemini_part)))])
+    call = json.dumps({"name": src.pick(["f", "g"]), "arguments": {"a": src.int(0, 9)}})
+    return obj(src, [("role", "assistant"), ("content", f"<tool_call>{call}</tool_call>")])
+
+
+def _result_message(src: Source) -> Obj:
+    """A tool result in OpenAI's, Anthropic's or Gemini's shape."""
+    style = src.int(0, 2)
+    content = src.pick(["done", "", None, Obj([("x", 1)]), [Obj([("type", "text")])]])
+    if style == 0:
+        return obj(
+            src,
+            [
+                ("role", src.pick(["tool", "tool", "function"])),
+                ("tool_call_id", _message_id(src)),
+                ("content", content),
+            ],
+        )
+    if style == 1:
+        block = obj(
+            src,
+            [
+                ("type", "tool_result"),
+                ("tool_use_id", _message_id(src)),
+                ("content", content),
+                ("is_error", src.pick([MISSING, True, False, 1])),
+            ],
+        )
+        return obj(src, [("role", "user"), ("content", [block])])
+    response = src.pick([Obj([("ok", True)]), Obj([("error", "no")]), Obj([("error", None)]), "x"])
+    part = obj(src, [("id", _message_id(src)), ("name", "f"), ("response", response)])
+    key = src.pick(["functionResponse", "function_response"])
+    return obj(src, [("role", "user"), ("parts", [Obj([(key, part)])])])
+
+
+def messages_transcript(src: Source) -> Any:
+    """A conversation: messages with calls and results in any provider's shape (the list
+    itself, a rollout's `messages`, Gemini's `contents`, or one assistant message)."""
+    messages: list[Any] = [obj(src, [("role", "user"), ("content", text(src))])]
+    for _ in range(src.int(0, 4)):
+        messages.append(_assistant_message(src) if src.bool() else _result_message(src))
+    shape = src.int(0, 3)
+    if shape == 0:
+        return messages
+    if shape == 1:
+        return obj(src, [("model", "m"), ("reward", 1.0), ("messages", slot(src, messages))])
+    if shape == 2:
+        return obj(src, [("contents", slot(src, messages))])
+    return _assistant_message(src)
+
+
 RESPONSES = {
     "openai": openai_response,
     "gemini": gemini_response,
@@ -585,6 +687,7 @@ RESPONSES = {
     "json": json_response,
     "sdk": sdk_response,
     "event": lone_event,
+    "messages": messages_transcript,
 }
 
 

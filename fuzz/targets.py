@@ -129,6 +129,9 @@ PARSERS = [
     ParserSpec("anthropic", "AnthropicResponseParser", (), "event"),
     ParserSpec("bedrock", "BedrockConverseParser", (), "event"),
     ParserSpec("cohere", "CohereResponseParser", (), "event"),
+    # Conversation transcripts, their turns of raw text read as Hermes or not at all.
+    ParserSpec("messages", "MessagesParser", (), "messages"),
+    ParserSpec("messages(hermes)", "MessagesParser", (("text_dialect", "hermes"),), "messages"),
     # Auto: any response, or an event given alone (read as a stream of that one event).
     ParserSpec("auto", "AutoResponseParser", (), "event"),
 ]

@@ -20,6 +20,31 @@ pub struct Record<'a> {
     /// The context columns: model, response id, and per call its finish reason, choice
     /// and type.
     pub context: Context<'a>,
+    /// A transcript's (`messages`): each call's turn and result, in the order of
+    /// `calls`; empty for every other format.
+    pub turns: Vec<CallTurn<'a>>,
+}
+
+/// Where a call of a transcript was made and what its tool answered (see
+/// `crate::formats::messages`).
+#[derive(Debug, Clone)]
+pub struct CallTurn<'a> {
+    /// The index of the message that made the call.
+    pub turn: usize,
+    /// The paired result: its text (a string as given, any other value as compact JSON;
+    /// None where it had no value) and whether it says the call failed. None: no result.
+    pub result: Option<(Option<Cow<'a, str>>, bool)>,
+}
+
+impl CallTurn<'_> {
+    fn into_owned(self) -> CallTurn<'static> {
+        CallTurn {
+            turn: self.turn,
+            result: self
+                .result
+                .map(|(text, error)| (text.map(|t| Cow::Owned(t.into_owned())), error)),
+        }
+    }
 }
 
 /// A response's context, as its format's `context` hook found it (strings borrowed from
@@ -107,6 +132,7 @@ impl<'a> Record<'a> {
             content: None,
             reasoning: None,
             context: Context::text(format),
+            turns: Vec::new(),
         }
     }
 
@@ -120,6 +146,7 @@ impl<'a> Record<'a> {
             content: self.content,
             reasoning: self.reasoning,
             context: self.context.into_owned(),
+            turns: self.turns.into_iter().map(CallTurn::into_owned).collect(),
         }
     }
 }
@@ -133,7 +160,8 @@ pub struct Call<'a> {
 }
 
 impl Call<'_> {
-    fn into_owned(self) -> Call<'static> {
+    /// The same call, borrowing nothing.
+    pub fn into_owned(self) -> Call<'static> {
         let owned = |text: Cow<'_, str>| Cow::Owned(text.into_owned());
         Call {
             name: self.name.map(owned),

@@ -30,7 +30,7 @@ impl Reader {
             Format::Walked(walked) => Some(Reader::Walked(*walked)),
             Format::Auto => Some(Reader::Auto),
             Format::WithText(format, _) => Reader::for_records(format),
-            Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
+            Format::Json(_) | Format::LiteRt | Format::Text(_) | Format::Messages(_) => None,
         }
     }
 }
@@ -111,6 +111,7 @@ pub fn record<'a>(
         content: None,
         reasoning: None,
         context,
+        turns: Vec::new(),
     }
 }
 

@@ -1,9 +1,12 @@
 //! One response's JSON text to its calls, with nothing borrowed from Python: the part of
 //! the work that runs on worker threads with the GIL released.
 
-use crate::calls::{decode_object, string_at, Arguments, Call, CallContext, Context, Record};
+use crate::calls::{decode_object, string_at, Arguments, Call, CallContext, CallTurn};
+use crate::calls::{Context, Record};
+use crate::compact;
 use crate::events::{self, holds_stream};
-use crate::formats::{first_field, Format, RawCall, TextFormat, Walked};
+use crate::formats::messages::{self, Exchange, MessagesFormat};
+use crate::formats::{first_field, Format, RawCall, TextFormat, Walked, MESSAGES};
 use crate::json::{self, JsonError, Tape, Token};
 use crate::node::{Node, TapeNode};
 use crate::route::{route, Route};
@@ -64,6 +67,7 @@ pub fn record_at_with<'a>(
         Route::Stream(reader) | Route::Piece(reader) => {
             return events::record(reader, tape, root, unrecognized_shape);
         }
+        Route::Transcript(options) => return transcript_record(&options, tape, root, decode),
         Route::Calls(name, calls) => (name, calls),
         Route::Unrecognized => {
             let error = unrecognized_shape(&tape, root);
@@ -74,6 +78,7 @@ pub fn record_at_with<'a>(
                 content: None,
                 reasoning: None,
                 context: Context::default(),
+                turns: Vec::new(),
             };
         }
     };
@@ -92,6 +97,7 @@ pub fn record_at_with<'a>(
         content: None,
         reasoning: None,
         context,
+        turns: Vec::new(),
     }
 }
 
@@ -210,6 +216,52 @@ fn text_record<'a>(
         content,
         reasoning,
         context: Context::default(),
+        turns: Vec::new(),
+    }
+}
+
+/// The record of the transcript at `root`: its calls, each with its turn and result.
+fn transcript_record<'a>(
+    options: &MessagesFormat,
+    tape: Tape<'a>,
+    root: usize,
+    decode: bool,
+) -> Record<'a> {
+    let node = TapeNode {
+        tape: &tape,
+        idx: root,
+    };
+    let Ok(exchanges) = messages::walk(&node, options);
+    // The record's `model` (a rollout's, a request log's), where it names one.
+    let Ok(model) = node.member("model");
+    let model = model.and_then(|model| string_at(&tape, model.idx));
+    let mut calls = Vec::with_capacity(exchanges.len());
+    let mut turns = Vec::with_capacity(exchanges.len());
+    for Exchange { call, turn, result } in exchanges {
+        calls.push(match call {
+            messages::Found::Raw(raw) => call_at(&tape, found_at(raw), decode),
+            messages::Found::Made(made) => made,
+        });
+        let result = result.map(|(value, error)| {
+            let text = value.map(|value| match string_at(&tape, value.idx) {
+                Some(text) => text,
+                None => compact::to_string(&tape, value.idx).into(),
+            });
+            (text, error)
+        });
+        turns.push(CallTurn { turn, result });
+    }
+    Record {
+        tape,
+        calls,
+        format: Ok(MESSAGES),
+        content: None,
+        reasoning: None,
+        context: Context {
+            model,
+            ..Context::default()
+        },
+        turns,
     }
 }
 

@@ -142,7 +142,7 @@ def write(path: Path, lines: list[bytes], kind: str = "plain", newline: bool = F
 
 ROWS_OF = ("record", "custom_id", "format", "call_index", "id", "name", "arguments")
 ROWS_OF += ("raw_arguments", "error", "defect", "repairs", "violations", "error_kind")
-ROWS_OF += ("http_status",)
+ROWS_OF += ("http_status", "turn", "result", "result_error")
 """The columns `rows_of` writes, and the row tests here compare (the context columns
 after them: tests/test_context.py)."""
 
@@ -174,6 +174,9 @@ def rows_of(
                     "violations": None,
                     "error_kind": error_kind(response.error)[0],
                     "http_status": error_kind(response.error)[1],
+                    "turn": None,
+                    "result": None,
+                    "result_error": None,
                 }
             )
             continue
@@ -193,6 +196,9 @@ def rows_of(
                     "violations": None,
                     "error_kind": None,
                     "http_status": None,
+                    "turn": call.turn,
+                    "result": call.result,
+                    "result_error": call.result_error,
                 }
             )
     return rows
@@ -259,6 +265,9 @@ def test_parse_file_round_trip(
         "call_type",
         "error_kind",
         "http_status",
+        "turn",
+        "result",
+        "result_error",
     ]
     got = base(table.drop_columns(["custom_id"])).to_pylist()
     assert got == rows_of(responses, numbers)  # call for call
@@ -310,6 +319,9 @@ def test_gemini_envelopes(make: Any, tmp_path: Path) -> None:
             "violations": None,
             "error_kind": "provider",
             "http_status": None,
+            "turn": None,
+            "result": None,
+            "result_error": None,
         }
     ]
     assert by_record[3][0]["error"] == "batch error: 400: bad"

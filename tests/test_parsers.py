@@ -34,12 +34,16 @@ def inputs_of(case: dict[str, Any]) -> list[Any]:
 
 
 def expected_calls(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The case's calls as `model_dump` gives them (a transcript's with `turn`, and
+    `result` and `result_error` where it has a result)."""
+    transcript = ("turn", "result", "result_error")
     return [
         {
             "name": c["name"],
             "arguments": c["arguments"],
             "id": c["id"],
             "raw_arguments": c["raw_arguments"],
+            **{key: c[key] for key in transcript if key in c},
         }
         for c in case["calls"]
     ]

@@ -39,6 +39,10 @@ fn parser_vectors() {
             &option(case, "arguments_key", "arguments"),
             case["options"]["single"].as_bool().unwrap_or(false),
         )
+        .and_then(|format| {
+            let tools = case["options"].get("tools").map(|tools| tools.to_string());
+            format.with_text_dialect(case["options"]["text_dialect"].as_str(), tools.as_deref())
+        })
         .unwrap();
         let text = match case.get("text") {
             Some(text) => text.as_str().unwrap().to_owned(),
@@ -74,11 +78,39 @@ fn parser_vectors() {
 }
 
 fn check_calls(name: &str, record: &toolsift::calls::Record<'_>, expected: &[Value]) {
-    let got: Vec<Value> = (record.calls.iter())
-        .map(|call| call_value(&record.tape, call))
+    let got: Vec<Value> = (record.calls.iter().enumerate())
+        .map(|(index, call)| {
+            let mut value = call_value(&record.tape, call);
+            // A transcript's call: its turn, and its result where it has one.
+            if let Some(turn) = record.turns.get(index) {
+                value["turn"] = turn.turn.into();
+                if let Some((text, error)) = &turn.result {
+                    if let Some(text) = text {
+                        value["result"] = text.as_ref().into();
+                    }
+                    value["result_error"] = (*error).into();
+                }
+            }
+            value
+        })
         .collect();
+    // A result of JSON text is compared as the value it holds: the inputs here are
+    // written by serde_json, whose objects sort their keys.
+    let decoded = |calls: &[Value]| -> Vec<Value> {
+        let mut calls = calls.to_vec();
+        for call in &mut calls {
+            let value = call["result"]
+                .as_str()
+                .and_then(|t| serde_json::from_str(t).ok());
+            if let Some(value @ (Value::Object(_) | Value::Array(_))) = value {
+                call["result"] = value;
+            }
+        }
+        calls
+    };
+    let (got, expected) = (decoded(&got), decoded(expected));
     assert!(
-        got.len() == expected.len() && got.iter().zip(expected).all(|(g, e)| same(g, e)),
+        got.len() == expected.len() && got.iter().zip(&expected).all(|(g, e)| same(g, e)),
         "{name}:\n got      {got:?}\n expected {expected:?}"
     );
 }

@@ -81,6 +81,9 @@ def schema() -> Any:
             pa.field("call_type", pa.string()),
             pa.field("error_kind", pa.string()),
             pa.field("http_status", pa.int32()),
+            pa.field("turn", pa.int32()),
+            pa.field("result", pa.string()),
+            pa.field("result_error", pa.bool_()),
         ]
     )
 

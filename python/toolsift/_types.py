@@ -28,6 +28,9 @@ COLUMNS = (
     "call_type",
     "error_kind",
     "http_status",
+    "turn",
+    "result",
+    "result_error",
 )
 """The columns of a table of calls (`to_arrow`, `toolsift extract`), in order: one row
 per call, or one per record that could not be read."""
@@ -41,6 +44,7 @@ CALL_LEVEL_COLUMNS: tuple[str, ...] = (
     "defect",
 )
 CALL_LEVEL_COLUMNS += ("repairs", "violations", "finish_reason", "choice_index", "call_type")
+CALL_LEVEL_COLUMNS += ("turn", "result", "result_error")
 """The columns of `COLUMNS` that describe one call; every other one describes its record.
 With `rows="records"` (one row per record) these go into the list-of-struct column
 `tool_calls`, and the record's own columns stay columns (`toolsift._bulk.by_record`)."""
@@ -118,16 +122,37 @@ class ToolCall:
 
     `violations` lists how the call fails the declared tools (checked with `tools=` or
     `requests=`: the codes of `toolsift._pure.violations`), None when not checked.
+
+    A call read from a conversation transcript (`MessagesParser`) also has `turn` (the
+    index of the assistant message that made it), `result` (its tool's answer: a string
+    as given, any other value as compact JSON text; None where no result was found, or
+    the result had no value) and `result_error` (True when the result says the call
+    failed, False when it does not say so, None when no result was found); None for
+    every other parser, and absent from `model_dump()` then.
     """
 
-    # `_defect`, `_repairs` and `_violations` stay unset (read as None) where there is none.
-    __slots__ = ("_defect", "_repairs", "_violations", "arguments", "id", "name", "raw_arguments")
+    # The optional fields' slots (`_defect` ... `_violations`) stay unset (read as None).
+    __slots__ = (
+        "_defect",
+        "_repairs",
+        "_result",
+        "_result_error",
+        "_turn",
+        "_violations",
+        "arguments",
+        "id",
+        "name",
+        "raw_arguments",
+    )
 
     name: str
     arguments: dict[str, Any]
     id: str | None
     raw_arguments: str | None
     _violations: list[str] | None
+    _turn: int | None
+    _result: str | None
+    _result_error: bool | None
 
     def __init__(
         self,
@@ -139,6 +164,9 @@ class ToolCall:
         defect: str | None = None,
         repairs: list[str] | None = None,
         violations: list[str] | None = None,
+        turn: int | None = None,
+        result: str | None = None,
+        result_error: bool | None = None,
     ) -> None:
         self.name = name
         self.arguments = {} if arguments is None else arguments
@@ -150,6 +178,12 @@ class ToolCall:
             self._repairs = repairs
         if violations is not None:
             self._violations = violations
+        if turn is not None:
+            self._turn = turn
+        if result is not None:
+            self._result = result
+        if result_error is not None:
+            self._result_error = result_error
 
     @property
     def defect(self) -> str | None:
@@ -180,6 +214,43 @@ class ToolCall:
     def violations(self, value: list[str] | None) -> None:
         self._violations = value
 
+    @property
+    def turn(self) -> int | None:
+        """A transcript's call: the index of the message that made it; else None."""
+        try:
+            return self._turn
+        except AttributeError:
+            return None
+
+    @turn.setter
+    def turn(self, value: int | None) -> None:
+        self._turn = value
+
+    @property
+    def result(self) -> str | None:
+        """A transcript's call: its tool's answer (compact JSON text where it was not a
+        string); None where no result was found or it had no value."""
+        try:
+            return self._result
+        except AttributeError:
+            return None
+
+    @result.setter
+    def result(self, value: str | None) -> None:
+        self._result = value
+
+    @property
+    def result_error(self) -> bool | None:
+        """A transcript's call: whether its result says it failed; None: no result."""
+        try:
+            return self._result_error
+        except AttributeError:
+            return None
+
+    @result_error.setter
+    def result_error(self, value: bool | None) -> None:
+        self._result_error = value
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToolCall):
             return NotImplemented
@@ -200,14 +271,18 @@ class ToolCall:
             extra += f", repairs={self.repairs!r}"
         if self.violations is not None:
             extra += f", violations={self.violations!r}"
+        for name in _TRANSCRIPT:
+            if getattr(self, name) is not None:
+                extra += f", {name}={getattr(self, name)!r}"
         # _safe_repr: arguments nested 1024 deep are beyond repr's own recursion limit.
         return f"ToolCall(name={self.name!r}, arguments={_safe_repr(self.arguments)}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
         """A plain dict of the four fields (pydantic-style name, for russo users), and
-        `repairs` where it is set (`repair="safe"` changed `arguments`) and `violations`
-        where it is not None (russo's ToolCall has neither). `defect` is left out: it is
-        read from `raw_arguments`, and dumps stay russo's."""
+        `repairs` where it is set (`repair="safe"` changed `arguments`), `violations`
+        where it is not None, and a transcript's `turn`, `result` and `result_error`
+        where they are not None (russo's ToolCall has none of them). `defect` is left
+        out: it is read from `raw_arguments`, and dumps stay russo's."""
         dumped: dict[str, Any] = {
             "name": self.name,
             "arguments": self.arguments,
@@ -218,15 +293,26 @@ class ToolCall:
             dumped["repairs"] = self.repairs
         if self.violations is not None:
             dumped["violations"] = self.violations
+        for name in _TRANSCRIPT:
+            if getattr(self, name) is not None:
+                dumped[name] = getattr(self, name)
         return dumped
 
     to_dict = model_dump
 
     def __reduce__(self) -> tuple[Any, ...]:
         fields = (self.name, self.arguments, self.id, self.raw_arguments)
-        if self.defect is None and self.repairs is None and self.violations is None:
+        optional = (self.defect, self.repairs, self.violations, *self._transcript())
+        if all(value is None for value in optional):
             return (ToolCall, fields)
-        return (_tool_call, (*fields, self.defect, self.repairs, self.violations))
+        return (_tool_call, (*fields, *optional))
+
+    def _transcript(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _TRANSCRIPT)
+
+
+_TRANSCRIPT = ("turn", "result", "result_error")
+"""ToolCall's fields that only a transcript's calls have (`MessagesParser`)."""
 
 
 def _tool_call(
@@ -237,10 +323,22 @@ def _tool_call(
     defect: str | None,
     repairs: list[str] | None,
     violations: list[str] | None = None,
+    turn: int | None = None,
+    result: str | None = None,
+    result_error: bool | None = None,
 ) -> ToolCall:
-    """A ToolCall with its defect, repairs and violations (unpickling)."""
+    """A ToolCall with its optional fields (unpickling)."""
     return ToolCall(
-        name, arguments, id, raw_arguments, defect=defect, repairs=repairs, violations=violations
+        name,
+        arguments,
+        id,
+        raw_arguments,
+        defect=defect,
+        repairs=repairs,
+        violations=violations,
+        turn=turn,
+        result=result,
+        result_error=result_error,
     )
 
 

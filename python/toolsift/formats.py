@@ -156,9 +156,21 @@ FORMATS: tuple[Format, ...] = (
         id="the item's `id`",
         walked=False,
     ),
+    Format(
+        name="messages",
+        parser_class="MessagesParser",
+        where=(
+            "a conversation: a list of chat messages (or a record's `messages`, or Gemini "
+            "`contents`, list; or one assistant message): every assistant turn's OpenAI "
+            "`tool_calls`, Anthropic `tool_use` blocks, Gemini `functionCall` parts (raw "
+            "text with `text_dialect=`), each with its `turn` and its tool's `result`"
+        ),
+        id="the call's id (`tool_call_id` / `tool_use_id` pair it with its result)",
+        walked=False,
+    ),
 )
-"""Every format, in registry order: the walked ones (auto-detection order), then `json`
-and `litert`."""
+"""Every format, in registry order: the walked ones (auto-detection order), then `json`,
+`litert` and `messages` (auto-detection tries `messages` after the walked ones)."""
 
 
 @dataclass(frozen=True)

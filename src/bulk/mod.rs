@@ -271,6 +271,9 @@ impl Reader {
 fn piece(tape: &Tape<'_>, root: usize, format: &Format) -> bool {
     let node = TapeNode { tape, idx: root };
     let walked = format.walked(&node, Walked::detected);
+    if crate::route::transcript(format, &node, Some(walked)).is_some() {
+        return false; // a transcript (auto), not a piece of a stream
+    }
     let is_text = matches!(tape.tokens[root], Token::Str(_));
     matches!(
         events::piece_reader(format, walked, &node, is_text),

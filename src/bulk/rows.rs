@@ -3,12 +3,14 @@
 
 use super::canonical::{self, Stop};
 use super::Outcome;
-use crate::calls::{decode_object, Arguments, Context};
+use crate::calls::{decode_object, Arguments, Call, CallTurn, Context, Record};
 use crate::json::Tape;
 use crate::json_errors;
 use crate::violations::Checks;
 use crate::{compact, defects};
-use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::builder::{
+    BooleanBuilder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{ArrayRef, RecordBatch};
@@ -22,7 +24,8 @@ use std::sync::{Arc, OnceLock};
 /// of strings), `violations` (a list of strings: null without checks); the context
 /// columns `model`, `response_id`, `finish_reason`, `choice_index` (int32), `call_type`;
 /// `error_kind` (string) and `http_status` (int32) of a failed record
-/// (`crate::json_errors::error_kind`).
+/// (`crate::json_errors::error_kind`); a transcript's `turn` (int32), `result` (string)
+/// and `result_error` (bool).
 pub fn schema() -> SchemaRef {
     static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
     SCHEMA
@@ -52,6 +55,9 @@ pub fn schema() -> SchemaRef {
                 text("call_type"),
                 text("error_kind"),
                 Field::new("http_status", DataType::Int32, true),
+                Field::new("turn", DataType::Int32, true),
+                text("result"),
+                Field::new("result_error", DataType::Boolean, true),
             ]))
         })
         .clone()
@@ -171,6 +177,9 @@ pub struct Rows {
     /// values of the record being added (`Carry::values`), on each of its rows.
     carried: Vec<(String, StringBuilder)>,
     carried_values: Vec<Option<String>>,
+    turn: Int32Builder,
+    result: StringBuilder,
+    result_error: BooleanBuilder,
     rows: usize,
     counts: Counts,
     scratch: String,
@@ -222,6 +231,9 @@ impl Rows {
             deferred: Vec::new(),
             carried: Vec::new(),
             carried_values: Vec::new(),
+            turn: Int32Builder::new(),
+            result: StringBuilder::new(),
+            result_error: BooleanBuilder::new(),
             rows: 0,
             counts: Counts::default(),
             scratch: String::new(),
@@ -289,66 +301,80 @@ impl Rows {
                     self.add_row(number, custom_id.as_deref(), Some(format), None);
                 }
                 for (index, call) in record.calls.iter().enumerate() {
-                    self.counts.calls += 1;
-                    self.rows += 1;
-                    self.record.append_value(number);
-                    self.custom_id.append_option(custom_id.as_deref());
-                    self.format.append_value(format);
-                    self.call_index
-                        .append_value(i32::try_from(index).unwrap_or(i32::MAX));
-                    self.id.append_option(call.id.as_deref());
-                    self.name.append_value(call.name.as_deref().unwrap_or(""));
-                    self.scratch.clear();
-                    self.kept.clear();
-                    let (arguments, raw) = arguments_text(
-                        &record.tape,
-                        &call.arguments,
-                        &mut self.scratch,
-                        &mut self.kept,
-                    );
-                    if raw.is_some() {
-                        self.counts.undecodable_arguments += 1;
-                    }
-                    let found = match raw {
-                        // A custom tool's input is free text by design: no defect.
-                        Some(text) if !matches!(call.arguments, Arguments::Verbatim(_)) => {
-                            Some(defects::salvage(text))
-                        }
-                        _ => None,
-                    };
-                    let repaired = found.as_ref().and_then(|found| found.repaired.as_ref());
-                    let of = (custom_id.as_deref(), call.name.as_deref().unwrap_or(""));
-                    let (column, checks) = ((&mut self.violations, &mut self.codes), &self.checks);
-                    match repaired.filter(|_| self.repair) {
-                        Some((object, codes)) => {
-                            let mut text = String::new();
-                            compact::write_arguments(object, 0, &mut text);
-                            append_violations(column, checks.as_deref(), of, Some(&text));
-                            self.arguments.append_value(text);
-                            for code in codes.codes() {
-                                self.repairs.values().append_value(code);
-                            }
-                            self.repairs.append(true);
-                        }
-                        None => {
-                            let decoded = raw.is_none().then_some(arguments);
-                            append_violations(column, checks.as_deref(), of, decoded);
-                            self.arguments.append_value(arguments);
-                            self.repairs.append_null();
-                        }
-                    }
-                    let (finish_reason, ..) = record.context.call(index);
-                    let defect = found.map(|found| defects::by_limit(found.defect, finish_reason));
-                    self.defect.append_option(defect);
-                    self.raw_arguments.append_option(raw);
-                    self.error.append_null();
-                    self.add_context(&record.context, index);
-                    self.error_kind.append_null();
-                    self.http_status.append_null();
-                    self.add_carried();
+                    self.add_call(number, custom_id.as_deref(), format, &record, index, call);
                 }
             }
         }
+    }
+
+    /// The row of the call at `index` of `record`.
+    fn add_call(
+        &mut self,
+        number: i64,
+        custom_id: Option<&str>,
+        format: &str,
+        record: &Record<'_>,
+        index: usize,
+        call: &Call<'_>,
+    ) {
+        self.counts.calls += 1;
+        self.rows += 1;
+        self.record.append_value(number);
+        self.custom_id.append_option(custom_id);
+        self.format.append_value(format);
+        self.call_index
+            .append_value(i32::try_from(index).unwrap_or(i32::MAX));
+        self.id.append_option(call.id.as_deref());
+        self.name.append_value(call.name.as_deref().unwrap_or(""));
+        self.scratch.clear();
+        self.kept.clear();
+        let (arguments, raw) = arguments_text(
+            &record.tape,
+            &call.arguments,
+            &mut self.scratch,
+            &mut self.kept,
+        );
+        if raw.is_some() {
+            self.counts.undecodable_arguments += 1;
+        }
+        let found = match raw {
+            // A custom tool's input is free text by design: no defect.
+            Some(text) if !matches!(call.arguments, Arguments::Verbatim(_)) => {
+                Some(defects::salvage(text))
+            }
+            _ => None,
+        };
+        let repaired = found.as_ref().and_then(|found| found.repaired.as_ref());
+        let of = (custom_id, call.name.as_deref().unwrap_or(""));
+        let (column, checks) = ((&mut self.violations, &mut self.codes), &self.checks);
+        match repaired.filter(|_| self.repair) {
+            Some((object, codes)) => {
+                let mut text = String::new();
+                compact::write_arguments(object, 0, &mut text);
+                append_violations(column, checks.as_deref(), of, Some(&text));
+                self.arguments.append_value(text);
+                for code in codes.codes() {
+                    self.repairs.values().append_value(code);
+                }
+                self.repairs.append(true);
+            }
+            None => {
+                let decoded = raw.is_none().then_some(arguments);
+                append_violations(column, checks.as_deref(), of, decoded);
+                self.arguments.append_value(arguments);
+                self.repairs.append_null();
+            }
+        }
+        let (finish_reason, ..) = record.context.call(index);
+        let defect = found.map(|found| defects::by_limit(found.defect, finish_reason));
+        self.defect.append_option(defect);
+        self.raw_arguments.append_option(raw);
+        self.error.append_null();
+        self.add_context(&record.context, index);
+        self.error_kind.append_null();
+        self.http_status.append_null();
+        self.add_turn(record.turns.get(index));
+        self.add_carried();
     }
 
     /// The context columns of the call at `index` of a record whose context is `context`.
@@ -360,6 +386,24 @@ impl Rows {
         self.finish_reason.append_option(finish_reason);
         self.choice_index.append_option(choice_index);
         self.call_type.append_value(call_type);
+    }
+
+    /// A transcript's call's columns: its turn and result (all null for every other
+    /// format's calls and for rows without a call).
+    fn add_turn(&mut self, turn: Option<&CallTurn<'_>>) {
+        let Some(turn) = turn else {
+            self.turn.append_null();
+            self.result.append_null();
+            self.result_error.append_null();
+            return;
+        };
+        (self.turn).append_value(i32::try_from(turn.turn).unwrap_or(i32::MAX));
+        let (text, error) = match &turn.result {
+            Some((text, error)) => (text.as_deref(), Some(*error)),
+            None => (None, None),
+        };
+        self.result.append_option(text);
+        self.result_error.append_option(error);
     }
 
     /// One row for a record that could not be read.
@@ -425,6 +469,7 @@ impl Rows {
         };
         self.error_kind.append_option(kind);
         self.http_status.append_option(status);
+        self.add_turn(None);
         self.add_carried();
     }
 
@@ -454,6 +499,9 @@ impl Rows {
             Arc::new(self.call_type.finish()),
             Arc::new(self.error_kind.finish()),
             Arc::new(self.http_status.finish()),
+            Arc::new(self.turn.finish()),
+            Arc::new(self.result.finish()),
+            Arc::new(self.result_error.finish()),
         ];
         let schema = if self.carried.is_empty() {
             schema()

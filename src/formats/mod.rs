@@ -20,11 +20,13 @@ pub mod gemini;
 pub mod gemini_interactions;
 pub mod json_path;
 pub mod litert;
+pub mod messages;
 pub mod ollama;
 pub mod openai;
 pub mod openai_responses;
 
 pub use json_path::JsonOptions;
+pub use messages::MessagesFormat;
 
 /// One call as found: the values of its name, id and arguments, where present.
 pub struct RawCall<N> {
@@ -317,6 +319,8 @@ pub enum Format {
     LiteRt,
     /// A raw-text tool-call dialect (`RawTextParser`), read as text; see [`TextFormat`].
     Text(TextFormat),
+    /// Conversation transcripts (`messages`, `MessagesParser`); see [`messages`].
+    Messages(MessagesFormat),
     /// `auto` (`AutoResponseParser`): each response read as the first walked format
     /// whose `detect` recognizes it.
     Auto,
@@ -355,6 +359,7 @@ impl TextFormat {
             content: parsed.content,
             reasoning: parsed.reasoning,
             context: calls::Context::text(dialect.map_or(AUTO_TEXT, Dialect::name)),
+            turns: Vec::new(),
         }
     }
 
@@ -387,13 +392,19 @@ pub fn no_detection<N>(_: &N) -> Option<Walked> {
 /// `--format auto`.
 pub const AUTO: &str = "auto";
 
+/// `--format messages`: conversation transcripts.
+pub const MESSAGES: &str = "messages";
+
 impl Format {
     /// Every format's name, in registry order (the CLI's `--format` choices): the
     /// walked ones, then `json`, `litert` and the raw-text dialects.
     pub fn names() -> Vec<&'static str> {
         let walked = Walked::ALL.iter().map(|w| w.name());
         let dialects = Dialect::ALL.iter().map(|d| d.name());
-        walked.chain(["json", "litert"]).chain(dialects).collect()
+        walked
+            .chain(["json", "litert", MESSAGES])
+            .chain(dialects)
+            .collect()
     }
 
     /// The format called `name`, or an error that lists the valid names.
@@ -421,6 +432,7 @@ impl Format {
                 single,
             })),
             "litert" => Ok(Format::LiteRt),
+            MESSAGES => Ok(Format::Messages(MessagesFormat::default())),
             AUTO_TEXT => Ok(Format::Text(TextFormat {
                 dialect: None,
                 tools: None,
@@ -465,7 +477,10 @@ impl Format {
         };
         match self {
             Format::Walked(_) | Format::Auto => Ok(Format::WithText(Box::new(self), text)),
-            _ => Err("text_dialect is read by the provider formats and auto only".to_owned()),
+            Format::Messages(_) => Ok(Format::Messages(MessagesFormat { text: Some(text) })),
+            _ => Err(
+                "text_dialect is read by the provider formats, messages and auto only".to_owned(),
+            ),
         }
     }
 
@@ -478,6 +493,14 @@ impl Format {
                 tools: Some(Arc::new(Tools::from_json(tools)?)),
                 ..text
             })),
+            (Format::Messages(MessagesFormat { text: Some(text) }), Some(tools)) => {
+                Ok(Format::Messages(MessagesFormat {
+                    text: Some(TextFormat {
+                        tools: Some(Arc::new(Tools::from_json(tools)?)),
+                        ..text
+                    }),
+                }))
+            }
             (_, Some(_)) => Err("tools are read by the raw-text dialects only".to_owned()),
         }
     }
@@ -502,12 +525,13 @@ impl Format {
         match self {
             Format::Walked(walked) => Some(with_streams(walked.keep())),
             Format::Json(options) => Some(json_path::keep(options)),
+            Format::Messages(_) => Some(messages::keep()),
             // Read as text (`litert::parse_record`, `TextFormat::record`); or the whole
             // document: the assistant text is read too.
             Format::LiteRt | Format::Text(_) | Format::WithText(..) => None,
             // What any walked format reads (each keeps what its `detect` reads too).
             Format::Auto => Some(with_streams(Walked::ALL.iter().fold(
-                Keep::default(),
+                messages::keep(),
                 |mut all, w| {
                     all.merge(&w.keep());
                     all
@@ -526,7 +550,7 @@ impl Format {
             Format::Walked(walked) => Some(*walked),
             Format::Auto => detected(doc),
             Format::WithText(format, _) => format.walked(doc, detected),
-            Format::Json(_) | Format::LiteRt | Format::Text(_) => None,
+            Format::Json(_) | Format::LiteRt | Format::Text(_) | Format::Messages(_) => None,
         }
     }
 
@@ -554,6 +578,8 @@ impl Format {
             Format::LiteRt => "litert",
             // Read by `TextFormat::record` (text); the caller's dicts have no calls.
             Format::Text(_) => AUTO_TEXT,
+            // Read by `messages::walk` (`crate::record`, `python::build::respond`).
+            Format::Messages(_) => MESSAGES,
             Format::Auto => {
                 let Some(walked) = detected(doc) else {
                     return Ok(Walk::Unrecognized);

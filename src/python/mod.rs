@@ -154,6 +154,11 @@ impl Parser {
                     "a provider format has no text stream",
                 ))
             }
+            Format::Messages(_) => {
+                return Err(PyValueError::new_err(
+                    "the 'messages' format has no stream reader",
+                ))
+            }
         };
         Ok(Bound::new(py, stream::Stream::new(reader))?.into_any())
     }

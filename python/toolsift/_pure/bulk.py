@@ -723,6 +723,9 @@ class ArrowColumns:
             c["violations"].append(self._violations(custom_id, call))
             c["error_kind"].append(None)
             c["http_status"].append(None)
+            c["turn"].append(call.turn)
+            c["result"].append(call.result)
+            c["result_error"].append(call.result_error)
             self._add_carried()
 
     def _violations(self, custom_id: str | None, call: ToolCall) -> list[str] | None:

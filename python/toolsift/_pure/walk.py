@@ -102,13 +102,20 @@ class Parser:
         self._auto = format == formats.AUTO
         # A raw-text dialect (None: `auto-text`, the dialect whose markers a text holds).
         self._text = format in public.DIALECT_NAMES or format == public.AUTO_TEXT
-        # `text_dialect`: a walked format's (or auto's) assistant text read by a dialect.
+        # `text_dialect`: a walked format's (or auto's) assistant text, or a transcript's
+        # turns of raw text, read by a dialect.
         self._in_text = text_dialect is not None
-        if self._in_text and not (self._auto or format in (f.name for f in formats.WALKED)):
+        self._messages = format == formats.MESSAGES.name
+        walked = self._auto or self._messages or format in (f.name for f in formats.WALKED)
+        if self._in_text and not walked:
             raise ValueError(f"the {format!r} format has no assistant text for text_dialect")
+        if self._in_text and text_dialect != public.AUTO and text_dialect not in dialects.DIALECTS:
+            names = ", ".join((*public.DIALECT_NAMES, public.AUTO))
+            raise ValueError(f"unknown dialect {text_dialect!r}; expected one of: {names}")
         # The dialect text is read as (None: the one whose markers a text holds).
         text_name = text_dialect if self._in_text else format
         self._dialect_name = text_name if text_name in dialects.DIALECTS else None
+        self._turn_text = self._turn_calls if self._in_text else None
         if tools is not None and not (self._text or self._in_text):
             raise ValueError("tools are read by the raw-text dialects only")
         self._tools = None if tools is None else dialects.Tools(loads(tools))
@@ -119,7 +126,7 @@ class Parser:
         # A record that is a list (of events) or a string (an SSE transcript) holds a
         # whole stream, for the walked formats and auto (`json` reads lists its own way).
         self._streams = self._auto or spec in formats.WALKED
-        if spec is not None and not self._litert:
+        if spec is not None and not self._litert and not self._messages:
             self._walk, self._decoded_walk = spec.walkers(
                 tool_calls_key=tool_calls_key,
                 name_key=name_key,
@@ -199,6 +206,10 @@ class Parser:
         if self._repair:
             repair_calls(calls)
         return calls
+
+    def _turn_calls(self, text: str) -> list[ToolCall]:
+        """The calls of a transcript's turn of raw text (`text_dialect`)."""
+        return list(self._dialect_read(text))
 
     def stream(self) -> Stream | TextStream:
         """An accumulator of this format's stream events (`toolsift._pure.stream`); a
@@ -288,6 +299,11 @@ class Parser:
             # A response given as JSON text inside a string (a log that stored the body,
             # or `model_dump_json()`, as a string): the value the text holds is the record.
             return self._read(decoded, context)
+        if self._messages or (
+            self._auto and isinstance(doc, list) and formats.MESSAGES.detect(doc)
+        ):
+            # A transcript (auto: a list of messages, not of stream events).
+            return self._transcript(doc, context), formats.MESSAGES.name
         if self._streams and holds_stream(doc):
             return self.assembled(doc, context=context)
         spec = formats.detect_or_none(doc) if self._auto else self._spec
@@ -300,6 +316,8 @@ class Parser:
         if self._streams and spec.is_stream_piece(doc):
             # a piece of a stream: read as one
             return self.assembled([doc], spec, context=context)
+        if spec is formats.MESSAGES:
+            return self._transcript(doc, context), spec.name
         if self._in_text:  # each message's calls, or those its text holds
             turns = spec.module.turns(doc)
             calls = assistant_text.read(turns, spec.name, self._dialect_read)
@@ -312,6 +330,15 @@ class Parser:
             found = list(walk(doc))
             return self._found(harvest(found), spec, doc, found), name
         return harvest(walk(doc)), name
+
+    def _transcript(self, doc: Any, context: bool) -> Any:
+        """The calls of the transcript `doc`, each with its turn and result; its context:
+        the record's `model` (a rollout's, a request log's) where it names one."""
+        calls = formats.messages.read(doc, self._turn_text)
+        if not context:
+            return calls
+        model = doc.get("model") if isinstance(doc, dict) else None
+        return contexts.Found(calls, contexts.Context(model if isinstance(model, str) else None))
 
     @staticmethod
     def _found(calls: list[ToolCall], spec: formats.Format, doc: Any, found: Any) -> Any:
@@ -326,13 +353,14 @@ class Parser:
         rounded an integer in arguments given inline and `text` has a run of 19 digits
         (then decode `text` with `loads` and use `read`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
-        if self._litert or self._in_text or type(doc) is str:
-            return None  # SSE text, JSON text inside a string, assistant text: by `read`
+        if self._litert or self._in_text or self._messages or type(doc) is str:
+            # SSE text, JSON text inside a string, assistant text, transcripts: by `read`
+            return None
         if type(doc) is not dict and self._streams and holds_stream(doc):
             return None  # a stream: decoded exactly, by `read`
         spec = formats.detect_or_none(doc) if self._auto else self._spec
-        if spec is None:
-            return None  # unrecognized: `read` says so
+        if spec is None or spec is formats.MESSAGES:
+            return None  # unrecognized (`read` says so), or a transcript
         if self._auto:
             walk = spec.walkers()[1]
         else:

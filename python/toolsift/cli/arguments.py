@@ -49,6 +49,9 @@ COLUMN_HELP = {
     "call_type": "function, custom (free-text input), or the raw-text dialect's name",
     "error_kind": "what kind of failure: json, shape, record_path, provider, stream, line_too_long",
     "http_status": "the HTTP status of a provider's failure, where there is one",
+    "turn": "a transcript's call: the index of the message that made it",
+    "result": "a transcript's call: its tool's result (text, or JSON text)",
+    "result_error": "a transcript's call: whether its result says it failed",
 }
 """`extract --help`'s output columns (tests check they are `file` and `_bulk.COLUMNS`)."""
 

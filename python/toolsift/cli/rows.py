@@ -186,9 +186,12 @@ class PlainRows:
 
 def csv_field(value: Any) -> str:
     """A value as pyarrow's CSV writer writes it: a string quoted (a `"` doubled), an
-    integer as it is, a null as nothing, a list as its JSON text (a string)."""
+    integer as it is, a boolean as `true` / `false`, a null as nothing, a list as its
+    JSON text (a string)."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list):  # `repairs`, `violations`: as its JSON text
         value = list_text(value)
     if isinstance(value, str):

@@ -42,6 +42,7 @@ __all__ = [
     "GeminiInteractionsParser",
     "GeminiResponseParser",
     "JsonResponseParser",
+    "MessagesParser",
     "OllamaResponseParser",
     "OpenAIResponseParser",
     "OpenAIResponsesParser",
@@ -684,6 +685,28 @@ class RawTextParser(_ResponseParser):
         (a `</think>` the prompt opened, arriving after calls; `"auto"` recognizing an
         earlier dialect later), are in `toolsift._pure.dialects._stream`."""
         return self._core.stream()
+
+
+class MessagesParser(_TextDialectParser):
+    """Conversation transcripts (RL rollouts, SFT data, agent traces): a list of chat
+    messages in OpenAI's, Anthropic's or Gemini's shape, given as the record, as a
+    record's `messages` (or Gemini `contents`) member, at `record_path="messages"`, or
+    one assistant message (a transcript of one turn). Every assistant turn's calls, in
+    order, each with `turn` (the message's index), `result` (its tool's answer, paired by
+    id, else by order: a string as given, any other value as compact JSON text) and
+    `result_error` (True where the result says the call failed: Anthropic `is_error`, a
+    Gemini `response.error`); `to_arrow` has the same columns. `stream()` is not offered.
+
+    `text_dialect`: the raw-text dialect (`toolsift.formats.DIALECT_NAMES`, or `"auto"`)
+    an assistant turn with no structured call is read in when its `content` is a string
+    (an open model's raw output); None: such turns have no calls. `tools` and `repair`
+    as for the provider parsers (`OpenAIResponseParser`).
+    """
+
+    _format = "messages"
+
+    def stream(self) -> _Stream:
+        raise ValueError("the 'messages' format has no stream reader")
 
 
 def _json_text(value: _Any) -> str:

@@ -208,6 +208,23 @@ impl<'py> Builder<'py> {
         Ok(call)
     }
 
+    /// A transcript's call: `call` (a ToolCall just made) with its `turn`, and its
+    /// `result` and `result_error` where it has a result.
+    pub(super) fn set_turn(
+        &self,
+        call: &Bound<'py, PyAny>,
+        turn: usize,
+        result: Option<(Bound<'py, PyAny>, bool)>,
+    ) -> PyResult<()> {
+        let py = self.py;
+        call.setattr(pyo3::intern!(py, "_turn"), turn)?;
+        if let Some((text, error)) = result {
+            call.setattr(pyo3::intern!(py, "_result"), text)?;
+            call.setattr(pyo3::intern!(py, "_result_error"), error)?;
+        }
+        Ok(())
+    }
+
     pub fn response(
         &self,
         calls: Vec<Bound<'py, PyAny>>,

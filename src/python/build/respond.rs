@@ -7,6 +7,8 @@ use crate::accumulator::response_error;
 use crate::bulk::envelope::{unwrap, ENVELOPE_MARKS};
 use crate::bulk::Outcome;
 use crate::calls::{Arguments, Call, Record};
+use crate::formats::messages::{self, Exchange, MessagesFormat};
+use crate::formats::MESSAGES;
 use crate::formats::{Format, RawCall, Walked};
 use crate::json::Tape;
 use crate::node::{Failure, DESCRIBE};
@@ -67,8 +69,19 @@ pub fn calls_from_record<'py>(
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let tape = &record.tape;
     let mut calls = Vec::with_capacity(record.calls.len());
-    for call in &record.calls {
-        calls.push(tool_call_of(b, tape, call)?);
+    for (index, call) in record.calls.iter().enumerate() {
+        let made = tool_call_of(b, tape, call)?;
+        if let Some(turn) = record.turns.get(index) {
+            let result = turn.result.as_ref().map(|(text, error)| {
+                let text = match text {
+                    Some(text) => new_str(b.py, text).into_any(),
+                    None => b.py.None().into_bound(b.py),
+                };
+                (text, *error)
+            });
+            b.set_turn(&made, turn.turn, result)?;
+        }
+        calls.push(made);
     }
     Ok(calls)
 }
@@ -255,6 +268,7 @@ fn response_from_node<'py>(
         Route::Stream(reader) => {
             return crate::python::stream::assembled_response(b, reader, doc, doc, raw);
         }
+        Route::Transcript(options) => return transcript_response(b, &options, &node, raw),
         // A piece of a stream: read as a stream of one event.
         Route::Piece(reader) => {
             let events = PyTuple::new(py, [doc])?;
@@ -297,6 +311,40 @@ fn text_response<'py>(
         read.content.as_deref(),
         read.reasoning.as_deref(),
     )
+}
+
+/// The AgentResponse of a transcript in the caller's own objects.
+fn transcript_response<'py>(
+    b: &mut Builder<'py>,
+    options: &MessagesFormat,
+    doc: &PyNode<'py>,
+    raw: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = b.py;
+    let mut calls = Vec::new();
+    for Exchange { call, turn, result } in messages::walk(doc, options)? {
+        let made = match call {
+            messages::Found::Raw(raw_call) => tool_call_of_object(b, raw_call)?,
+            messages::Found::Made(made) => {
+                let record = Record::found(vec![made], MESSAGES);
+                calls_from_record(b, &record)?.remove(0)
+            }
+        };
+        let result = match result {
+            None => None,
+            Some((value, error)) => {
+                let text = match value {
+                    None => py.None().into_bound(py),
+                    Some(PyNode(value)) if value.is_instance_of::<PyString>() => value,
+                    Some(PyNode(value)) => b.hooks.dumps_compact.bind(py).call1((value,))?,
+                };
+                Some((text, error))
+            }
+        };
+        b.set_turn(&made, turn, result)?;
+        calls.push(made);
+    }
+    b.response(calls, raw)
 }
 
 /// The ToolCall of a call found in the caller's own objects.

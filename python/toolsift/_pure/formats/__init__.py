@@ -30,6 +30,7 @@ from toolsift._pure.formats import (
     gemini_interactions,
     json_path,
     litert,
+    messages,
     ollama,
     openai,
     openai_responses,
@@ -38,6 +39,7 @@ from toolsift._pure.formats import (
 __all__ = [
     "AUTO",
     "BATCH_ENVELOPES",
+    "MESSAGES",
     "NAMES",
     "REGISTRY",
     "WALKED",
@@ -158,8 +160,13 @@ BATCH_ENVELOPES: tuple[Callable[[dict[str, Any]], Located | None], ...] = tuple(
 custom_id, error)` of such a record, None for any other), in registry order: `bulk.locate`
 tries them after the envelopes every format shares (`formats!`'s `+ batch` in Rust)."""
 
-REGISTRY: tuple[Format, ...] = (*WALKED, Format(json_path), Format(litert))
-"""Every format, in registry order: the walked ones, then `json` and `litert`."""
+MESSAGES = Format(messages)
+"""Conversation transcripts (`messages.read`, with options of its own): auto-detection
+tries it after the walked formats (`detect_or_none`)."""
+
+REGISTRY: tuple[Format, ...] = (*WALKED, Format(json_path), Format(litert), MESSAGES)
+"""Every format, in registry order: the walked ones, then `json`, `litert` and
+`messages`."""
 
 NAMES: tuple[str, ...] = tuple(f.name for f in REGISTRY) + public.DIALECT_NAMES
 """Every `--format` name: the formats, then the raw-text dialects (`toolsift._pure.dialects`,
@@ -180,7 +187,8 @@ def by_name(name: str) -> Format:
 
 
 def detect_or_none(doc: Any) -> Format | None:
-    """The first walked format (in registry order) that recognizes `doc`, if any. An SDK
+    """The first walked format (in registry order) that recognizes `doc`, else `messages`
+    where it is a transcript (`messages.detect`), if any. An SDK
     object (a pydantic model: openai, anthropic, google-genai, ollama, cohere) is
     recognized by its `model_dump(mode="json")`, the document its logs hold; it is still
     walked by attribute."""
@@ -191,7 +199,7 @@ def detect_or_none(doc: Any) -> Format | None:
     for format in WALKED:
         if format.detect(doc):
             return format
-    return None
+    return MESSAGES if MESSAGES.detect(doc) else None
 
 
 def sdk_document(obj: Any) -> dict[str, Any] | None:
