@@ -118,3 +118,15 @@ def response_table() -> pa.Table:
             "prompt": [f"prompt {i}" for i in range(n)],
         }
     )
+
+
+def write_transcripts(directory: Path) -> Path:
+    """A gzip JSONL file of the transcripts of tests/vectors/messages.json (one per line,
+    each case's input), for reading with `format="messages"`."""
+    cases = json.loads((Path(__file__).parent / "vectors/messages.json").read_text("utf-8"))
+    path = directory / "transcripts.jsonl.gz"
+    with gzip.open(path, "wb") as out:
+        for case in cases:
+            if "input" in case and "error" not in case:
+                out.write(json.dumps(case["input"]).encode() + b"\n")
+    return path

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.fs
 import pytest
 from conftest import IMPLS, backend_module, bind, require_engine
-from engine_files import lines, response_table, write_files
+from engine_files import lines, response_table, write_files, write_transcripts
 from toolsift import _engines, parsers
 
 require_engine("ray.data", "ray")
@@ -214,3 +214,14 @@ def test_extract_struct_column_null_and_default_format(cluster: str, tmp_path: P
         (0, "gemini", '{"city":"LA"}', None),
         (1, None, None, "no response (null)"),
     ]
+
+
+def test_read_transcripts(cluster: str, tmp_path: Path) -> None:
+    """`format="messages"` reads conversation transcripts as `to_arrow` does, with
+    their `turn`, `result` and `result_error`."""
+    path = write_transcripts(tmp_path)
+    dataset = toolsift.ray.read_tool_calls(str(path), format="messages")
+    transcripts = bind(parsers.MessagesParser, backend_module(cluster))()
+    want = [{"file": str(path), **row} for row in transcripts.to_arrow(path).to_pylist()]
+    assert any(row["result"] is not None for row in want)
+    assert rows_of(dataset) == want

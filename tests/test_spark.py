@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.fs
 import pytest
 from conftest import IMPLS, backend_module, bind, require_engine
-from engine_files import lines, response_table, write_files
+from engine_files import lines, response_table, write_files, write_transcripts
 from toolsift import _engines, parsers
 
 require_engine("pyspark.sql.datasource", "spark")
@@ -258,3 +258,14 @@ def test_reader_through_a_non_local_filesystem(
         for row in parser(impl).to_arrow(path).to_pylist()
     ]
     assert rows == want
+
+
+def test_read_transcripts(spark: Any, tmp_path: Path) -> None:
+    """`format` `messages` reads conversation transcripts as `to_arrow` does, with
+    their `turn`, `result` and `result_error`."""
+    path = write_transcripts(tmp_path)
+    df = spark.read.format("toolsift").option("format", "messages").load(str(path))
+    transcripts = bind(parsers.MessagesParser, backend_module(spark.impl))()
+    want = [{"file": str(path), **row} for row in transcripts.to_arrow(path).to_pylist()]
+    assert any(row["result"] is not None for row in want)
+    assert rows_of(df) == want
