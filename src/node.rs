@@ -21,14 +21,17 @@ pub trait Node: Sized + Clone {
     fn elements(&self) -> Self::Elements;
     /// The items of an array as a walk that must see every one reads them (a Python
     /// list subclass through its own `__iter__`, its error raised); nothing for anything
-    /// else.
-    fn items(&self) -> Result<Vec<Self>, Self::Error> {
-        Ok(self.elements().collect())
+    /// else. By default [`elements`](Self::elements) (on a tape, read as they are asked
+    /// for).
+    fn items(&self) -> Result<Self::Elements, Self::Error> {
+        Ok(self.elements())
     }
+    /// The values of an object's members.
+    type Values: Iterator<Item = Self>;
     /// The values of an object's members as Python's `dict.values()` gives them (a
     /// duplicate key's value is the last one, in the first one's place; a subclass
     /// through its own `values`); nothing for anything else.
-    fn member_values(&self) -> Result<Vec<Self>, Self::Error>;
+    fn member_values(&self) -> Result<Self::Values, Self::Error>;
     fn is_array(&self) -> bool;
     /// An array as auto-detection sees one: a JSON array, a Python `list` only (the pure
     /// twin's detection does not take a tuple for an array).
@@ -108,6 +111,25 @@ impl<'t, 'a> Iterator for TapeElements<'t, 'a> {
         };
         self.idx = self.tape.skip(self.idx);
         Some(item)
+    }
+}
+
+/// The values of an object's members on a tape (see [`Node::member_values`]).
+pub struct TapeValues<'t, 'a> {
+    tape: &'t Tape<'a>,
+    /// (key, value) token indices, a duplicate key's value the last one.
+    members: std::vec::IntoIter<(usize, usize)>,
+}
+
+impl<'t, 'a> Iterator for TapeValues<'t, 'a> {
+    type Item = TapeNode<'t, 'a>;
+
+    fn next(&mut self) -> Option<TapeNode<'t, 'a>> {
+        let (_, idx) = self.members.next()?;
+        Some(TapeNode {
+            tape: self.tape,
+            idx,
+        })
     }
 }
 
@@ -232,15 +254,17 @@ impl<'t, 'a> Node for TapeNode<'t, 'a> {
         }
     }
 
-    fn member_values(&self) -> Result<Vec<Self>, Infallible> {
-        let Token::Object { len, end } = *self.token() else {
-            return Ok(Vec::new());
+    type Values = TapeValues<'t, 'a>;
+
+    fn member_values(&self) -> Result<TapeValues<'t, 'a>, Infallible> {
+        let members = match *self.token() {
+            Token::Object { len, end } => self.tape.members(self.idx, (len as usize, end as usize)),
+            _ => Vec::new(),
         };
-        let members = self.tape.members(self.idx, (len as usize, end as usize));
-        Ok(members
-            .into_iter()
-            .map(|(_, value)| self.at(value))
-            .collect())
+        Ok(TapeValues {
+            tape: self.tape,
+            members: members.into_iter(),
+        })
     }
 
     fn is_array(&self) -> bool {

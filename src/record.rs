@@ -25,8 +25,8 @@ pub fn parse_record_with<'a>(
     text: &'a [u8],
     decode: bool,
 ) -> Result<Record<'a>, JsonError> {
-    if format.reads_text() {
-        return Ok(format.text_record(text));
+    if let Some(reader) = format.text() {
+        return Ok(reader.record(text));
     }
     Ok(record_at_with(format, json::parse(text)?, 0, decode))
 }

@@ -12,7 +12,7 @@ pub mod source;
 
 use crate::calls::Record;
 use crate::events;
-use crate::formats::{self, Format, Walked};
+use crate::formats::{self, Format, TextReader, Walked};
 use crate::json::{self, JsonError, Keep, Tape, Token};
 use crate::json_errors;
 use crate::node::TapeNode;
@@ -147,8 +147,8 @@ impl Reader {
 
     /// Read one record: decode, find the response (see [`envelope::locate`]), walk it.
     pub fn read<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
-        if self.format.reads_text() {
-            return self.read_litert(text);
+        if let Some(reader) = self.format.text() {
+            return self.read_text(reader, text);
         }
         // The hand-written pass reads a whole record faster than serde_json reads the
         // parts of it that are kept (below, for what the hand-written pass does not read).
@@ -182,31 +182,26 @@ impl Reader {
         }
         match json::parse(text) {
             Ok(tape) => self.outcome(tape),
-            Err(err) => Outcome::NotJson(json_errors::explained(text, err)),
+            Err(err) => self.not_json(text, err),
         }
     }
 
-    /// LiteRT-LM: a record that is not an envelope (or not JSON at all) is read as text,
-    /// as `parse` reads it, and is never an error; an envelope's response, or the value
-    /// at `record_path`, is read as the pure `parse_sdk` reads a decoded value.
-    fn read_litert<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
+    /// A format that reads text (LiteRT-LM, the raw-text dialects): a record that is not
+    /// an envelope (or not JSON at all) is read as text, as `parse` reads it, and is
+    /// never an error; an envelope's response, or the value at `record_path`, is read as
+    /// the pure `parse_sdk` reads a decoded value. A record that is not JSON where
+    /// `record_path` is given is a failed record (not an error raised: `parse` of these
+    /// formats never raises).
+    fn read_text<'a>(&self, reader: TextReader<'_>, text: &'a [u8]) -> Outcome<'a> {
         let tape = match json::parse(text) {
             Ok(tape) => tape,
-            Err(err) if self.path.is_some() => {
-                return Outcome::NotJson(json_errors::explained(text, err))
-            }
-            Err(_) => return self.litert_text(text),
+            Err(err) if self.path.is_some() => return self.not_json(text, err),
+            Err(_) => return text_outcome(reader.record(text)),
         };
         let located = envelope::locate(&tape, self.path.as_deref());
         match located.response {
             // The record itself: the document decoded above is read as it is.
-            Ok(0) => Outcome::Read {
-                record: match &self.format {
-                    Format::Text(format) => format.document_record(text, &tape),
-                    _ => crate::formats::litert::document_record(tape),
-                },
-                custom_id: None,
-            },
+            Ok(0) => text_outcome(reader.document_record(text, tape)),
             Ok(root) => {
                 let text = match &tape.tokens[root] {
                     Token::Str(content) => tape.text(content).to_owned(),
@@ -218,7 +213,7 @@ impl Reader {
                 };
                 // Read here, on the reader's thread, as every other response is.
                 Outcome::Read {
-                    record: self.format.text_record(text.as_bytes()).into_owned(),
+                    record: reader.record(text.as_bytes()).into_owned(),
                     custom_id: located.custom_id,
                 }
             }
@@ -229,25 +224,31 @@ impl Reader {
         }
     }
 
-    fn litert_text<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
-        Outcome::Read {
-            record: self.format.text_record(text),
-            custom_id: None,
-        }
-    }
-
     /// The outcome of an in-memory `str` that is not valid UTF-8 (lone surrogates),
     /// given as Python's `encode("utf-8", "surrogatepass")` writes it.
     pub fn not_utf8(&self, encoded: &[u8]) -> Outcome<'static> {
-        match (&self.format, &self.path) {
-            (format, None) if format.reads_text() => self.litert_text(b""), // text without calls
-            _ => Outcome::NotJson(json_errors::explained(
+        match (self.format.text(), &self.path) {
+            (Some(reader), None) => text_outcome(reader.record(b"")), // text without calls
+            _ => self.not_json(
                 encoded,
                 JsonError {
                     pos: 0,
                     message: "invalid UTF-8".to_owned(),
                 },
-            )),
+            ),
+        }
+    }
+
+    /// A record that is not JSON text: the error `parse` raises; for a format that reads
+    /// text (here only at a `record_path`), a failed record: `parse` of those never raises.
+    fn not_json(&self, text: &[u8], err: JsonError) -> Outcome<'static> {
+        let err = json_errors::explained(text, err);
+        match self.format.text() {
+            Some(_) => Outcome::Failed {
+                custom_id: None,
+                error: err.to_string(),
+            },
+            None => Outcome::NotJson(err),
         }
     }
 
@@ -263,6 +264,14 @@ impl Reader {
                 error,
             },
         }
+    }
+}
+
+/// A record read from text (no envelope, no custom id).
+fn text_outcome(record: Record<'_>) -> Outcome<'_> {
+    Outcome::Read {
+        record,
+        custom_id: None,
     }
 }
 

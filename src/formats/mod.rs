@@ -373,6 +373,34 @@ impl TextFormat {
     }
 }
 
+/// How a format that reads text ([`Format::text`]) reads one: as LiteRT-LM does
+/// ([`litert`]), or by a raw-text dialect ([`TextFormat`]).
+#[derive(Clone, Copy, Debug)]
+pub enum TextReader<'f> {
+    LiteRt,
+    Dialect(&'f TextFormat),
+}
+
+impl TextReader<'_> {
+    /// The record of one response text. Never an error: text without calls (or not
+    /// UTF-8) has none.
+    pub fn record<'a>(self, text: &'a [u8]) -> Record<'a> {
+        match self {
+            TextReader::LiteRt => litert::parse_record(text),
+            TextReader::Dialect(format) => format.record(text),
+        }
+    }
+
+    /// The record of a JSONL line that decoded to `tape` (the record itself, not an
+    /// envelope), without decoding it again.
+    pub fn document_record<'a>(self, line: &'a [u8], tape: Tape<'a>) -> Record<'a> {
+        match self {
+            TextReader::LiteRt => litert::document_record(tape),
+            TextReader::Dialect(format) => format.document_record(line, &tape),
+        }
+    }
+}
+
 /// `RawTextParser("auto")`: each text read as the dialect whose markers it holds.
 pub const AUTO_TEXT: &str = "auto-text";
 
@@ -505,17 +533,19 @@ impl Format {
         }
     }
 
-    /// Whether responses are read as text (LiteRT-LM, the raw-text dialects) rather than
-    /// as one JSON document.
-    pub fn reads_text(&self) -> bool {
-        matches!(self, Format::LiteRt | Format::Text(_))
-    }
-
-    /// The record of one response text, for a format that [reads text](Self::reads_text).
-    pub fn text_record<'a>(&self, text: &'a [u8]) -> Record<'a> {
+    /// How this format reads a response's text, for a format that reads text (LiteRT-LM,
+    /// the raw-text dialects) rather than one JSON document; None for the others. The
+    /// one question the readers ask of a format about text (`crate::record`, the bulk
+    /// reader, the Python objects' route).
+    pub fn text(&self) -> Option<TextReader<'_>> {
         match self {
-            Format::Text(format) => format.record(text),
-            _ => litert::parse_record(text),
+            Format::LiteRt => Some(TextReader::LiteRt),
+            Format::Text(format) => Some(TextReader::Dialect(format)),
+            Format::Walked(_)
+            | Format::Json(_)
+            | Format::Auto
+            | Format::WithText(..)
+            | Format::Messages(_) => None,
         }
     }
 

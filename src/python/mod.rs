@@ -10,7 +10,7 @@ mod stream;
 mod strings;
 
 use crate::bulk::source::MAX_LINE_BYTES;
-use crate::bulk::{Outcome, Reader as RecordReader};
+use crate::bulk::Reader as RecordReader;
 use crate::events::Reader;
 use crate::formats::Format;
 use crate::pipeline::{Broken, Host};
@@ -121,13 +121,7 @@ impl Parser {
             // (LiteRT-LM: text without calls).
             (None, _) => self.reader(record_path).not_utf8(&surrogatepass(raw)?),
         };
-        match outcome {
-            // LiteRT-LM never raises: text not JSON at a record_path is its error.
-            Outcome::NotJson(err) if self.format.reads_text() => {
-                builder.failed_with(raw, &err.to_string())
-            }
-            outcome => response_from_outcome(&mut builder, raw, &outcome),
-        }
+        response_from_outcome(&mut builder, raw, &outcome)
     }
 
     /// An accumulator of this format's stream events (`toolsift._pure.stream`); a

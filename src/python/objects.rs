@@ -142,23 +142,27 @@ impl<'py> Node for PyNode<'py> {
         self.items().into_iter()
     }
 
-    fn items(&self) -> PyResult<Vec<Self>> {
+    fn items(&self) -> PyResult<Self::Elements> {
         if !self.is_array() {
-            return Ok(Vec::new());
+            return Ok(Vec::new().into_iter());
         }
-        Ok(python_items(&self.0)?.into_iter().map(PyNode).collect())
+        let items: Vec<Self> = python_items(&self.0)?.into_iter().map(PyNode).collect();
+        Ok(items.into_iter())
     }
 
-    fn member_values(&self) -> PyResult<Vec<Self>> {
+    type Values = std::vec::IntoIter<Self>;
+
+    fn member_values(&self) -> PyResult<Self::Values> {
         let Ok(dict) = self.0.cast::<PyDict>() else {
-            return Ok(Vec::new());
+            return Ok(Vec::new().into_iter());
         };
         let values = if dict.is_exact_instance_of::<PyDict>() {
             dict.values().iter().collect()
         } else {
             python_items(&dict.call_method0(intern!(dict.py(), "values"))?)?
         };
-        Ok(values.into_iter().map(PyNode).collect())
+        let values: Vec<Self> = values.into_iter().map(PyNode).collect();
+        Ok(values.into_iter())
     }
 
     fn is_array(&self) -> bool {

@@ -77,6 +77,60 @@ def _text_of(record: Any) -> str:
         return ""
 
 
+class _LiteRtText:
+    """How LiteRT-LM reads text (`litert.parse_sdk`, the specification): a record's text,
+    a value inside an envelope and the caller's own objects alike. The twin of the Rust
+    `TextReader::LiteRt`."""
+
+    def line(self, text: Any) -> tuple[list[ToolCall], str]:
+        """The calls of a record's text (`str` or bytes), and the format."""
+        return litert.parse_sdk(text), "litert"
+
+    def value(self, doc: Any) -> tuple[list[ToolCall], str]:
+        """The calls of a decoded value inside an envelope (or at a record path)."""
+        return litert.parse_sdk(doc), "litert"
+
+    def objects(self, found: Any) -> list[ToolCall]:
+        """The calls of the caller's own objects (or what their envelope holds)."""
+        return litert.parse_sdk(found)
+
+
+class _DialectText:
+    """How a raw-text dialect reads text (`read`: `Parser._dialect_read`). The twin of the
+    Rust `TextReader::Dialect`."""
+
+    def __init__(self, read: Callable[[str], TextCalls]) -> None:
+        self._read = read
+
+    def line(self, text: Any) -> tuple[list[ToolCall], str]:
+        """A JSONL line that is a JSON string is the text; any other, the text as written."""
+        line = _text_of(text)
+        if line.lstrip(" \t\r\n").startswith('"'):
+            try:
+                decoded = loads(line)
+            except ParseError:
+                decoded = None
+            if isinstance(decoded, str):
+                line = _text_of(decoded)
+        calls = self._read(line)
+        return calls, calls.format
+
+    def value(self, doc: Any) -> tuple[list[ToolCall], str]:
+        """Inside an envelope: a string is the text, an object or array its JSON text."""
+        if isinstance(doc, str):
+            text = doc
+        elif isinstance(doc, (dict, list)):
+            text = dumps_compact(doc)
+        else:
+            text = ""
+        calls = self._read(text)
+        return calls, calls.format
+
+    def objects(self, found: Any) -> list[ToolCall]:
+        """A string inside an envelope is text; the caller's dicts and lists hold none."""
+        return self._read(found) if isinstance(found, str) else []
+
+
 class Parser:
     """One configured walker; the public parser classes delegate to it."""
 
@@ -121,12 +175,18 @@ class Parser:
         self._tools = None if tools is None else dialects.Tools(loads(tools))
         spec = None if self._auto or self._text else formats.by_name(format)
         self._spec = spec
-        # Reads text: LiteRT-LM, or a raw-text dialect.
-        self._litert = self._text or (spec is not None and spec.reads_text)
+        # How a format that reads text (a raw-text dialect; LiteRT-LM, whose registry
+        # entry says it `reads_text`) reads it; None for the formats read from one JSON
+        # document. The one place the parser asks whether a format reads text.
+        self._text_reader: _LiteRtText | _DialectText | None = None
+        if self._text:
+            self._text_reader = _DialectText(self._dialect_read)
+        elif spec is not None and spec.reads_text:
+            self._text_reader = _LiteRtText()
         # A record that is a list (of events) or a string (an SSE transcript) holds a
         # whole stream, for the walked formats and auto (`json` reads lists its own way).
         self._streams = self._auto or spec in formats.WALKED
-        if spec is not None and not self._litert and not self._messages:
+        if spec is not None and self._text_reader is None and not self._messages:
             self._walk, self._decoded_walk = spec.walkers(
                 tool_calls_key=tool_calls_key,
                 name_key=name_key,
@@ -137,8 +197,8 @@ class Parser:
     def parse(self, raw: Any, record_path: Sequence[str] | None = None) -> AgentResponse:
         """`raw`'s calls; a batch envelope is unwrapped (or the response is taken at
         `record_path`), as `bulk.locate` says, and a failure it reports is the error."""
-        if self._litert:  # never raises: text without calls (or not Unicode) has none
-            return self._parse_litert(raw, record_path)
+        if self._text_reader is not None:  # never raises: text without calls has none
+            return self._parse_text(self._text_reader, raw, record_path)
         try:
             return self._parse(raw, record_path)
         except UnrecognizedShape as exc:
@@ -171,19 +231,19 @@ class Parser:
             read = self.read(response)
         return bulk.response(read[0], raw)
 
-    def _parse_litert(self, raw: Any, path: Sequence[str] | None) -> AgentResponse:
-        """LiteRT-LM reads text: a record that is not an envelope (or not JSON) as it is,
-        an envelope's response (or the value at `path`) as the bulk APIs read it."""
+    def _parse_text(
+        self, reader: _LiteRtText | _DialectText, raw: Any, path: Sequence[str] | None
+    ) -> AgentResponse:
+        """A format that reads text: a record that is not an envelope (or not JSON) as it
+        is, an envelope's response (or the value at `path`) as the bulk APIs read it, the
+        caller's own objects as `reader` reads them."""
         if isinstance(raw, TEXT_TYPES):
             calls, _, error, _ = bulk.read_record(self, raw, path)
             return response(calls, raw, error)
         found, _, error = bulk.locate_object(raw, path)
         if error is not None:
             return AgentResponse([], raw, error)
-        if self._text:  # a string inside an envelope is text; the caller's dicts hold none
-            calls = self._dialect_read(found) if isinstance(found, str) else []
-            return response(self._repaired(calls), raw)
-        return AgentResponse(self._repaired(litert.parse_sdk(found)), raw)
+        return response(self._repaired(reader.objects(found)), raw)
 
     def _text_response(self, text: str, raw: Any) -> AgentResponse:
         """`parse` of one output text, with `raw` (a text stream's deltas)."""
@@ -282,18 +342,8 @@ class Parser:
         return self._repaired(calls), format
 
     def _read(self, doc: Any, context: bool) -> tuple[list[ToolCall], str]:
-        if self._text:
-            # Inside an envelope: a string is the text, an object or array its JSON text.
-            if isinstance(doc, str):
-                text = doc
-            elif isinstance(doc, (dict, list)):
-                text = dumps_compact(doc)
-            else:
-                text = ""
-            calls = self._dialect_read(text)
-            return calls, calls.format
-        if self._litert:
-            return litert.parse_sdk(doc), self._format
+        if self._text_reader is not None:  # a value inside an envelope
+            return self._text_reader.value(doc)
         decoded = json_in_string(doc)
         if decoded is not None:
             # A response given as JSON text inside a string (a log that stored the body,
@@ -353,7 +403,7 @@ class Parser:
         rounded an integer in arguments given inline and `text` has a run of 19 digits
         (then decode `text` with `loads` and use `read`), and for LiteRT-LM and for
         shapes auto-detection does not recognize."""
-        if self._litert or self._in_text or self._messages or type(doc) is str:
+        if self._text_reader is not None or self._in_text or self._messages or type(doc) is str:
             # SSE text, JSON text inside a string, assistant text, transcripts: by `read`
             return None
         if type(doc) is not dict and self._streams and holds_stream(doc):
@@ -379,21 +429,12 @@ class Parser:
         return calls, spec.name
 
     def text_read(self, text: Any) -> tuple[list[ToolCall], str] | None:
-        """For LiteRT-LM, which reads text: the calls `parse` finds in a record, and the
-        format. None for the other formats."""
-        if self._text:
-            # A JSONL line that is a JSON string is the text; any other, the text as written.
-            line = _text_of(text)
-            if line.lstrip(" \t\r\n").startswith('"'):
-                try:
-                    decoded = loads(line)
-                except ParseError:
-                    decoded = None
-                if isinstance(decoded, str):
-                    line = _text_of(decoded)
-            calls = self._repaired(self._dialect_read(line))
-            return calls, calls.format
-        return (self._repaired(litert.parse_sdk(text)), self._format) if self._litert else None
+        """For a format that reads text (LiteRT-LM, a raw-text dialect): the calls `parse`
+        finds in a record, and the format. None for the other formats."""
+        if self._text_reader is None:
+            return None
+        calls, format = self._text_reader.line(text)
+        return self._repaired(calls), format
 
     def parse_file(
         self,

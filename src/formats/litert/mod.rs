@@ -197,23 +197,29 @@ fn source_range(text: &Text) -> Range<usize> {
 /// MAX_DEPTH are not looked into. Objects as `dict.values()` gives them (a duplicate
 /// key's value is the last one, in the first one's place).
 pub fn string_values<N: Node>(value: N, depth: usize, out: &mut Vec<N>) -> Result<(), N::Error> {
-    let items = if value.is_string() {
+    if value.is_string() {
         out.push(value);
-        return Ok(());
+        Ok(())
     } else if depth > MAX_DEPTH {
-        return Ok(());
+        Ok(())
     } else if value.is_object() {
-        value.member_values()?
+        nested_string_values(value.member_values()?, depth + 1, out)
     } else if value.is_list() {
-        value.items()?
+        nested_string_values(value.items()?, depth + 1, out)
     } else {
-        return Ok(());
-    };
+        Ok(())
+    }
+}
+
+/// [`string_values`] of each of `items`, `depth` deep.
+fn nested_string_values<N: Node>(
+    items: impl Iterator<Item = N>,
+    depth: usize,
+    out: &mut Vec<N>,
+) -> Result<(), N::Error> {
     for item in items {
         // Containers nest up to MAX_DEPTH deep: grow the stack rather than overflow it.
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-            string_values(item, depth + 1, out)
-        })?;
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || string_values(item, depth, out))?;
     }
     Ok(())
 }

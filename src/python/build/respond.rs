@@ -8,8 +8,7 @@ use crate::bulk::envelope::{unwrap, ENVELOPE_MARKS};
 use crate::bulk::Outcome;
 use crate::calls::{Arguments, Call, Record};
 use crate::formats::messages::{self, Exchange, MessagesFormat};
-use crate::formats::MESSAGES;
-use crate::formats::{Format, RawCall, Walked};
+use crate::formats::{Format, RawCall, TextReader, Walked, MESSAGES};
 use crate::json::Tape;
 use crate::node::{Failure, DESCRIBE};
 use crate::python::objects::{is_plain, Input, PyNode};
@@ -229,22 +228,21 @@ fn response_from_node<'py>(
     raw: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
-    if format.reads_text() {
+    if let Some(reader) = format.text() {
         // Text inside an envelope (or at a record path) is read as text, as `parse` reads
         // a text record (the pure `parse_sdk`); the caller's dicts and lists as they are.
         if !doc.is(raw) {
             if let Ok(text) = Input::of(doc) {
                 if let Some(text) = text.text() {
-                    let record = format.text_record(text);
-                    return response_from_record(b, raw, &record);
+                    return response_from_record(b, raw, &reader.record(text));
                 }
             }
         }
-        if let Format::Text(_) = format {
+        let calls = match reader {
+            TextReader::LiteRt => crate::python::litert::calls_of_object(b, doc)?,
             // The caller's dicts and lists hold no text: no calls.
-            return b.response(Vec::new(), raw);
-        }
-        let calls = crate::python::litert::calls_of_object(b, doc)?;
+            TextReader::Dialect(_) => Vec::new(),
+        };
         return b.response(calls, raw);
     }
     if !doc.is(raw) {
