@@ -38,7 +38,7 @@ from __future__ import annotations
 from toolsift._jsontext import container_end
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import (
     THINK,
     WHITESPACE,
@@ -51,6 +51,7 @@ from ._text import (
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
+STREAM = Spec(ends=(CLOSE,), starts=(OPEN,))
 KEYS = ("arguments",)
 
 
