@@ -246,8 +246,13 @@ pub fn container_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
                     match b.get(i) {
                         None => return None, // the string does not end before `end`
                         Some(b'"') => break,
-                        Some(b'\\') => i += 2, // the escaped byte is skipped too
-                        Some(_) => i += 1,     // a control character: part of the string here
+                        Some(b'\\') => {
+                            i += 2; // the escaped byte is skipped too; and a run of escapes
+                            while b.get(i) == Some(&b'\\') {
+                                i += 2;
+                            }
+                        }
+                        Some(_) => i += 1, // a control character: part of the string here
                     }
                 }
             }
