@@ -68,9 +68,10 @@ def scan_tags(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list
     """The blocks in `text[pos:end]` appended to `calls`, the text between to `pieces`.
     Each search for the next tag starts where the previous one ended, or reuses it."""
     next_close = -1  # the first `</tool_call>` at or after the block; `end` when none
+    limit = -1  # the first `<tool_call>` after the block's own; `end` when none
     while True:
-        at = text.find(OPEN, pos, end)
-        if at == -1:
+        at = limit if limit >= pos else text.find(OPEN, pos, end)
+        if at in (-1, end):
             pieces.append(text[pos:end])
             return
         pieces.append(text[pos:at])
