@@ -33,14 +33,14 @@ sys.path.insert(0, str(ROOT / "python"))
 
 WORDS = (
     "the weather report for tomorrow looks mild with light rain in the evening and "
-    "a path like C:\\Users\\docs\\a.txt or a quote \"said\" café naïve 北京 東京 ☀️ 🌍 "
+    'a path like C:\\Users\\docs\\a.txt or a quote "said" café naïve 北京 東京 ☀️ 🌍 '
     "{braces} [brackets] <tags> tab\there\nnew line"
 ).split(" ")
 TOOLS = ("get_weather", "search", "run_code", "write_file", "lookup_user")
 PROSE = (
     "Let me check that for you.",
     "I'll look this up using the available tools.",
-    "好的，我来查一下。",
+    "好的。我来查一下。",
     "Sure — calling the tool now.",
 )
 
