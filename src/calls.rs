@@ -219,8 +219,8 @@ pub fn string_at<'a>(tape: &Tape<'a>, idx: usize) -> Option<Cow<'a, str>> {
 /// integer longer than Python converts, as `json.loads` refuses it), else kept.
 pub fn decode_object(text: Cow<'_, str>) -> Arguments<'_> {
     let decoded = match text {
-        Cow::Borrowed(text) => json::parse_str(text).map_err(|_| Cow::Borrowed(text)),
-        Cow::Owned(text) => json::parse_string(text).map_err(|(_, text)| Cow::Owned(text)),
+        Cow::Borrowed(text) => json::parse_str_or_none(text).ok_or(Cow::Borrowed(text)),
+        Cow::Owned(text) => json::parse_string_or_back(text).map_err(Cow::Owned),
     };
     match decoded {
         Ok(tape)

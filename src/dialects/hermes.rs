@@ -32,14 +32,20 @@ fn scan_tags<'a>(
 ) {
     let b = text.as_bytes();
     let mut next_close: Option<usize> = None; // the first `</tool_call>` at or after the block; `end` when none
+    let mut limit = None; // the first `<tool_call>` after the block's own; `end` when none
     loop {
-        let Some(open) = find_in(text, OPEN, pos, end) else {
+        let found = match limit {
+            Some(limit) if limit >= pos => Some(limit).filter(|&at| at < end),
+            _ => find_in(text, OPEN, pos, end),
+        };
+        let Some(open) = found else {
             pieces.push(&text[pos..end]);
             return;
         };
         pieces.push(&text[pos..open]);
         let body = open + OPEN.len();
-        let limit = find_in(text, OPEN, body, end).unwrap_or(end);
+        let next_open = find_in(text, OPEN, body, end).unwrap_or(end);
+        limit = Some(next_open);
         let close = match next_close {
             Some(close) if close >= body => close,
             _ => find_in(text, CLOSE, body, end).unwrap_or(end),
@@ -47,7 +53,7 @@ fn scan_tags<'a>(
         next_close = Some(close);
         let start = skip_space(b, body);
         if at(b, start, end, "{") {
-            if let Some(object_end) = container_end(b, start, limit) {
+            if let Some(object_end) = container_end(b, start, next_open) {
                 let after = skip_space(b, object_end);
                 if after == end || at(b, after, end, CLOSE) {
                     calls.push(object_call(&text[start..object_end], KEYS, false));
@@ -56,7 +62,7 @@ fn scan_tags<'a>(
                 }
             }
         }
-        let stop = close.min(limit);
+        let stop = close.min(next_open);
         let block = trim_space(&text[body..stop]);
         calls.push(Call {
             name: Some(leading_name(block)),

@@ -343,7 +343,11 @@ impl TextFormat {
     /// calls; text no dialect recognizes (auto) has no calls, the text is its content.
     /// The calls do not point into the tape, which stays empty.
     pub fn record<'a>(&self, text: &'a [u8]) -> Record<'a> {
-        let text = simdutf8::basic::from_utf8(text).unwrap_or_default();
+        self.record_str(simdutf8::basic::from_utf8(text).unwrap_or_default())
+    }
+
+    /// [`record`](Self::record) of text known to be UTF-8 (a decoded JSON string).
+    pub fn record_str<'a>(&self, text: &'a str) -> Record<'a> {
         let dialect = self.dialect.or_else(|| dialects::detected(text));
         let parsed = match dialect {
             Some(dialect) => dialect.parse(text, self.tools.as_deref()),
@@ -367,7 +371,7 @@ impl TextFormat {
     /// envelope): a JSON string is the text; any other line is the text as written.
     pub fn document_record<'a>(&self, line: &'a [u8], tape: &Tape<'_>) -> Record<'a> {
         match &tape.tokens[0] {
-            Token::Str(text) => self.record(tape.text(text).as_bytes()).into_owned(),
+            Token::Str(text) => self.record_str(tape.text(text)).into_owned(),
             _ => self.record(line),
         }
     }

@@ -131,6 +131,57 @@ pub fn parse_string(text: String) -> Result<Tape<'static>, (JsonError, String)> 
     }
 }
 
+/// [`parse_str`] for a caller that wants no error message: None where `text` is not
+/// JSON. Text whose first container never closes ([`unclosed`]) is refused without
+/// serde_json reading it again to say why (a cut-off argument string of a million
+/// escapes costs one pass, not two).
+pub fn parse_str_or_none(text: &str) -> Option<Tape<'_>> {
+    let (tokens, owned) = tokens_or_none(text)?;
+    Some(Tape {
+        source: Cow::Borrowed(text),
+        owned,
+        tokens,
+    })
+}
+
+/// [`parse_string`] without the error message (see [`parse_str_or_none`]): on error
+/// the text comes back.
+pub fn parse_string_or_back(text: String) -> Result<Tape<'static>, String> {
+    match tokens_or_none(&text) {
+        Some((tokens, owned)) => Ok(Tape {
+            source: Cow::Owned(text),
+            owned,
+            tokens,
+        }),
+        None => Err(text),
+    }
+}
+
+/// [`tokens_of`], None for text that is not JSON.
+fn tokens_or_none(text: &str) -> Option<(Vec<Token>, String)> {
+    if u32::try_from(text.len()).is_ok() {
+        if let Some(tokens) = plain_tokens(text) {
+            return Some(tokens);
+        }
+        if unclosed(text) {
+            return None;
+        }
+    }
+    tokens_with(text, None).ok()
+}
+
+/// Whether the first container of `text` (after whitespace) never closes, brackets
+/// inside strings apart ([`container_end`]). Such text is not JSON: in a JSON document
+/// every string ends where `container_end` ends it (an escape is a backslash and one
+/// more byte, then hex digits at most) and the brackets outside strings balance, so
+/// its container closes. (The tests check it against serde_json on every text the
+/// hand-written pass is checked on.)
+fn unclosed(text: &str) -> bool {
+    let b = text.as_bytes();
+    let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
+    matches!(b.get(start), Some(b'{' | b'[')) && container_end(b, start, b.len()).is_none()
+}
+
 /// The tokens of `text` and the text they own.
 fn tokens_of(text: &str) -> Result<(Vec<Token>, String), JsonError> {
     // The hand-written pass reads most documents, and reads them as serde_json does
@@ -256,6 +307,17 @@ pub(crate) mod tests {
             }
             // `parse` is the one or the other.
             assert_eq!(parse(text), parsed, "{:?}", String::from_utf8_lossy(text));
+            // And `parse_str_or_none` reads what it reads, refusing the rest.
+            if let Ok(text) = std::str::from_utf8(text) {
+                if unclosed(text) {
+                    assert!(parsed.is_err(), "{text:?}: unclosed, yet JSON");
+                }
+                assert_eq!(
+                    parse_str_or_none(text).as_ref(),
+                    parsed.as_ref().ok(),
+                    "{text:?}"
+                );
+            }
         };
         for text in &texts {
             check(text.as_bytes());

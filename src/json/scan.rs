@@ -229,28 +229,41 @@ fn plain_string(text: &str, i: usize, owned: &mut String) -> Option<(Text, usize
 }
 
 /// The index just after the JSON container opening at `start` (a `{` or `[`) when it
-/// closes before `end` (braces inside JSON strings do not count), else None.
+/// closes before `end` (braces inside JSON strings do not count), else None. A string
+/// is skipped a run at a time ([`run_end`]: sixteen bytes at a time to its next quote
+/// or backslash), and an escape skips the byte after the backslash; nearly all of a
+/// call object is its strings.
 pub fn container_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
+    let b = &b[..end];
     let mut depth = 0usize;
-    let mut in_string = false;
     let mut i = start;
     while i < end {
-        let char = b[i];
-        if in_string {
-            if char == b'\\' {
-                i += 1; // the escaped character is skipped too
-            } else if char == b'"' {
-                in_string = false;
+        match b[i] {
+            b'"' => {
+                i += 1;
+                loop {
+                    i = run_end(b, i);
+                    match b.get(i) {
+                        None => return None, // the string does not end before `end`
+                        Some(b'"') => break,
+                        Some(b'\\') => {
+                            i += 2; // the escaped byte is skipped too; and a run of escapes
+                            while b.get(i) == Some(&b'\\') {
+                                i += 2;
+                            }
+                        }
+                        Some(_) => i += 1, // a control character: part of the string here
+                    }
+                }
             }
-        } else if char == b'"' {
-            in_string = true;
-        } else if matches!(char, b'{' | b'[') {
-            depth += 1;
-        } else if matches!(char, b'}' | b']') {
-            depth = depth.wrapping_sub(1);
-            if depth == 0 {
-                return Some(i + 1);
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.wrapping_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
             }
+            _ => {}
         }
         i += 1;
     }
@@ -267,5 +280,70 @@ mod container_tests {
         assert_eq!(container_end(text, 0, text.len()), Some(14));
         assert_eq!(container_end(b"{[}]", 0, 4), Some(4));
         assert_eq!(container_end(b"{\"a\": 1", 0, 7), None);
+    }
+
+    /// What `container_end` was before it skipped string runs: one byte at a time.
+    fn by_bytes(b: &[u8], start: usize, end: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut i = start;
+        while i < end {
+            let char = b[i];
+            if in_string {
+                if char == b'\\' {
+                    i += 1;
+                } else if char == b'"' {
+                    in_string = false;
+                }
+            } else if char == b'"' {
+                in_string = true;
+            } else if matches!(char, b'{' | b'[') {
+                depth += 1;
+            } else if matches!(char, b'}' | b']') {
+                depth = depth.wrapping_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The same end as one byte at a time: from the first four opening brackets of
+    /// every vector text (its first 400 bytes), to every end; and, to its end, with
+    /// one byte changed (into bytes that end or escape strings, open or close
+    /// containers, or a control character) every eleven bytes.
+    #[test]
+    fn string_runs_skipped_as_bytes_are() {
+        let mut checked = 0;
+        let mut check = |b: &[u8], every_end: bool| {
+            let starts = (0..b.len()).filter(|&at| matches!(b[at], b'{' | b'['));
+            for start in starts.take(4) {
+                let ends = if every_end {
+                    start..b.len()
+                } else {
+                    b.len()..b.len()
+                };
+                for end in ends.chain([b.len()]) {
+                    assert_eq!(container_end(b, start, end), by_bytes(b, start, end));
+                    checked += 1;
+                }
+            }
+        };
+        for text in crate::json::tests::vector_texts() {
+            let mut bytes = text.into_bytes();
+            bytes.truncate(400);
+            check(&bytes, true);
+            for at in (0..bytes.len()).step_by(11) {
+                let kept = bytes[at];
+                for byte in [b'"', b'\\', b'{', b']', 0x01] {
+                    bytes[at] = byte;
+                    check(&bytes, false);
+                }
+                bytes[at] = kept;
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 }

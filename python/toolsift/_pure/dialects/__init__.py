@@ -4,7 +4,8 @@ Each module here is the pure-Python specification of one dialect; `src/dialects/
 follows it line by line, and `tests/vectors/dialects/<name>.json` holds both to one truth.
 A module has `detect(text) -> bool` (whether the text holds the dialect's own markers;
 always False for bare-JSON dialects, which are never guessed; dialects sharing a marker
-are told apart by what follows it) and `parse(text, tools) -> Parsed`.
+are told apart by what follows it), `parse(text, tools) -> Parsed`, and `STREAM`: the
+`Spec` that tells its text streams (`_stream.py`) when a call is complete.
 
 The rules every dialect keeps:
 
@@ -55,7 +56,35 @@ class Tools:
         return properties.get(key) if isinstance(properties, dict) else None
 
 
-# The dialect modules use Parsed and Tools above: imported after them.
+from ._text import THINK  # noqa: E402  (it imports Parsed)
+
+
+class Spec(NamedTuple):
+    """How a dialect's text stream (`_stream.py`) tells that a call is complete: each
+    dialect module's `STREAM`."""
+
+    #: Markers that close a block: its calls are complete, and reading may resume after.
+    ends: tuple[str, ...] = ()
+    #: Markers that close one call inside a block (the block goes on).
+    inner_ends: tuple[str, ...] = ()
+    #: Markers that open a block and so end the one before (a block cannot run past them).
+    starts: tuple[str, ...] = ()
+    #: Openers of call objects or lists with no end marker: the bracket closing one
+    #: (back to depth 0, or 1 for an item of a list) completes its calls.
+    brackets: str = ""
+    #: The quotes of strings inside those brackets (brackets in strings do not count).
+    quotes: str = '"'
+    #: The reasoning blocks' markers (open, close).
+    think: tuple[tuple[str, str], ...] = (THINK,)
+    #: Text that stands for the blocks before the resume point, where the dialect reads
+    #: the text differently once a block was seen (pythonic: no bare list then).
+    seen: str = ""
+    #: XML-parameter dialects: the close of a parameter and of a call, for `partial()`.
+    param_close: str = ""
+    call_close: str = ""
+
+
+# The dialect modules use Parsed, Tools and Spec above: imported after them.
 from . import (  # noqa: E402
     deepseek_dsml,
     deepseek_v3,

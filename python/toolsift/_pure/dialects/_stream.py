@@ -4,7 +4,7 @@ across deltas), each call reported once it is complete. The native backend's tex
 streams are this driver too (`native_stream`), each piece of text read by its own parser
 of the dialect, which gives the same calls: both backends report the same.
 
-What "complete" means, per dialect (`SPECS`):
+What "complete" means, per dialect (each dialect module's `STREAM`, a `Spec`):
 
 * A call is reported when its end marker has arrived: `</tool_call>` (hermes, glm),
   `</function>` or the block's close (qwen3-coder, seed-oss), `</invoke>` or the block's
@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from toolsift._errors import ParseError
 from toolsift._jsontext import loads
@@ -53,102 +53,12 @@ from toolsift._pure.partial import partial_json
 from toolsift._types import AgentResponse, ToolCall
 from toolsift.formats import AUTO_TEXT
 
-from . import (
-    DIALECTS,
-    Tools,
-    _text,
-    deepseek_dsml,
-    deepseek_v3,
-    detected,
-    glm,
-    granite,
-    harmony,
-    hermes,
-    kimi_k2,
-    llama3_json,
-    minimax_m2,
-    mistral,
-    pythonic,
-    qwen3_coder,
-    seed_oss,
-)
-from ._xmlcalls import InvokeSyntax
+from . import DIALECTS, Spec, Tools, detected
 
-__all__ = ["SPECS", "TextStream"]
+__all__ = ["TextStream"]
 
-THINK = (_text.THINK,)
 DETECT_TAIL = 256  # (auto) characters before a delta searched again for a dialect's markers
 
-
-class Spec(NamedTuple):
-    """How a dialect's stream tells that a call is complete."""
-
-    #: Markers that close a block: its calls are complete, and reading may resume after.
-    ends: tuple[str, ...] = ()
-    #: Markers that close one call inside a block (the block goes on).
-    inner_ends: tuple[str, ...] = ()
-    #: Markers that open a block and so end the one before (a block cannot run past them).
-    starts: tuple[str, ...] = ()
-    #: Openers of call objects or lists with no end marker: the bracket closing one
-    #: (back to depth 0, or 1 for an item of a list) completes its calls.
-    brackets: str = ""
-    #: The quotes of strings inside those brackets (brackets in strings do not count).
-    quotes: str = '"'
-    #: The reasoning blocks' markers (open, close).
-    think: tuple[tuple[str, str], ...] = THINK
-    #: Text that stands for the blocks before the resume point, where the dialect reads
-    #: the text differently once a block was seen (pythonic: no bare list then).
-    seen: str = ""
-    #: XML-parameter dialects: the close of a parameter and of a call, for `partial()`.
-    param_close: str = ""
-    call_close: str = ""
-
-
-def xml_spec(syntax: InvokeSyntax, think: tuple[tuple[str, str], ...] = THINK) -> Spec:
-    """An XML-parameter dialect's: calls end at their invoke's close, blocks at theirs."""
-    return Spec(
-        ends=(syntax.close,),
-        inner_ends=(syntax.invoke_close,),
-        think=think,
-        param_close=syntax.param_close,
-        call_close=syntax.invoke_close,
-    )
-
-
-DEEPSEEK = Spec(
-    ends=(deepseek_v3.CALL_END, deepseek_v3.SECTION_MARKERS[1]),
-    starts=(deepseek_v3.CALL_BEGIN,),
-)
-
-SPECS: dict[str, Spec] = {
-    "seed-oss": xml_spec(seed_oss.SYNTAX, (("<seed:think>", "</seed:think>"),)),
-    "qwen3-coder": xml_spec(qwen3_coder.SYNTAX),
-    "glm": Spec(ends=(glm.CLOSE,), param_close=glm.VALUE_CLOSE, call_close=glm.CLOSE),
-    "minimax-m2": xml_spec(minimax_m2.SYNTAX),
-    "deepseek-dsml": xml_spec(deepseek_dsml.syntax(""))._replace(
-        ends=tuple("</" + opener[1:] for opener in deepseek_dsml.OPENS)
-    ),
-    "deepseek-v3.1": DEEPSEEK,
-    "deepseek-v3": DEEPSEEK,
-    "kimi-k2": Spec(
-        ends=(kimi_k2.CALL_END, *kimi_k2.SECTION_MARKERS[1::2]), starts=(kimi_k2.CALL_BEGIN,)
-    ),
-    "harmony": Spec(ends=harmony.ENDS, think=()),
-    "pythonic": Spec(
-        ends=pythonic.ENDS,
-        starts=pythonic.BEGINS,
-        brackets="[",
-        quotes=pythonic.QUOTES,
-        seen=pythonic.BEGINS[0] + pythonic.ENDS[0],
-    ),
-    "mistral": Spec(
-        starts=(mistral.MARKER,), brackets="{[", think=(mistral.THINK, mistral.TEXT_THINK)
-    ),
-    "granite": Spec(starts=granite.MARKERS, brackets="[{"),
-    "hermes": Spec(ends=(hermes.CLOSE,), starts=(hermes.OPEN,)),
-    "llama3-json": Spec(starts=(llama3_json.TAG,), brackets="{[", think=()),
-    "xlam": Spec(brackets="["),
-}
 
 Read = Callable[[str, Any], AgentResponse]
 """The parser's read of one whole text `(text, raw)`: its AgentResponse, with `raw`."""
@@ -249,7 +159,7 @@ class TextStream:
 
     def _choose(self, name: str) -> None:
         self._name = name
-        self._spec = SPECS[name]
+        self._spec = DIALECTS[name].STREAM
         self._markers = (*self._spec.ends, *self._spec.inner_ends, *self._spec.starts)
         thinks = [marker for pair in self._spec.think for marker in pair]
         self._longest = max((len(m) for m in (*self._markers, *thinks)), default=1)

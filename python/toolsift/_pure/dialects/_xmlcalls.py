@@ -54,9 +54,9 @@ from typing import NamedTuple
 
 from ..._types import ToolCall
 from ..calls import tool_call
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._schema import object_text, typed_value
-from ._text import WHITESPACE, skip_space
+from ._text import THINK, WHITESPACE, skip_space
 
 
 class Finder:
@@ -254,3 +254,15 @@ def value_close(finder: Finder, pos: int, close: str, followers: tuple[str, ...]
         return -1
 
     return finder.remembered("value " + close, pos, search)
+
+
+def stream_spec(syntax: InvokeSyntax, think: tuple[tuple[str, str], ...] = (THINK,)) -> Spec:
+    """The `STREAM` of an XML-parameter dialect: calls end at their invoke's close, blocks
+    at theirs."""
+    return Spec(
+        ends=(syntax.close,),
+        inner_ends=(syntax.invoke_close,),
+        think=think,
+        param_close=syntax.param_close,
+        call_close=syntax.invoke_close,
+    )

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from . import Parsed, Tools
 from ._schema import json_or_text, json_string, typed_value
-from ._xmlcalls import InvokeSyntax, invoke_reader, split
+from ._xmlcalls import InvokeSyntax, invoke_reader, split, stream_spec
 
 DSML = "\uff5cDSML\uff5c"  # U+FF5C FULLWIDTH VERTICAL LINE
 OPENS = (f"<{DSML}function_calls>", f"<{DSML}tool_calls>")
@@ -71,6 +71,8 @@ def syntax(close: str) -> InvokeSyntax:
 
 
 BLOCKS = [(opener, invoke_reader(syntax("</" + opener[1:]))) for opener in OPENS]
+#: Its own invoke's close ends a call, either block's close a block.
+STREAM = stream_spec(syntax(""))._replace(ends=tuple("</" + opener[1:] for opener in OPENS))
 
 
 def detect(text: str) -> bool:

@@ -40,7 +40,7 @@ from __future__ import annotations
 from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import WHITESPACE, nameless, parse_special_tokens
 
 PREFIX = "<｜tool▁"
@@ -48,6 +48,7 @@ SECTION_MARKERS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
 CALL_BEGIN = "<｜tool▁call▁begin｜>"
 CALL_END = "<｜tool▁call▁end｜>"
 SEPARATOR = "<｜tool▁sep｜>"
+STREAM = Spec(ends=(CALL_END, SECTION_MARKERS[1]), starts=(CALL_BEGIN,))
 V3_CALL = CALL_BEGIN + "function" + SEPARATOR
 FENCE = "```"
 

@@ -36,7 +36,15 @@ from toolsift._types import ToolCall
 
 from . import Parsed, Tools
 from ._text import WHITESPACE, nameless, parse_special_tokens
-from .deepseek_v3 import CALL_BEGIN, CALL_END, PREFIX, SECTION_MARKERS, SEPARATOR, V3_CALL
+from .deepseek_v3 import (
+    CALL_BEGIN,
+    CALL_END,
+    PREFIX,
+    SECTION_MARKERS,
+    SEPARATOR,
+    V3_CALL,
+)
+from .deepseek_v3 import STREAM as STREAM  # V3's markers end its calls too
 
 
 def detect(text: str) -> bool:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from ..._types import ToolCall
 from ..calls import tool_call
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._schema import object_text, typed_value
 from ._text import WHITESPACE, skip_space
 from ._xmlcalls import Finder, split, value_close
@@ -52,6 +52,7 @@ KEY_OPEN = "<arg_key>"
 KEY_CLOSE = "</arg_key>"
 VALUE_OPEN = "<arg_value>"
 VALUE_CLOSE = "</arg_value>"
+STREAM = Spec(ends=(CLOSE,), param_close=VALUE_CLOSE, call_close=CLOSE)
 
 
 def detect(text: str) -> bool:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import (
     THINK,
     json_calls,
@@ -41,6 +41,7 @@ from ._text import (
 
 MARKERS = ("<|tool_call|>", "<tool_call>")
 CLOSE = "</tool_call>"
+STREAM = Spec(starts=MARKERS, brackets="[{")
 KEYS = ("arguments",)
 
 

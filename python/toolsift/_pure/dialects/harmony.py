@@ -53,7 +53,7 @@ import re
 from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import WHITESPACE
 
 START = "<|start|>"
@@ -61,6 +61,7 @@ CHANNEL = "<|channel|>"
 CONSTRAIN = "<|constrain|>"
 MESSAGE = "<|message|>"
 ENDS = ("<|end|>", "<|call|>", "<|return|>")
+STREAM = Spec(ends=ENDS, think=())
 TOKENS = (START, CHANNEL, CONSTRAIN, MESSAGE, *ENDS)
 RECIPIENT = "to="
 NAME_PREFIX = "functions."

@@ -38,7 +38,7 @@ from __future__ import annotations
 from toolsift._jsontext import container_end
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import (
     THINK,
     WHITESPACE,
@@ -51,6 +51,7 @@ from ._text import (
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
+STREAM = Spec(ends=(CLOSE,), starts=(OPEN,))
 KEYS = ("arguments",)
 
 
@@ -67,9 +68,10 @@ def scan_tags(text: str, pos: int, end: int, calls: list[ToolCall], pieces: list
     """The blocks in `text[pos:end]` appended to `calls`, the text between to `pieces`.
     Each search for the next tag starts where the previous one ended, or reuses it."""
     next_close = -1  # the first `</tool_call>` at or after the block; `end` when none
+    limit = -1  # the first `<tool_call>` after the block's own; `end` when none
     while True:
-        at = text.find(OPEN, pos, end)
-        if at == -1:
+        at = limit if limit >= pos else text.find(OPEN, pos, end)
+        if at in (-1, end):
             pieces.append(text[pos:end])
             return
         pieces.append(text[pos:at])

@@ -37,7 +37,7 @@ from __future__ import annotations
 from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import WHITESPACE, nameless, parse_special_tokens
 
 PREFIX = "<|tool_call"
@@ -50,6 +50,7 @@ SECTION_MARKERS = (
 CALL_BEGIN = "<|tool_call_begin|>"
 CALL_END = "<|tool_call_end|>"
 ARGUMENT_BEGIN = "<|tool_call_argument_begin|>"
+STREAM = Spec(ends=(CALL_END, *SECTION_MARKERS[1::2]), starts=(CALL_BEGIN,))
 NAME_PREFIX = "functions."
 DIGITS = "0123456789"
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import joined_content, json_calls, nameless, skip_space
 
 TAG = "<|python_tag|>"
+STREAM = Spec(starts=(TAG,), brackets="{[", think=())
 KEYS = ("arguments", "parameters")
 
 

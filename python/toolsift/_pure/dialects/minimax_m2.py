@@ -28,7 +28,14 @@ Syntax (MiniMaxAI/MiniMax-M2's chat template; vLLM's `minimax_m2` parser, SGLang
 from __future__ import annotations
 
 from . import Parsed, Tools
-from ._xmlcalls import InvokeSyntax, invoke_reader, plain_key, plain_param, split
+from ._xmlcalls import (
+    InvokeSyntax,
+    invoke_reader,
+    plain_key,
+    plain_param,
+    split,
+    stream_spec,
+)
 
 OPEN = "<minimax:tool_call>"
 
@@ -43,6 +50,7 @@ SYNTAX = InvokeSyntax(
     key_of=plain_key,
     param=plain_param,
 )
+STREAM = stream_spec(SYNTAX)
 
 
 def detect(text: str) -> bool:

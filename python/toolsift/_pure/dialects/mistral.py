@@ -39,7 +39,7 @@ from toolsift._jsontext import container_end
 from toolsift._pure.calls import arguments_of
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import WHITESPACE, json_calls, parse_around_reasoning, skip_space
 
 MARKER = "[TOOL_CALLS]"
@@ -47,6 +47,7 @@ ARGS = "[ARGS]"
 CALL_ID = "[CALL_ID]"
 THINK = ("[THINK]", "[/THINK]")
 TEXT_THINK = ("<think>", "</think>")
+STREAM = Spec(starts=(MARKER,), brackets="{[", think=(THINK, TEXT_THINK))
 KEYS = ("arguments",)
 
 

@@ -57,7 +57,7 @@ from __future__ import annotations
 from toolsift._pure.calls import tool_call
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import WHITESPACE, joined_content, outside_reasoning, skip_space, special_token_blocks
 
 BEGINS = ("<|python_start|>", "<|tool_call_start|>")
@@ -70,6 +70,7 @@ HEX = "0123456789abcdefABCDEF"
 OCTAL = "01234567"
 STRING_PREFIXES = "rRuU"
 QUOTES = "'\""
+STREAM = Spec(ends=ENDS, starts=BEGINS, brackets="[", quotes=QUOTES, seen=BEGINS[0] + ENDS[0])
 KEYWORDS = (("True", "true"), ("False", "false"), ("None", "null"))
 SIMPLE_ESCAPES = {
     "\\": "\\",

@@ -35,7 +35,14 @@ from __future__ import annotations
 
 from . import Parsed, Tools
 from ._text import WHITESPACE
-from ._xmlcalls import InvokeSyntax, invoke_reader, plain_key, split, trimmed_param
+from ._xmlcalls import (
+    InvokeSyntax,
+    invoke_reader,
+    plain_key,
+    split,
+    stream_spec,
+    trimmed_param,
+)
 
 OPEN = "<tool_call>"
 FUNCTION = "<function="
@@ -51,6 +58,7 @@ SYNTAX = InvokeSyntax(
     key_of=plain_key,
     param=trimmed_param,
 )
+STREAM = stream_spec(SYNTAX)
 
 
 def detect(text: str) -> bool:

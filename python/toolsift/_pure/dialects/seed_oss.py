@@ -23,11 +23,13 @@ parser, which shares the Qwen3-Coder grammar with other wrapper markers)::
 from __future__ import annotations
 
 from . import Parsed, Tools
-from ._xmlcalls import invoke_reader, split
+from ._xmlcalls import invoke_reader, split, stream_spec
 from .qwen3_coder import SYNTAX as QWEN3_CODER
 
 OPEN = "<seed:tool_call>"
 SYNTAX = QWEN3_CODER._replace(close="</seed:tool_call>")
+THINK = ("<seed:think>", "</seed:think>")
+STREAM = stream_spec(SYNTAX, (THINK,))
 
 
 def detect(text: str) -> bool:
@@ -35,4 +37,4 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    return split(text, ("<seed:think>", "</seed:think>"), [(OPEN, invoke_reader(SYNTAX))], tools)
+    return split(text, THINK, [(OPEN, invoke_reader(SYNTAX))], tools)

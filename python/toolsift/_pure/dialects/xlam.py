@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from toolsift._types import ToolCall
 
-from . import Parsed, Tools
+from . import Parsed, Spec, Tools
 from ._text import THINK, json_calls, parse_around_reasoning, skip_space
 
 FENCE = "```"
 FENCE_LANGUAGE = "json"
+STREAM = Spec(brackets="[")
 KEYS = ("arguments",)
 
 
