@@ -263,8 +263,11 @@ fn read_requests(
 ) -> Result<HashMap<String, Arc<ToolSet>>, String> {
     let mut reader = Requests::new(name, compiler);
     let mut stripped = Vec::new();
-    for (number, line) in text.split(|&byte| byte == b'\n').enumerate() {
-        let number = number + 1;
+    let ends = memchr::memchr_iter(b'\n', text).chain([text.len()]);
+    let mut start = 0;
+    for (number, end) in ends.enumerate() {
+        let (line, number) = (&text[start..end], number + 1);
+        start = end + 1;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -300,7 +303,7 @@ struct Requests<'c> {
     by_raw: FxHashMap<String, Arc<ToolSet>>,
     /// The last raw key found, and its tools: most lines repeat it.
     last: Option<(String, Arc<ToolSet>)>,
-    /// The raw value of each field last cut out and known to be plain JSON.
+    /// The raw value of each field last cut out, known to be plain JSON.
     known: [String; 2],
     /// A search for each field's key (`"tools"`, with its quotes).
     finders: [Finder<'static>; 2],
@@ -365,7 +368,10 @@ impl<'c> Requests<'c> {
         number: usize,
         stripped: &mut Vec<u8>,
     ) -> Result<bool, String> {
-        let cuts = self.cuts(line);
+        let Ok(line) = simdutf8::basic::from_utf8(line) else {
+            return Ok(false);
+        };
+        let cuts = self.cuts(line.as_bytes());
         if cuts.is_empty() {
             return Ok(false); // a short line: parsed whole as fast
         }
@@ -373,14 +379,14 @@ impl<'c> Requests<'c> {
         let mut expected = Vec::with_capacity(cuts.len()); // each key's place in `stripped`
         let mut from = 0;
         for cut in &cuts {
-            stripped.extend_from_slice(&line[from..cut.key]);
+            stripped.extend_from_slice(line[from..cut.key].as_bytes());
             expected.push(stripped.len() + 1); // past the key's opening quote
-            stripped.extend_from_slice(&line[cut.key..cut.start]);
+            stripped.extend_from_slice(line[cut.key..cut.start].as_bytes());
             let open = TOOL_FIELDS[cut.field].1;
             stripped.extend_from_slice(if open == b'[' { b"[]" } else { b"{}" });
             from = cut.end;
         }
-        stripped.extend_from_slice(&line[from..]);
+        stripped.extend_from_slice(line[from..].as_bytes());
         let Some(tape) = json::parse_plain(stripped) else {
             return Ok(false);
         };
@@ -409,8 +415,8 @@ impl<'c> Requests<'c> {
         let mut parsed: [Option<json::Tape<'_>>; 2] = [None, None];
         for cut in &cuts {
             let raw = &line[cut.start..cut.end];
-            if self.known[cut.field].as_bytes() != raw {
-                match json::parse_plain(raw) {
+            if self.known[cut.field] != raw {
+                match json::parse_plain(raw.as_bytes()) {
                     Some(value) => parsed[cut.field] = Some(value),
                     None => return Ok(false),
                 }
@@ -422,7 +428,7 @@ impl<'c> Requests<'c> {
         }
         for cut in &cuts {
             if parsed[cut.field].is_some() {
-                self.known[cut.field] = String::from_utf8_lossy(&line[cut.start..cut.end]).into();
+                self.known[cut.field] = line[cut.start..cut.end].to_owned();
             }
         }
         Ok(true)
@@ -432,7 +438,7 @@ impl<'c> Requests<'c> {
     /// declaration (the cut values as they were written), else read from its compact text.
     fn tools_of_cut<'l>(
         &mut self,
-        line: &'l [u8],
+        line: &'l str,
         cuts: &[Cut],
         tape: &json::Tape<'_>,
         body: usize,
@@ -444,8 +450,7 @@ impl<'c> Requests<'c> {
         for (field, (name, open)) in TOOL_FIELDS.into_iter().enumerate() {
             if let Some(cut) = cut_of(field) {
                 add_member(&mut raw, name);
-                // UTF-8: a cut value is plain JSON, and cut at ASCII brackets.
-                raw.push_str(&String::from_utf8_lossy(&line[cut.start..cut.end]));
+                raw.push_str(&line[cut.start..cut.end]);
             } else if let Some(idx) = tool_value(tape, body, name, open) {
                 add_member(&mut raw, name);
                 compact::write_value(tape, idx, &mut raw);
@@ -467,7 +472,7 @@ impl<'c> Requests<'c> {
                             Some(value) => value,
                             None => {
                                 let text = &line[cut.start..cut.end];
-                                parsed[field] = json::parse_plain(text);
+                                parsed[field] = json::parse_plain(text.as_bytes());
                                 parsed[field].as_ref().ok_or("a known value parses")?
                             }
                         };
