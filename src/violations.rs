@@ -379,14 +379,14 @@ impl<'c> Requests<'c> {
         let mut expected = Vec::with_capacity(cuts.len()); // each key's place in `stripped`
         let mut from = 0;
         for cut in &cuts {
-            stripped.extend_from_slice(line[from..cut.key].as_bytes());
+            stripped.extend_from_slice(&line.as_bytes()[from..cut.key]);
             expected.push(stripped.len() + 1); // past the key's opening quote
-            stripped.extend_from_slice(line[cut.key..cut.start].as_bytes());
+            stripped.extend_from_slice(&line.as_bytes()[cut.key..cut.start]);
             let open = TOOL_FIELDS[cut.field].1;
             stripped.extend_from_slice(if open == b'[' { b"[]" } else { b"{}" });
             from = cut.end;
         }
-        stripped.extend_from_slice(line[from..].as_bytes());
+        stripped.extend_from_slice(&line.as_bytes()[from..]);
         let Some(tape) = json::parse_plain(stripped) else {
             return Ok(false);
         };
