@@ -5,14 +5,17 @@
 
 use crate::calls::string_at;
 use crate::compact;
-use crate::json::{self, Token};
+use crate::json::{self, Text, Token};
 use crate::node::value;
 use crate::tools::{read_definitions, Definitions};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::paths::{Location, LocationSegment};
 use jsonschema::types::JsonType;
 use jsonschema::{ValidationError, Validator};
+use memchr::memmem::Finder;
+use rustc_hash::FxHashMap;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -245,84 +248,421 @@ fn add_codes(error: &ValidationError<'_>, codes: &mut BTreeSet<String>) {
     codes.insert(format!("{code}:{path}"));
 }
 
-/// Each request's tools by its key, from JSONL `text` (the twin's `read_requests`). Each
-/// line is read on the project's tape (no value built); only tools not seen before are
-/// read into definitions.
+/// Each request's tools by its key, from JSONL `text` (the twin's `read_requests`).
+///
+/// Most request files declare the same tools on every line, and those are most of the
+/// line (kilobytes of schemas): a line is read without them where it can be
+/// ([`Requests::add_cut`]), its tools then found by their raw text among those read
+/// before, and read (and compiled) only when new. A line it cannot settle so is parsed
+/// whole ([`Requests::add_parsed`]), as the twin reads every line: the same results,
+/// errors included.
 fn read_requests(
     text: &[u8],
     name: &str,
     compiler: &mut Compiler,
 ) -> Result<HashMap<String, Arc<ToolSet>>, String> {
-    let mut requests = HashMap::new();
-    let mut seen: HashMap<String, Arc<ToolSet>> = HashMap::new(); // the same tools, read once
-    let mut declared = String::new();
-    for (number, line) in text.split(|&byte| byte == b'\n').enumerate() {
-        let number = number + 1;
+    let mut reader = Requests::new(name, compiler);
+    let mut stripped = Vec::new();
+    let ends = memchr::memchr_iter(b'\n', text).chain([text.len()]);
+    let mut start = 0;
+    for (number, end) in ends.enumerate() {
+        let (line, number) = (&text[start..end], number + 1);
+        start = end + 1;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        if !reader.add_cut(line, number, &mut stripped)? {
+            reader.add_parsed(line, number)?;
+        }
+    }
+    Ok(reader.requests)
+}
+
+/// The members of a request body that declare its tools, and the bracket each one's
+/// value opens (a value of another kind declares none).
+const TOOL_FIELDS: [(&str, u8); 2] = [("tools", b'['), ("toolConfig", b'{')];
+
+/// A tools value cut out of a request line ([`Requests::add_cut`]): the opening quote of
+/// its key, and the value's bytes, `start..end` (`TOOL_FIELDS[field]`).
+#[derive(Clone, Copy)]
+struct Cut {
+    field: usize,
+    key: usize,
+    start: usize,
+    end: usize,
+}
+
+/// The state of [`read_requests`].
+struct Requests<'c> {
+    name: &'c str,
+    compiler: &'c mut Compiler,
+    requests: HashMap<String, Arc<ToolSet>>,
+    /// The tools of each declaration read, by its compact text: the same tools, read once.
+    by_text: HashMap<String, Arc<ToolSet>>,
+    /// The same, by the text [`Requests::add_cut`] keys them by (raw cut values).
+    by_raw: FxHashMap<String, Arc<ToolSet>>,
+    /// The last raw key found, and its tools: most lines repeat it.
+    last: Option<(String, Arc<ToolSet>)>,
+    /// The raw value of each field last cut out, known to be plain JSON.
+    known: [String; 2],
+    /// A search for each field's key (`"tools"`, with its quotes).
+    finders: [Finder<'static>; 2],
+}
+
+impl<'c> Requests<'c> {
+    fn new(name: &'c str, compiler: &'c mut Compiler) -> Self {
+        let finder = |field: &str| Finder::new(format!("\"{field}\"").as_bytes()).into_owned();
+        Requests {
+            name,
+            compiler,
+            requests: HashMap::new(),
+            by_text: HashMap::new(),
+            by_raw: FxHashMap::default(),
+            last: None,
+            known: Default::default(),
+            finders: TOOL_FIELDS.map(|(field, _)| finder(field)),
+        }
+    }
+
+    /// Reads `line` parsed whole (the twin's way).
+    fn add_parsed(&mut self, line: &[u8], number: usize) -> Result<(), String> {
+        let name = self.name;
         let tape =
             json::parse(line).map_err(|err| format!("{name}, line {number}: not JSON: {err}"))?;
         if !matches!(tape.tokens[0], Token::Object { .. }) {
-            continue;
+            return Ok(());
         }
-        let key = (REQUEST_KEYS.iter())
-            .find_map(|key| value(&tape, 0, key).and_then(|idx| string_at(&tape, idx)));
-        let Some(key) = key else {
-            continue;
+        let Some(key) = request_key(&tape) else {
+            return Ok(());
         };
-        if requests.contains_key(key.as_ref()) {
-            continue;
+        if self.requests.contains_key(key.as_ref()) {
+            return Ok(());
         }
-        let body = (BODY_KEYS.iter())
-            .filter_map(|key| value(&tape, 0, key))
-            .find(|&idx| matches!(tape.tokens[idx], Token::Object { .. }))
-            .unwrap_or(0);
-        // The tools as a JSON object text `{"tools": ..., "toolConfig": ...}`: the key.
-        declared.clear();
-        declared.push('{');
-        for (field, array) in [("tools", true), ("toolConfig", false)] {
-            let Some(idx) = value(&tape, body, field) else {
-                continue;
-            };
-            let fits = match tape.tokens[idx] {
-                Token::Array { .. } => array,
-                Token::Object { .. } => !array,
-                _ => false,
-            };
-            if fits {
-                if declared.len() > 1 {
-                    declared.push(',');
-                }
-                declared.push_str(&format!("\"{field}\":"));
+        let body = body_of(&tape);
+        let mut declared = String::from("{");
+        for (field, open) in TOOL_FIELDS {
+            if let Some(idx) = tool_value(&tape, body, field, open) {
+                add_member(&mut declared, field);
                 compact::write_value(&tape, idx, &mut declared);
             }
         }
         declared.push('}');
-        let tools = match seen.get(&declared) {
+        let tools = self.tools_of(declared, number)?;
+        self.requests.insert(key.into_owned(), tools);
+        Ok(())
+    }
+
+    /// Reads `line` with its tools values cut out (`stripped`: a buffer for the rest);
+    /// false when it cannot settle the line, which must then be parsed whole.
+    ///
+    /// Why this reads what parsing the line reads: each value is cut where a search finds
+    /// its key, and the rest, each value an empty container in its place, parsed; the cut
+    /// holds when that parse finds each key where the search did, as the body's member
+    /// (then its value is the cut one). Each cut value is plain JSON (parsed alone, or
+    /// equal to one that was), so the line is JSON, of the same values, since an empty
+    /// container and the value put back are both whole values; the nesting of each part
+    /// within 64 (plain), so of the line within 128.
+    fn add_cut(
+        &mut self,
+        line: &[u8],
+        number: usize,
+        stripped: &mut Vec<u8>,
+    ) -> Result<bool, String> {
+        let Ok(line) = simdutf8::basic::from_utf8(line) else {
+            return Ok(false);
+        };
+        let cuts = self.cuts(line.as_bytes());
+        if cuts.is_empty() {
+            return Ok(false); // a short line: parsed whole as fast
+        }
+        stripped.clear();
+        let mut expected = Vec::with_capacity(cuts.len()); // each key's place in `stripped`
+        let mut from = 0;
+        for cut in &cuts {
+            stripped.extend_from_slice(&line.as_bytes()[from..cut.key]);
+            expected.push(stripped.len() + 1); // past the key's opening quote
+            stripped.extend_from_slice(&line.as_bytes()[cut.key..cut.start]);
+            let open = TOOL_FIELDS[cut.field].1;
+            stripped.extend_from_slice(if open == b'[' { b"[]" } else { b"{}" });
+            from = cut.end;
+        }
+        stripped.extend_from_slice(&line.as_bytes()[from..]);
+        let Some(tape) = json::parse_plain(stripped) else {
+            return Ok(false);
+        };
+        if !matches!(tape.tokens[0], Token::Object { .. }) {
+            return Ok(false);
+        }
+        let Some(key) = request_key(&tape) else {
+            return Ok(false);
+        };
+        let body = body_of(&tape);
+        for (cut, &at) in cuts.iter().zip(&expected) {
+            let (field, open) = TOOL_FIELDS[cut.field];
+            let Some(idx) = tool_value(&tape, body, field, open) else {
+                return Ok(false);
+            };
+            let empty = matches!(
+                tape.tokens[idx],
+                Token::Array { len: 0, .. } | Token::Object { len: 0, .. }
+            );
+            let placed = matches!(tape.tokens[idx - 1], Token::Str(Text::Source { start, .. }) if start as usize == at);
+            if !(empty && placed) {
+                return Ok(false);
+            }
+        }
+        // Each cut value is plain JSON: the known one, or parsed now (kept for its text).
+        let mut parsed: [Option<json::Tape<'_>>; 2] = [None, None];
+        for cut in &cuts {
+            let raw = &line[cut.start..cut.end];
+            if self.known[cut.field] != raw {
+                match json::parse_plain(raw.as_bytes()) {
+                    Some(value) => parsed[cut.field] = Some(value),
+                    None => return Ok(false),
+                }
+            }
+        }
+        if !self.requests.contains_key(key.as_ref()) {
+            let tools = self.tools_of_cut(line, &cuts, &tape, body, &mut parsed, number)?;
+            self.requests.insert(key.into_owned(), tools);
+        }
+        for cut in &cuts {
+            if parsed[cut.field].is_some() {
+                self.known[cut.field] = line[cut.start..cut.end].to_owned();
+            }
+        }
+        Ok(true)
+    }
+
+    /// The tools of a line read by [`Requests::add_cut`]: by the raw text of its
+    /// declaration (the cut values as they were written), else read from its compact text.
+    fn tools_of_cut<'l>(
+        &mut self,
+        line: &'l str,
+        cuts: &[Cut],
+        tape: &json::Tape<'_>,
+        body: usize,
+        parsed: &mut [Option<json::Tape<'l>>; 2],
+        number: usize,
+    ) -> Result<Arc<ToolSet>, String> {
+        let cut_of = |field: usize| cuts.iter().find(|cut| cut.field == field);
+        let mut raw = String::from("{");
+        for (field, (name, open)) in TOOL_FIELDS.into_iter().enumerate() {
+            if let Some(cut) = cut_of(field) {
+                add_member(&mut raw, name);
+                raw.push_str(&line[cut.start..cut.end]);
+            } else if let Some(idx) = tool_value(tape, body, name, open) {
+                add_member(&mut raw, name);
+                compact::write_value(tape, idx, &mut raw);
+            }
+        }
+        raw.push('}');
+        if let Some((last, tools)) = &self.last {
+            if *last == raw {
+                return Ok(tools.clone());
+            }
+        }
+        let tools = match self.by_raw.get(&raw) {
             Some(tools) => tools.clone(),
             None => {
-                let definitions = if declared.len() == 2 {
-                    Definitions::new()
-                } else {
-                    let value: Value = serde_json::from_str(&declared)
-                        .map_err(|err| format!("{name}, line {number}: {err}"))?;
-                    read_definitions(&value)
-                        .map_err(|err| format!("{name}, line {number}: {err}"))?
-                };
-                let tools = Arc::new(compiler.tool_set(definitions));
-                seen.insert(declared.clone(), tools.clone());
+                let mut declared = String::from("{");
+                for (field, (name, open)) in TOOL_FIELDS.into_iter().enumerate() {
+                    if let Some(cut) = cut_of(field) {
+                        let value = match &parsed[field] {
+                            Some(value) => value,
+                            None => {
+                                let text = &line[cut.start..cut.end];
+                                parsed[field] = json::parse_plain(text.as_bytes());
+                                parsed[field].as_ref().ok_or("a known value parses")?
+                            }
+                        };
+                        add_member(&mut declared, name);
+                        compact::write_value(value, 0, &mut declared);
+                    } else if let Some(idx) = tool_value(tape, body, name, open) {
+                        add_member(&mut declared, name);
+                        compact::write_value(tape, idx, &mut declared);
+                    }
+                }
+                declared.push('}');
+                let tools = self.tools_of(declared, number)?;
+                self.by_raw.insert(raw.clone(), tools.clone());
                 tools
             }
         };
-        requests.insert(key.into_owned(), tools);
+        self.last = Some((raw, tools.clone()));
+        Ok(tools)
     }
-    Ok(requests)
+
+    /// The tools a declaration (the compact JSON text of the tools members of a request
+    /// body) declares: read and compiled once per text.
+    fn tools_of(&mut self, declared: String, number: usize) -> Result<Arc<ToolSet>, String> {
+        if let Some(tools) = self.by_text.get(&declared) {
+            return Ok(tools.clone());
+        }
+        let name = self.name;
+        let definitions = if declared.len() == 2 {
+            Definitions::new()
+        } else {
+            let value: Value = serde_json::from_str(&declared)
+                .map_err(|err| format!("{name}, line {number}: {err}"))?;
+            read_definitions(&value).map_err(|err| format!("{name}, line {number}: {err}"))?
+        };
+        let tools = Arc::new(self.compiler.tool_set(definitions));
+        self.by_text.insert(declared, tools.clone());
+        Ok(tools)
+    }
+
+    /// Where `line`'s tools values may be: for each field, the first place its key is
+    /// followed by a colon and a whole container of its kind (the known value, else one
+    /// whose brackets close), not inside another field's; in the order of the line.
+    fn cuts(&self, line: &[u8]) -> Vec<Cut> {
+        let mut cuts: Vec<Cut> = Vec::with_capacity(TOOL_FIELDS.len());
+        for field in 0..TOOL_FIELDS.len() {
+            let mut from = 0;
+            while let Some(found) = self.finders[field].find(&line[from..]) {
+                let key = from + found;
+                from = key + 1;
+                if let Some(outer) = cuts.iter().find(|cut| (cut.start..cut.end).contains(&key)) {
+                    from = outer.end;
+                    continue;
+                }
+                if let Some(cut) = self.cut_at(line, field, key) {
+                    // A value holding an earlier field's cut holds that key too: keep it.
+                    cuts.retain(|inner| !(cut.start..cut.end).contains(&inner.key));
+                    cuts.push(cut);
+                    break;
+                }
+            }
+        }
+        cuts.sort_by_key(|cut| cut.key);
+        cuts
+    }
+
+    /// The cut of `field`'s value after the key whose opening quote is at `key`.
+    fn cut_at(&self, line: &[u8], field: usize, key: usize) -> Option<Cut> {
+        let (name, open) = TOOL_FIELDS[field];
+        let colon = skip_space(line, key + name.len() + 2);
+        if line.get(colon) != Some(&b':') {
+            return None;
+        }
+        let start = skip_space(line, colon + 1);
+        if line.get(start) != Some(&open) {
+            return None;
+        }
+        let known = self.known[field].as_bytes();
+        let end = if !known.is_empty() && line[start..].starts_with(known) {
+            start + known.len()
+        } else {
+            json::container_end(line, start, line.len())?
+        };
+        Some(Cut {
+            field,
+            key,
+            start,
+            end,
+        })
+    }
+}
+
+fn skip_space(line: &[u8], mut at: usize) -> usize {
+    while line
+        .get(at)
+        .is_some_and(|byte| matches!(byte, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        at += 1;
+    }
+    at
+}
+
+/// `"name":` after the `{` or the members of an object's text.
+fn add_member(object: &mut String, name: &str) {
+    if object.len() > 1 {
+        object.push(',');
+    }
+    object.push('"');
+    object.push_str(name);
+    object.push_str("\":");
+}
+
+/// A request's key: the first of `REQUEST_KEYS` whose value is a string.
+fn request_key<'a>(tape: &json::Tape<'a>) -> Option<Cow<'a, str>> {
+    (REQUEST_KEYS.iter()).find_map(|key| value(tape, 0, key).and_then(|idx| string_at(tape, idx)))
+}
+
+/// A request's body: the first of `BODY_KEYS` whose value is an object, else the request.
+fn body_of(tape: &json::Tape<'_>) -> usize {
+    (BODY_KEYS.iter())
+        .filter_map(|key| value(tape, 0, key))
+        .find(|&idx| matches!(tape.tokens[idx], Token::Object { .. }))
+        .unwrap_or(0)
+}
+
+/// The value of the body's member `field` when it opens with `open` (a container of the
+/// field's kind).
+fn tool_value(tape: &json::Tape<'_>, body: usize, field: &str, open: u8) -> Option<usize> {
+    let idx = value(tape, body, field)?;
+    match tape.tokens[idx] {
+        Token::Array { .. } if open == b'[' => Some(idx),
+        Token::Object { .. } if open == b'{' => Some(idx),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each key's tool names, the file read as `read_requests` reads it, or every line
+    /// parsed whole (`add_parsed`).
+    fn names(text: &str, whole: bool) -> Result<Vec<(String, Vec<String>)>, String> {
+        let mut compiler = Compiler::default();
+        let requests = if whole {
+            let mut reader = Requests::new("r", &mut compiler);
+            for (number, line) in text.lines().enumerate() {
+                reader.add_parsed(line.as_bytes(), number + 1)?;
+            }
+            reader.requests
+        } else {
+            read_requests(text.as_bytes(), "r", &mut compiler)?
+        };
+        let mut names: Vec<_> = (requests.into_iter())
+            .map(|(key, tools)| {
+                let mut names: Vec<String> = tools.keys().cloned().collect();
+                names.sort();
+                (key, names)
+            })
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
+    #[test]
+    fn cut_lines_read_as_parsed_lines() {
+        let tools =
+            |name: &str| format!(r#"[{{"type": "function", "function": {{"name": "{name}"}}}}]"#);
+        let (f, g) = (tools("f"), tools("g"));
+        let config = r#"{"tools": [{"toolSpec": {"name": "h", "inputSchema": {"json": {}}}}]}"#;
+        let lines = [
+            format!(
+                r#"{{"custom_id": "a", "body": {{"messages": [{{"c": "\"tools\": [1]"}}], "tools": {f}}}}}"#
+            ),
+            format!(r#"{{"custom_id": "b", "body": {{"tools": {f}}}}}"#),
+            format!(r#"{{"custom_id": "c", "body": {{"m": [{{"tools": [1]}}], "tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "d", "body": {{"tools": {f}, "tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "a", "body": {{"tools": {g}}}}}"#),
+            format!(r#"{{"recordId": "r", "modelInput": {{"toolConfig": {config}}}}}"#),
+            format!(r#"{{"custom_id": "t", "body": {{"tools" : {f} , "toolConfig": {config}}}}}"#),
+            format!(r#"{{"custom_id": "u", "body": {{"toolConfig": {config}, "tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "z", "tools": {g}, "body": {{"tools": {f}}}}}"#),
+            format!(r#"{{"key": "l", "tools": {g}}}"#),
+            format!(r#"{{"custom_id": "m", "body": {{"tools": {f}}}}}"#),
+        ];
+        let text = lines.join("\n");
+        assert_eq!(names(&text, false), names(&text, true));
+        let broken = format!("{}\n{}]", lines[1], lines[1]);
+        let error = names(&broken, false).unwrap_err();
+        assert!(error.starts_with("r, line 2: not JSON"), "{error}");
+    }
 
     #[test]
     fn numbers_are_whole_json_numbers() {

@@ -237,6 +237,102 @@ def test_a_bad_request_file_is_refused_naming_its_line(make: Any, tmp_path: Path
         make.OpenAIResponseParser().to_arrow([], tools="f")
 
 
+def tool_list(*names: str) -> str:
+    """The JSON text of OpenAI function tools named `names`, of no schema (any arguments)."""
+    return json.dumps([{"type": "function", "function": {"name": n}} for n in names])
+
+
+def declared(checks: Any, key: str, names: str = "fgh") -> str | None:
+    """The names of the tools the request `key` declares (None: there is no request)."""
+    if checks.violations(key, "?", "{}") == ["missing_request"]:
+        return None
+    return "".join(n for n in names if checks.violations(key, n, "{}") == [])
+
+
+F, G = tool_list("f"), tool_list("g")
+CONFIG_H = '{"tools": [{"toolSpec": {"name": "h", "inputSchema": {"json": {}}}}]}'
+
+
+def fill(line: str) -> str:
+    """`line` with `<F>`, `<G>` (tool lists), `<FH>` and `<H>` (a Bedrock `toolConfig`)
+    filled in."""
+    texts = {"<FH>": tool_list("h", "f"), "<F>": F, "<G>": G, "<H>": CONFIG_H}
+    for name, text in texts.items():
+        line = line.replace(name, text)
+    return line
+
+
+#: Request lines, and the tools each key declares: most of them repeat one tools text (the
+#: reader's fast path), each around the places where a search for the key may mislead.
+REQUEST_LINES = [
+    ("a", r'{"custom_id": "a", "body": {"messages": [{"c": "\"tools\": 1"}], "tools": <F>}}', "f"),
+    ("b", '{"custom_id": "b", "body": {"messages": [], "tools": <F>}}', "f"),
+    ("c", '{"custom_id": "c", "body": {"m": [{"tools": [{"name": "h"}]}], "tools": <G>}}', "g"),
+    ("d", '{"custom_id": "d", "body": {"tools": <F>, "tools": <G>}}', "g"),  # the last wins
+    ("e2", '{"custom_id": "e", "custom_id": "e2", "body": {"tools": <F>}}', "f"),
+    ("a", '{"custom_id": "a", "body": {"tools": <G>}}', "f"),  # a key's first request wins
+    ("n", '{"custom_id": "n", "body": {"messages": []}}', ""),
+    ("o", '{"custom_id": "o", "body": {"tools": {"f": {}}}}', ""),  # not a list: none
+    ("y", '{"custom_id": "y", "body": {"tools": null}}', ""),
+    ("s", r'{"custom_id": "s", "body": {"tool\u0073": <G>}}', "g"),
+    ("x", '["custom_id", "x", {"tools": <F>}]', None),  # not an object: skipped
+    ("k", '{"body": {"tools": <F>}, "k": "k"}', None),  # no key: skipped
+    ("r", '{"recordId": "r", "modelInput": {"toolConfig": <H>}}', "h"),
+    ("t", '{"custom_id": "t", "body": {"tools" :<F> , "toolConfig": <H>}}', "h"),
+    ("u", '{"custom_id": "u", "body": {"toolConfig": <H>, "tools": <G>}}', "h"),
+    ("w", '{"custom_id": "w", "request": {"tools": <G>}}\r', "g"),
+    ("z", '{"custom_id": "z", "tools": <G>, "body": {"tools": <F>}}', "f"),
+    ("z2", '{"custom_id": "z2", "body": {"tools": <F>}, "tools": <G>}', "f"),
+    ("l", '{"key": "l", "tools": <G>}', "g"),  # a log line: the line is the body
+    ("deep", '{"custom_id": "deep", "body": {"tools": <F>, "x": %s}}' % ("[" * 99 + "]" * 99), "f"),
+    ("m", '{"custom_id": "m", "body": {"tools": <FH>}}', "fh"),
+    ("m2", '{"custom_id": "m2", "body": {"tools": <F>}}', "f"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_request_files_are_read_line_by_line(
+    make: Any, backend: Any, tmp_path: Path, gzipped: bool
+) -> None:
+    """Each request's tools, whatever surrounds them on its line (the lines above), read
+    from a request file plain or gzip, and by `Checks` directly."""
+    text = "\n".join(fill(line) for _, line, _ in REQUEST_LINES).encode() + b"\n\n"
+    checks = backend.Checks(None, text, "requests.jsonl")
+    expected = {key: names for key, _, names in reversed(REQUEST_LINES)}
+    assert {key: declared(checks, key) for key in expected} == expected
+    path = tmp_path / ("requests.jsonl.gz" if gzipped else "requests.jsonl")
+    path.write_bytes(gzip.compress(text) if gzipped else text)
+    output = [{"custom_id": key, "response": {"body": chat("{}")}} for key in expected]
+    table = make.OpenAIResponseParser().to_arrow(
+        [json.dumps(line) for line in output], requests=path
+    )
+    got = table.column("violations").to_pylist()
+    assert got == [["missing_request"] if n is None else [] if "f" in n else ["unknown_tool"]
+                   for n in expected.values()]  # fmt: skip
+
+
+BAD_REQUESTS = [
+    '{"custom_id": "q", "body": {"messages": [,], "tools": <F>}}',
+    '{"custom_id": "q", "body": {"tools": <F>]}}',
+    '{"custom_id": "q", "body": {"tools": <F>',
+    '{"custom_id": "q", "body": {"tools": <F>}} x',
+    '{"custom_id": "q", "body": {"tools": [{"a": 1,}]}}',
+    '{"custom_id": "a", "body": {"tools": <F>}',  # a duplicate key is still read
+    '{"custom_id": "q", "body": {"tools": ' + "[" * 2000 + "]" * 2000 + "}}",
+    '{"custom_id": "q", "body": {"tools": [<F>, "\xff"]}}',  # not UTF-8
+]
+
+
+@pytest.mark.parametrize("bad", BAD_REQUESTS, ids=range(len(BAD_REQUESTS)))
+def test_a_request_line_that_is_not_json_is_refused(backend: Any, bad: str) -> None:
+    """After lines of the same tools (read by their text): a line that is not JSON, in
+    its tools or elsewhere, is an error naming it."""
+    good = fill('{"custom_id": "a", "body": {"messages": [], "tools": <F>}}')
+    text = "\n".join([good, good, fill(bad), good]).encode("latin-1")
+    with pytest.raises(ValueError, match=r"^requests\.jsonl, line 3: not JSON"):
+        backend.Checks(None, text, "requests.jsonl")
+
+
 @pytest.mark.parametrize("output", ["jsonl", "csv", "parquet"])
 def test_cli_requests(impl: str, tmp_path: Path, output: str) -> None:
     """`--requests FILE`: the violations column, and the summary's counts by violation
