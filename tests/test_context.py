@@ -102,14 +102,25 @@ def with_context(doc: Any, data: st.DataObject) -> Any:
 
 @pytest.mark.filterwarnings("ignore:.*found no tool call")
 @examples(200)
-@given(st.sampled_from(["openai", "gemini", "auto"]), st.one_of(OPENAI, GEMINI), st.data())
-def test_context_parity(format: str, doc: Any, data: st.DataObject) -> None:
-    """Both backends give the same context columns for responses of any shape."""
+@given(
+    st.sampled_from(["openai", "gemini", "auto"]),
+    st.one_of(OPENAI, GEMINI),
+    st.sampled_from([None, "hermes", "auto"]),
+    st.data(),
+)
+def test_context_parity(
+    format: str, doc: Any, text_dialect: str | None, data: st.DataObject
+) -> None:
+    """Both backends give the same context columns for responses of any shape (with
+    `text_dialect` too), and the same model and id for each record by record."""
     doc = with_context(doc, data)
     line = json.dumps(doc)
     tables = []
     for backend in both_backends():
         cls = bind(getattr(parsers, formats.parser_classes()[format]), backend)
-        tables.append(cls().to_arrow([line, line.encode()]))
-    rust, python = (table.select(["name", "error", *CONTEXT]).to_pylist() for table in tables)
+        read = cls() if text_dialect is None else cls(text_dialect=text_dialect)
+        calls = read.to_arrow([line, line.encode()]).select(["name", "error", *CONTEXT])
+        records = read.to_arrow([line], rows="records").select(["model", "response_id", "calls"])
+        tables.append((calls.to_pylist(), records.to_pylist()))
+    rust, python = tables
     assert rust == python, line
