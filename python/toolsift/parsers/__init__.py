@@ -278,8 +278,9 @@ class _ResponseParser:
         `http_status` (int32) where there is one), `stream` or `line_too_long`.
 
         `rows="records"`: one row per record instead (failed ones and ones without calls
-        too): the record's columns, `calls` (int32, how many), and `tool_calls`: a list
-        of structs of the call columns (`toolsift._types.CALL_LEVEL_COLUMNS`), in order.
+        too): the record's columns (a record without calls has its `model` and
+        `response_id` too), `calls` (int32, how many), and `tool_calls`: a list of
+        structs of the call columns (`toolsift._types.CALL_LEVEL_COLUMNS`), in order.
 
         `carry=["request_id", "meta.user"]`: fields of each record (the line itself: a
         batch file's envelope, not the response inside it), by dot path, a column each
