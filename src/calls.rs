@@ -57,8 +57,8 @@ pub struct Context<'a> {
     /// Per call, in order; empty: every call is of `call_type` with neither a finish
     /// reason nor a choice (a record read as text, a stream, the `json` format).
     pub calls: Vec<CallContext<'a>>,
-    /// The type of a call not marked custom: a raw-text dialect's name (or `litert`) for
-    /// calls read from text; None: `function`.
+    /// The type of a call whose own is not set: a raw-text dialect's name (or `litert`)
+    /// for calls read from text; None: `function`.
     pub call_type: Option<&'static str>,
 }
 
@@ -67,9 +67,11 @@ pub struct Context<'a> {
 pub struct CallContext<'a> {
     pub finish_reason: Option<Cow<'a, str>>,
     pub choice_index: Option<i32>,
-    /// Free text, not JSON arguments (an OpenAI custom tool call, a Responses
-    /// `custom_tool_call`): `call_type` `custom`.
-    pub custom: bool,
+    /// The call's own type, where it is not the record's ([`Context::call_type`]):
+    /// `custom` for free text, not JSON arguments (an OpenAI custom tool call, a
+    /// Responses `custom_tool_call`); a raw-text dialect's name for a call read from a
+    /// message's text (`text_dialect`).
+    pub call_type: Option<&'static str>,
 }
 
 /// `call_type` of a call whose arguments are JSON.
@@ -92,11 +94,7 @@ impl<'a> Context<'a> {
             Some(call) => (
                 call.finish_reason.as_deref(),
                 call.choice_index,
-                if call.custom {
-                    CUSTOM
-                } else {
-                    self.call_type.unwrap_or(FUNCTION)
-                },
+                call.call_type.or(self.call_type).unwrap_or(FUNCTION),
             ),
             None => (None, None, self.call_type.unwrap_or(FUNCTION)),
         }
@@ -113,7 +111,7 @@ impl<'a> Context<'a> {
                 .map(|call| CallContext {
                     finish_reason: call.finish_reason.map(owned),
                     choice_index: call.choice_index,
-                    custom: call.custom,
+                    call_type: call.call_type,
                 })
                 .collect(),
             call_type: self.call_type,

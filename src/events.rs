@@ -6,7 +6,7 @@
 //! `python/toolsift/_pure/events.py`.
 
 use crate::accumulator::{typed_event, Accumulator, StreamCall, ERROR_TYPE, FRAGMENT};
-use crate::calls::{Call, CallContext, Context, Record};
+use crate::calls::{Call, CallContext, Context, Record, CUSTOM};
 use crate::formats::{Format, JsonOptions, Unwrapped, Walked};
 use crate::framing::{starts_sse, JsonValues, Sse};
 use crate::json::{self, JsonError, Tape, Token};
@@ -351,7 +351,7 @@ impl Assembler {
             .ordered()
             .iter()
             .map(|&at| CallContext {
-                custom: self.acc.slots[at].verbatim,
+                call_type: self.acc.slots[at].verbatim.then_some(CUSTOM),
                 ..CallContext::default()
             })
             .collect();

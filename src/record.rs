@@ -1,8 +1,9 @@
 //! One response's JSON text to its calls, with nothing borrowed from Python: the part of
 //! the work that runs on worker threads with the GIL released.
 
-use crate::calls::{decode_object, string_at, Arguments, Call, CallContext, CallTurn};
-use crate::calls::{Context, Record};
+use crate::calls::{
+    decode_object, string_at, Arguments, Call, CallContext, CallTurn, Context, Record, CUSTOM,
+};
 use crate::compact;
 use crate::events::{self, holds_stream};
 use crate::formats::messages::{self, Exchange, MessagesFormat};
@@ -83,10 +84,13 @@ pub fn record_at_with<'a>(
         }
     };
     if let (Format::WithText(_, text), Some(walked)) = (format, Walked::named(name)) {
-        // Calls in the text too; no context columns yet for these records.
+        // Calls in the text too.
         return text_record(text, walked, tape, root, decode);
     }
-    let context = context_of(&node, Walked::named(name), &raw_calls);
+    let placed = raw_calls
+        .iter()
+        .map(|call| (call.choice.as_ref(), own_type(call)));
+    let context = context_of(&node, Walked::named(name), placed);
     let calls = (raw_calls.into_iter())
         .map(|call| call_at(&tape, found_at(call), decode))
         .collect();
@@ -101,24 +105,40 @@ pub fn record_at_with<'a>(
     }
 }
 
-/// The context of a response `walked` read (its format's `context` hook), and of each of
-/// its calls: the finish reason of its choice (else the response's), the choice's
-/// `index` (an integer of 32 bits; else its position), and whether it is free text.
-/// Nothing but the call types for the `json` format or where there are no calls.
-fn context_of<'a>(
-    node: &TapeNode<'_, 'a>,
+/// A call's place, for its context: the choice it is in, with the choice's position,
+/// and its own type where it has one (`CallContext::call_type`).
+type Placed<'n, 't, 'a> = (Option<&'n (usize, TapeNode<'t, 'a>)>, Option<&'static str>);
+
+/// The own type of a call found in the structure: `custom` for free text.
+fn own_type<N>(call: &RawCall<N>) -> Option<&'static str> {
+    call.verbatim.then_some(CUSTOM)
+}
+
+/// The context of a response `walked` read (its format's `context` hook; a record
+/// without calls has its model and id too), and of each of its calls (`placed`): the
+/// finish reason of its choice (else the response's), the choice's `index` (an integer
+/// of 32 bits; else its position), and its own type. Nothing but the call types for the
+/// `json` format.
+fn context_of<'n, 't: 'n, 'a: 't>(
+    node: &TapeNode<'t, 'a>,
     walked: Option<Walked>,
-    raw_calls: &[RawCall<TapeNode<'_, 'a>>],
+    placed: impl Iterator<Item = Placed<'n, 't, 'a>>,
 ) -> Context<'a> {
-    let (Some(walked), false) = (walked, raw_calls.is_empty()) else {
-        return Context::default();
+    let Some(walked) = walked else {
+        let calls = placed.map(|(_, call_type)| CallContext {
+            call_type,
+            ..CallContext::default()
+        });
+        return Context {
+            calls: calls.collect(),
+            ..Context::default()
+        };
     };
     let Ok(found) = walked.context(node);
     let text = |n: Option<TapeNode<'_, 'a>>| n.and_then(|n| string_at(n.tape, n.idx));
     let finish_reason = text(found.finish_reason);
-    let calls = raw_calls
-        .iter()
-        .map(|call| match &call.choice {
+    let calls = placed
+        .map(|(choice, call_type)| match choice {
             Some((position, choice)) => {
                 let Ok(finish) = first_field(choice, found.choice_finish);
                 let Ok(index) = choice.member("index");
@@ -129,13 +149,13 @@ fn context_of<'a>(
                             .and_then(small_int)
                             .unwrap_or_else(|| i32::try_from(*position).unwrap_or(i32::MAX)),
                     ),
-                    custom: call.verbatim,
+                    call_type,
                 }
             }
             None => CallContext {
                 finish_reason: finish_reason.clone(),
                 choice_index: None,
-                custom: call.verbatim,
+                call_type,
             },
         })
         .collect();
@@ -186,7 +206,9 @@ fn call_at<'a>(tape: &Tape<'a>, (name, id, arguments, verbatim): Found, decode: 
 }
 
 /// The record of a response read with `text_dialect` (`crate::text_dialect`): each
-/// message's structured calls, or those its text holds, and the text's content.
+/// message's structured calls, or those its text holds, and the text's content; the
+/// context of the format, a call read from a message's text in the message's choice and
+/// of the dialect's type.
 fn text_record<'a>(
     text: &TextFormat,
     walked: Walked,
@@ -203,10 +225,15 @@ fn text_record<'a>(
         content,
         reasoning,
     }) = text_dialect::read(walked, &node, text);
+    let placed = calls.iter().map(|call| match call {
+        text_dialect::Found::Structured(call) => (call.choice.as_ref(), own_type(call)),
+        text_dialect::Found::Text(_, choice, dialect) => (choice.as_ref(), Some(*dialect)),
+    });
+    let context = context_of(&node, Some(walked), placed);
     let calls = (calls.into_iter())
         .map(|call| match call {
             text_dialect::Found::Structured(call) => call_at(&tape, found_at(call), decode),
-            text_dialect::Found::Text(call) => call,
+            text_dialect::Found::Text(call, ..) => call,
         })
         .collect();
     Record {
@@ -215,7 +242,7 @@ fn text_record<'a>(
         format: Ok(walked.name()),
         content,
         reasoning,
-        context: Context::default(),
+        context,
         turns: Vec::new(),
     }
 }

@@ -5,14 +5,16 @@
 //! `python/toolsift/_pure/assistant_text.py`, whose docstring has the rules.
 
 use crate::calls::Call;
-use crate::formats::{RawCall, TextFormat, Walked};
+use crate::formats::{RawCall, TextFormat, Walked, AUTO_TEXT};
 use crate::node::Node;
 
-/// One call of a response read with a text dialect: one its structure holds, or one read
-/// from a message's text.
+/// One call of a response read with a text dialect: one its structure holds (in its
+/// message's choice, where the format has choices), or one read from a message's text,
+/// with the choice the message is and the name of the dialect that read it (the
+/// `call_type` column).
 pub enum Found<N> {
     Structured(RawCall<N>),
-    Text(Call<'static>),
+    Text(Call<'static>, Option<(usize, N)>, &'static str),
 }
 
 /// A response's calls, with the content and reasoning of its assistant text.
@@ -40,16 +42,25 @@ pub fn read<N: Node>(walked: Walked, doc: &N, text: &TextFormat) -> Result<TextR
             }
         }
         let read = (!message.is_empty()).then(|| text.record(message.as_bytes()).into_owned());
+        let choice = turn.choice;
+        let structured = |calls: Vec<RawCall<N>>| {
+            calls.into_iter().map(|mut call| {
+                call.choice = call.choice.or_else(|| choice.clone());
+                Found::Structured(call)
+            })
+        };
         let Some(read) = read else {
-            calls.extend(turn.calls.into_iter().map(Found::Structured));
+            calls.extend(structured(turn.calls));
             continue;
         };
         contents.extend(read.content);
         reasonings.extend(read.reasoning);
         if turn.calls.is_empty() {
-            calls.extend(read.calls.into_iter().map(Found::Text));
+            let dialect = read.format.unwrap_or(AUTO_TEXT);
+            let text_calls = read.calls.into_iter();
+            calls.extend(text_calls.map(|call| Found::Text(call, choice.clone(), dialect)));
         } else {
-            calls.extend(turn.calls.into_iter().map(Found::Structured));
+            calls.extend(structured(turn.calls));
         }
     }
     Ok(TextRead {

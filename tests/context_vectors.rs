@@ -16,10 +16,11 @@ use toolsift::bulk::rows::Rows;
 use toolsift::bulk::Reader;
 use toolsift::formats::Format;
 
-/// `[name, model, response_id, finish_reason, choice_index, call_type]` of every row.
-fn rows(format: &Format, text: &str) -> Vec<Value> {
+/// `[name, model, response_id, finish_reason, choice_index, call_type]` of every row
+/// (`every_record`: a record without calls has a row too, its name null).
+fn rows(format: &Format, text: &str, every_record: bool) -> Vec<Value> {
     let reader = Reader::new(format, None).with_encoded_arguments();
-    let mut rows = Rows::new();
+    let mut rows = Rows::new().with_every_record(every_record);
     rows.add(0, reader.read(text.as_bytes()));
     let batch = rows.finish().unwrap().batch;
     let strings = |name: &str| {
@@ -70,14 +71,27 @@ fn context_vectors() {
             "arguments",
             false,
         )
+        .unwrap()
+        .with_text_dialect(case["text_dialect"].as_str(), None)
         .unwrap();
         let text = case["text"].as_str().unwrap();
         let expected = case["rows"].as_array().unwrap();
-        assert_eq!(&rows(&format, text), expected, "{name}");
+        // A record without calls: its one row (`every_record`) has the model and id.
+        let by_record = case.get("by_record").filter(|_| expected.is_empty());
+        let check = |text: &str| {
+            assert_eq!(&rows(&format, text, false), expected, "{name}");
+            if let Some(by_record) = by_record {
+                let [row] = &rows(&format, text, true)[..] else {
+                    panic!("{name}: one row")
+                };
+                let (row, want) = (row.as_array().unwrap(), by_record.as_array().unwrap());
+                assert_eq!(row[1..3], want[..2], "{name}: by record");
+            }
+        };
+        check(text);
         // On a pruned tape (an object record only: the others are read in full).
         if let Some(inner) = text.strip_suffix('}').filter(|_| text.starts_with('{')) {
-            let pruned = format!("{inner},\"zz\":1e400}}");
-            assert_eq!(&rows(&format, &pruned), expected, "{name} (pruned)");
+            check(&format!("{inner},\"zz\":1e400}}"));
         }
     }
 }

@@ -79,6 +79,20 @@ _NAMES = {
 }
 
 
+TOOLS = {
+    "get_weather": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+    },
+    "send_email": {"type": "object", "properties": {"to": {"type": "array"}}},
+}
+"""Tool definitions (a `{name: schema}` mapping) for the engines' checks: the sample's
+other tools are unknown."""
+
+CONTEXT = ("model", "response_id", "finish_reason", "choice_index", "call_type")
+
+
 def write_files(directory: Path, kinds: tuple[str, ...] = KINDS) -> list[Path]:
     """One file per kind, each with a different part of `lines()` (and the last line
     without its newline); returns their paths in order of name."""

@@ -20,17 +20,34 @@ CONTEXT = ("model", "response_id", "finish_reason", "choice_index", "call_type")
 CASES = json.loads((VECTORS / "context.json").read_text("utf-8"))
 
 
-def parser(make: Any, format: str) -> Any:
+def parser(make: Any, format: str, text_dialect: str | None = None) -> Any:
     cls = getattr(make, formats.parser_classes()[format])
-    return cls(format) if cls.__name__ == "RawTextParser" else cls()
+    if cls.__name__ == "RawTextParser":
+        return cls(format)
+    return cls() if text_dialect is None else cls(text_dialect=text_dialect)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_context_vectors(make: Any, case: dict[str, Any]) -> None:
-    table = parser(make, case["format"]).to_arrow([case["text"]])
+    """Each call row's context; with `by_record`, the record's row of `rows="records"`
+    (a record without calls has its model and id too)."""
+    read = parser(make, case["format"], case.get("text_dialect"))
+    table = read.to_arrow([case["text"]])
     columns = table.select(["name", *CONTEXT]).to_pydict()
     rows = [list(row) for row in zip(*columns.values(), strict=True)]
     assert rows == case["rows"]
+    if "by_record" in case:
+        [record] = read.to_arrow([case["text"]], rows="records").to_pylist()
+        assert [record["model"], record["response_id"], record["calls"]] == case["by_record"]
+        batches = read.arrow_batches([case["text"]], rows="records")
+        [streamed] = batches.read_all().select(["model", "response_id", "calls"]).to_pylist()
+        assert list(streamed.values()) == case["by_record"]
+
+
+def test_a_record_without_calls_gives_no_row_of_calls(make: Any) -> None:
+    """Without `rows="records"`, a record without calls still gives no row."""
+    [case] = [case for case in CASES if case["rows"] == [] and "by_record" in case][:1]
+    assert parser(make, case["format"]).to_arrow([case["text"]]).num_rows == 0
 
 
 def test_context_columns_come_last(make: Any) -> None:
@@ -48,6 +65,7 @@ def test_context_vectors_cover_every_format() -> None:
     walked = {name for name, cls in formats.parser_classes().items() if cls != "RawTextParser"}
     assert walked <= covered
     assert covered - walked  # a raw-text dialect
+    assert any("text_dialect" in case for case in CASES)
 
 
 # A context value: a string, or anything else JSON holds (only strings are kept; an
@@ -84,14 +102,25 @@ def with_context(doc: Any, data: st.DataObject) -> Any:
 
 @pytest.mark.filterwarnings("ignore:.*found no tool call")
 @examples(200)
-@given(st.sampled_from(["openai", "gemini", "auto"]), st.one_of(OPENAI, GEMINI), st.data())
-def test_context_parity(format: str, doc: Any, data: st.DataObject) -> None:
-    """Both backends give the same context columns for responses of any shape."""
+@given(
+    st.sampled_from(["openai", "gemini", "auto"]),
+    st.one_of(OPENAI, GEMINI),
+    st.sampled_from([None, "hermes", "auto"]),
+    st.data(),
+)
+def test_context_parity(
+    format: str, doc: Any, text_dialect: str | None, data: st.DataObject
+) -> None:
+    """Both backends give the same context columns for responses of any shape (with
+    `text_dialect` too), and the same model and id for each record by record."""
     doc = with_context(doc, data)
     line = json.dumps(doc)
     tables = []
     for backend in both_backends():
         cls = bind(getattr(parsers, formats.parser_classes()[format]), backend)
-        tables.append(cls().to_arrow([line, line.encode()]))
-    rust, python = (table.select(["name", "error", *CONTEXT]).to_pylist() for table in tables)
+        read = cls() if text_dialect is None else cls(text_dialect=text_dialect)
+        calls = read.to_arrow([line, line.encode()]).select(["name", "error", *CONTEXT])
+        records = read.to_arrow([line], rows="records").select(["model", "response_id", "calls"])
+        tables.append((calls.to_pylist(), records.to_pylist()))
+    rust, python = tables
     assert rust == python, line

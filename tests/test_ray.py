@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.fs
 import pytest
 from conftest import IMPLS, backend_module, bind, require_engine
-from engine_files import lines, response_table, write_files, write_transcripts
+from engine_files import CONTEXT, TOOLS, lines, response_table, write_files, write_transcripts
 from toolsift import _engines, parsers
 
 require_engine("ray.data", "ray")
@@ -225,3 +225,29 @@ def test_read_transcripts(cluster: str, tmp_path: Path) -> None:
     want = [{"file": str(path), **row} for row in transcripts.to_arrow(path).to_pylist()]
     assert any(row["result"] is not None for row in want)
     assert rows_of(dataset) == want
+
+
+def test_context_columns_and_tools(cluster: str, files: list[Path]) -> None:
+    """The context columns reach Ray; a parser made with `tools=` (pickled with them to
+    the workers) checks each call: the rows of `to_arrow` with those tools."""
+    checked = bind(parsers.OpenAIResponseParser, backend_module(cluster))(tools=TOOLS)
+    dataset = toolsift.ray.read_tool_calls(str(files[0]), format=checked)
+    rows = rows_of(dataset)
+    want = [{"file": str(files[0]), **row} for row in checked.to_arrow(files[0]).to_pylist()]
+    assert rows == want
+    calls = [row for row in rows if row["call_index"] is not None]
+    assert all(row["model"] == "gpt-4o-mini-2024-07-18" for row in calls)
+    assert all(row["finish_reason"] and row["call_type"] == "function" for row in calls)
+    assert {row["name"] for row in calls if row["violations"] == []} <= set(TOOLS)
+    assert any(row["violations"] == ["unknown_tool"] for row in calls)
+    table = response_table()
+    extracted = ray.data.from_arrow(table).map_batches(
+        toolsift.ray.extract("response", format=checked), batch_format="pyarrow"
+    )
+    got = table_of(extracted).select(["row_id", "call_index", "violations", *CONTEXT])
+    want_table = _engines.extract_table(checked, table, "response")
+    order = [("row_id", "ascending"), ("call_index", "ascending")]
+    assert got.sort_by(order).to_pylist() == (
+        want_table.select(got.column_names).sort_by(order).to_pylist()
+    )
+    assert any(row["violations"] == [] for row in got.to_pylist())

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.fs
 import pytest
 from conftest import IMPLS, backend_module, bind, require_engine
-from engine_files import lines, response_table, write_files, write_transcripts
+from engine_files import CONTEXT, TOOLS, lines, response_table, write_files, write_transcripts
 from toolsift import _engines, parsers
 
 require_engine("pyspark.sql.datasource", "spark")
@@ -269,3 +269,28 @@ def test_read_transcripts(spark: Any, tmp_path: Path) -> None:
     want = [{"file": str(path), **row} for row in transcripts.to_arrow(path).to_pylist()]
     assert any(row["result"] is not None for row in want)
     assert rows_of(df) == want
+
+
+def test_context_columns_and_the_tools_option(spark: Any, files: list[Path]) -> None:
+    """The context columns reach Spark; the option `tools` (JSON text) checks each call:
+    the rows of `to_arrow` with those tools. `extract` with a parser made with `tools=`."""
+    import json
+
+    checked = bind(parsers.OpenAIResponseParser, backend_module(spark.impl))(tools=TOOLS)
+    rows = rows_of(read(spark, str(files[0]), tools=json.dumps(TOOLS)))
+    want = [{"file": str(files[0]), **row} for row in checked.to_arrow(files[0]).to_pylist()]
+    assert rows == want
+    calls = [row for row in rows if row["call_index"] is not None]
+    assert all(row["model"] == "gpt-4o-mini-2024-07-18" for row in calls)
+    assert all(row["finish_reason"] and row["call_type"] == "function" for row in calls)
+    assert any(row["violations"] == ["unknown_tool"] for row in calls)
+    assert any(row["violations"] == [] for row in calls)
+    with pytest.raises(Exception, match='option "tools" must be the JSON text'):
+        read(spark, str(files[0]), tools="{nope").collect()
+    table = response_table()
+    df = spark.createDataFrame(table).repartition(2)
+    got = toolsift.spark.extract(df, "response", format=checked).toArrow()
+    got = got.select(["row_id", "call_index", "violations", *CONTEXT])
+    want_table = _engines.extract_table(checked, table, "response").select(got.column_names)
+    order = [("row_id", "ascending"), ("call_index", "ascending")]
+    assert got.sort_by(order).to_pylist() == want_table.sort_by(order).to_pylist()

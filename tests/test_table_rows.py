@@ -312,6 +312,51 @@ def test_carry_files(make: Any, tmp_path: Path) -> None:
     assert table.column("meta.user").to_pylist() == [5, 6, None, None, None]
 
 
+def test_carry_parse_file(make: Any, tmp_path: Path) -> None:
+    """`parse_file(carry=...)`: each response's `carried`, `{path: value}` decoded from
+    its line (None where the path leads nowhere, or the line is not JSON); in
+    `model_dump()` and equality, kept by pickle; absent without `carry`."""
+    import pickle
+
+    path = tmp_path / "carry.jsonl"
+    path.write_text("\n".join(carry_records()) + "\n\n")
+    parser = make.OpenAIResponseParser()
+    responses = list(parser.parse_file(path, carry=CARRIED, threads=2))
+    assert [r.carried for r in responses] == [
+        {"request_id": "r0", "meta.user": 5, "meta.ok": True, "meta.t": 0.5, "meta.v": 1,
+         "meta.none": None},
+        {"request_id": "r1", "meta.user": 6, "meta.ok": False, "meta.t": 2, "meta.v": "x",
+         "meta.none": None},
+        dict.fromkeys(CARRIED),
+        {"request_id": 'q"', **dict.fromkeys(CARRIED[1:])},
+        {"request_id": "r4", "meta.user": None, "meta.ok": None, "meta.t": 1e3, "meta.v": [1],
+         "meta.none": None},
+    ]  # fmt: skip
+    assert responses[3].error is not None  # a failed record carries its fields too
+    dumped = responses[0].model_dump()
+    assert dumped["carried"] == responses[0].carried
+    assert list(dumped) == ["tool_calls", "raw", "error", "carried"]
+    assert pickle.loads(pickle.dumps(responses[0])) == responses[0]
+    assert "carried={'request_id': 'r0'" in repr(responses[0])
+    plain = list(parser.parse_file(path))
+    assert all(r.carried is None and "carried" not in r.model_dump() for r in plain)
+    assert plain[0] != responses[0]  # the carried fields count in equality
+    assert [r.tool_calls for r in plain] == [r.tool_calls for r in responses]
+
+
+@pytest.mark.parametrize("case", CARRY["cases"], ids=lambda case: case["name"])
+def test_carry_parse_file_vectors(case: dict[str, Any], make: Any, tmp_path: Path) -> None:
+    """tests/vectors/carry.json through `parse_file`: the values whose JSON text the
+    table carries, decoded."""
+    from toolsift._jsontext import loads
+
+    path = tmp_path / "one.jsonl"
+    path.write_text(case["record"] + "\n", "utf-8")
+    [response] = make.AutoResponseParser().parse_file(path, carry=CARRY["paths"])
+    want = [None if text is None else loads(text) for text in case["values"]]
+    assert response.carried == dict(zip(CARRY["paths"], want, strict=True))
+
+
 @pytest.mark.parametrize(
     ("carry", "error", "message"),
     [
@@ -328,5 +373,7 @@ def test_carry_is_checked(make: Any, carry: Any, error: type, message: str) -> N
     parser = make.OpenAIResponseParser()
     with pytest.raises(error, match=message):
         parser.to_arrow(["{}"], carry=carry)
+    with pytest.raises(error, match=message):
+        parser.parse_file(SAMPLES / "openai_batch_output.jsonl", carry=carry)
     with pytest.raises(error, match=message):
         parser.arrow_batches(["{}"], carry=carry)

@@ -40,6 +40,7 @@ __all__ = [
     "ProgressArg",
     "arrow_batches",
     "by_record",
+    "carried",
     "carry_names",
     "checked",
     "checks",
@@ -833,6 +834,29 @@ def checked(
                 found = (line.get(key) for key in _REQUEST_KEYS)
                 custom_id = next((key for key in found if isinstance(key, str)), None)
         check_calls(checks, response, custom_id)
+        yield response
+
+
+def carried(responses: Iterator[AgentResponse], carry: Sequence[str]) -> Iterator[AgentResponse]:
+    """`responses` with their `carried` fields set: for each of `carry` (checked dot
+    paths) the value at that path of the line (`raw`), decoded; None where the path leads
+    nowhere (a missing key, a null, a value that is not an object on the way) or the line
+    is not JSON: the values whose JSON text `carried_values` gives the table."""
+    from toolsift._jsontext import loads
+
+    paths = [name.split(".") for name in carry]
+    for response in responses:
+        try:
+            line = loads(response.raw)
+        except ValueError:  # not JSON (a ParseError), or a line too long (`raw` empty)
+            line = None
+        values = {}
+        for name, keys in zip(carry, paths, strict=True):
+            node = line
+            for key in keys:
+                node = node.get(key) if isinstance(node, dict) else None
+            values[name] = node
+        response.carried = values
         yield response
 
 

@@ -105,6 +105,7 @@ class _Reader(DataSourceReader):  # type: ignore[misc]
             "auto" if format is None else str(format),
             **_json_options(options),
             **({} if repair is None else {"repair": str(repair)}),
+            **_tools_option(options),
         )
         self.record_path = options.get("recordPath")
         self.threads = _positive(options, "threads") or 1
@@ -165,6 +166,20 @@ def _json_options(options: Any) -> dict[str, Any]:
         else:
             given[key] = value
     return given
+
+
+def _tools_option(options: Any) -> dict[str, Any]:
+    """The option `tools`: the JSON text of the tool definitions (any shape `tools=`
+    takes), each call checked against them (the `violations` column)."""
+    text = options.get("tools")
+    if text is None:
+        return {}
+    try:
+        return {"tools": json.loads(text)}
+    except ValueError:
+        raise ValueError(
+            f'option "tools" must be the JSON text of tool definitions, got {text!r}'
+        ) from None
 
 
 def _positive(options: Any, key: str) -> int | None:

@@ -351,15 +351,21 @@ class AgentResponse:
     `content` and `reasoning` are what `RawTextParser` reads around the calls of a
     model's raw text: the text outside the calls (markers removed) and the text of its
     reasoning blocks; None where there is none, and for every other parser.
+
+    `carried` holds the fields `parse_file(carry=[...])` names, `{dot path: value}` (the
+    value as decoded from the line, None where the path leads nowhere); None without
+    `carry`, and absent from `model_dump()` then.
     """
 
-    __slots__ = ("content", "error", "raw", "reasoning", "tool_calls")
+    # `_carried` stays unset (read as None) without `carry=`.
+    __slots__ = ("_carried", "content", "error", "raw", "reasoning", "tool_calls")
 
     tool_calls: list[ToolCall]
     raw: Any
     error: str | None
     content: str | None
     reasoning: str | None
+    _carried: dict[str, Any] | None
 
     def __init__(
         self,
@@ -368,12 +374,28 @@ class AgentResponse:
         error: str | None = None,
         content: str | None = None,
         reasoning: str | None = None,
+        *,
+        carried: dict[str, Any] | None = None,
     ) -> None:
         self.tool_calls = [] if tool_calls is None else tool_calls
         self.raw = raw
         self.error = error
         self.content = content
         self.reasoning = reasoning
+        if carried is not None:
+            self._carried = carried
+
+    @property
+    def carried(self) -> dict[str, Any] | None:
+        """The carried fields (`parse_file(carry=...)`), `{dot path: value}`, or None."""
+        try:
+            return self._carried
+        except AttributeError:
+            return None
+
+    @carried.setter
+    def carried(self, value: dict[str, Any] | None) -> None:
+        self._carried = value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AgentResponse):
@@ -384,6 +406,7 @@ class AgentResponse:
             and self.error == other.error
             and self.content == other.content
             and self.reasoning == other.reasoning
+            and _equal(self.carried, other.carried)
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like a pydantic model
@@ -394,12 +417,14 @@ class AgentResponse:
             extra += f", content={self.content!r}"
         if self.reasoning is not None:
             extra += f", reasoning={self.reasoning!r}"
+        if self.carried is not None:
+            extra += f", carried={_safe_repr(self.carried)}"
         calls, raw = _safe_repr(self.tool_calls), _safe_repr(self.raw)
         return f"AgentResponse(tool_calls={calls}, raw={raw}{extra})"
 
     def model_dump(self) -> dict[str, Any]:
-        """A plain dict; tool calls become dicts too. `content` and `reasoning` are in
-        it where they are not None (russo's AgentResponse has neither)."""
+        """A plain dict; tool calls become dicts too. `content`, `reasoning` and
+        `carried` are in it where they are not None (russo's AgentResponse has none)."""
         dumped: dict[str, Any] = {
             "tool_calls": [call.model_dump() for call in self.tool_calls],
             "raw": self.raw,
@@ -409,15 +434,29 @@ class AgentResponse:
             dumped["content"] = self.content
         if self.reasoning is not None:
             dumped["reasoning"] = self.reasoning
+        if self.carried is not None:
+            dumped["carried"] = self.carried
         return dumped
 
     to_dict = model_dump
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (
-            AgentResponse,
-            (self.tool_calls, self.raw, self.error, self.content, self.reasoning),
-        )
+        fields = (self.tool_calls, self.raw, self.error, self.content, self.reasoning)
+        if self.carried is None:
+            return (AgentResponse, fields)
+        return (_agent_response, (*fields, self.carried))
+
+
+def _agent_response(
+    tool_calls: list[ToolCall],
+    raw: Any,
+    error: str | None,
+    content: str | None,
+    reasoning: str | None,
+    carried: dict[str, Any] | None,
+) -> AgentResponse:
+    """An AgentResponse with its carried fields (unpickling)."""
+    return AgentResponse(tool_calls, raw, error, content, reasoning, carried=carried)
 
 
 class Stream(Protocol):

@@ -43,7 +43,8 @@ def read_tool_calls(
 
     `format`: a format name (`"openai"`, `"gemini"`, ...; default `"auto"`, as in the
     CLI and `toolsift.spark`) or a toolsift parser
-    (e.g. `JsonResponseParser(tool_calls_key=...)`). `record_path` as for `to_arrow`.
+    (e.g. `JsonResponseParser(tool_calls_key=...)`; one made with `tools=` checks each
+    call: `violations`). `record_path` as for `to_arrow`.
     `threads`: toolsift's threads within each read task (default 1: Ray runs a task per
     core). `ray_options`: the options of Ray's file-based datasources (`filesystem`,
     `partitioning`, `partition_filter`, `ignore_missing_paths`, `shuffle`,
@@ -118,7 +119,9 @@ def extract(
     read as the JSON text of each row) into one row per tool call. Each call row
     carries the other columns of its row; then come the columns of `to_arrow` without
     `record` (a position in an arbitrary batch): `custom_id`, `format`, `call_index`,
-    `id`, `name`, `arguments`, `raw_arguments`, `error`, `defect`, `repairs`. A row
+    `id`, `name`, `arguments`, `raw_arguments`, `error`, `defect`, `repairs`,
+    `violations`, the context columns (`model`, `response_id`, `finish_reason`,
+    `choice_index`, `call_type`), `error_kind`, `http_status`. A row
     whose text cannot be read
     (not JSON; a null is `no response (null)`) gives one row with `error`; a row without
     calls gives none. A carried column named like a call column is an error (rename it

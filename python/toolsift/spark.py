@@ -37,7 +37,9 @@ def _require_pyspark() -> Any:
 def data_source() -> type:
     """The Python Data Source class (`pyspark.sql.datasource.DataSource`), named
     `toolsift`. Options: `format` (default `auto`), `recordPath`, `threads` (default 1),
-    `filesPerPartition` (default: grouped by size, see `register`), and with format
+    `filesPerPartition` (default: grouped by size, see `register`), `repair`, `tools`
+    (the JSON text of tool definitions, any shape `to_arrow`'s `tools` takes: each call
+    checked against them in `violations`), and with format
     `json` the keys of
     `JsonResponseParser` (`tool_calls_key`, `name_key`, `arguments_key`, `single`).
     Columns: `file` (the path as given, or the file found under a directory or glob),
@@ -72,14 +74,15 @@ def extract(
     or binary texts, or a struct column as `spark.read.json` gives, read as the JSON text
     of each row): the other columns of the call's row, then `custom_id`, `format`,
     `call_index`, `id`, `name`, `arguments`, `raw_arguments`, `error`, `defect`,
-    `repairs` (`to_arrow`'s
-    columns without `record`, a position in an arbitrary Arrow batch). A row whose text
-    cannot be read gives one row with `error` (a null: `no response (null)`); a row
-    without calls gives none. A carried column named like a call column is an error
+    `repairs`, `violations`, the context columns (`model`, `response_id`,
+    `finish_reason`, `choice_index`, `call_type`), `error_kind`, `http_status`
+    (`to_arrow`'s columns without `record`, a position in an arbitrary Arrow batch). A
+    row whose text cannot be read gives one row with `error` (a null: `no response
+    (null)`); a row without calls gives none. A carried column named like a call column is an error
     (rename it first).
 
-    `format`: a format name (default `auto`, as in the CLI) or a toolsift parser;
-    `record_path` as for `to_arrow`;
+    `format`: a format name (default `auto`, as in the CLI) or a toolsift parser (one
+    made with `tools=` checks each call: `violations`); `record_path` as for `to_arrow`;
     `threads`: toolsift's threads per task (default 1)."""
     _require_pyspark()
     from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema

@@ -102,6 +102,15 @@ impl Reader {
         self
     }
 
+    /// The same, keeping the parts of a record `carry` reads where it prunes
+    /// ([`Self::read_carrying`]).
+    pub fn with_carry(mut self, carry: &Carry) -> Reader {
+        if let Some(keep) = &mut self.keep {
+            keep.merge(&carry.keep);
+        }
+        self
+    }
+
     /// The same, with lines of files up to `max_line` bytes.
     pub fn with_max_line(mut self, max_line: usize) -> Reader {
         self.max_line = max_line;
@@ -147,12 +156,38 @@ impl Reader {
 
     /// Read one record: decode, find the response (see [`envelope::locate`]), walk it.
     pub fn read<'a>(&self, text: &'a [u8]) -> Outcome<'a> {
+        self.read_seeing(text, |_| {})
+    }
+
+    /// [`Self::read`], and the fields `carry` names in the record (`carried`; see
+    /// [`Carry::values`]): read from the document parsed for its calls (the reader made
+    /// [`Self::with_carry`]), not parsed again; for a record read as text, apart.
+    pub fn read_carrying<'a>(
+        &self,
+        text: &'a [u8],
+        carry: &Carry,
+        carried: &mut Vec<Option<String>>,
+    ) -> Outcome<'a> {
+        let mut seen = None;
+        let outcome = self.read_seeing(text, |tape| seen = Some(carry.values_at(tape)));
+        *carried = match (seen, &outcome) {
+            (Some(values), _) => values,
+            (None, Outcome::NotJson(_)) => carry.nothing(),
+            (None, _) => carry.values(text),
+        };
+        outcome
+    }
+
+    /// [`Self::read`], showing `seen` each document parsed of the record (the last one
+    /// shown is the one read).
+    fn read_seeing<'a>(&self, text: &'a [u8], mut seen: impl FnMut(&Tape<'a>)) -> Outcome<'a> {
         if let Some(reader) = self.format.text() {
             return self.read_text(reader, text);
         }
         // The hand-written pass reads a whole record faster than serde_json reads the
         // parts of it that are kept (below, for what the hand-written pass does not read).
         if let Some(tape) = json::parse_plain(text) {
+            seen(&tape);
             return self.outcome(tape);
         }
         if let Some(keep) = self.keep.as_ref().filter(|_| prunable(text)) {
@@ -160,6 +195,7 @@ impl Reader {
             // A record that fails goes again in full (so that its error message,
             // which may describe any part of it, is the same).
             if let Ok(tape) = json::parse_pruned(text, keep) {
+                seen(&tape);
                 let located = envelope::locate(&tape, self.path.as_deref());
                 // A piece of a stream goes again in full: its stream reader reads members
                 // the pruned tape leaves out.
@@ -181,7 +217,10 @@ impl Reader {
             }
         }
         match json::parse(text) {
-            Ok(tape) => self.outcome(tape),
+            Ok(tape) => {
+                seen(&tape);
+                self.outcome(tape)
+            }
             Err(err) => self.not_json(text, err),
         }
     }
@@ -327,27 +366,38 @@ impl Carry {
 
     /// The value at each path as compact JSON text; None where the path leads nowhere (a
     /// missing key, a null, or a value that is not an object on the way) or the record is
-    /// not JSON. Parsed again, apart from the reading of its calls: only what is carried
-    /// is kept, and a failed record carries its fields too.
+    /// not JSON. Parsed apart from the reading of its calls (only what is carried is
+    /// kept): for a record [`Reader::read_carrying`] has no document of.
     pub fn values(&self, text: &[u8]) -> Vec<Option<String>> {
         let tape = if prunable(text) {
             json::parse_pruned(text, &self.keep)
         } else {
             json::parse(text)
         };
-        let Ok(tape) = tape else {
-            return vec![None; self.paths.len()];
-        };
+        match tape {
+            Ok(tape) => self.values_at(&tape),
+            Err(_) => self.nothing(),
+        }
+    }
+
+    /// The values of the record whose document `tape` is (with at least the parts
+    /// carried kept: [`Reader::with_carry`]).
+    pub fn values_at(&self, tape: &Tape<'_>) -> Vec<Option<String>> {
         self.paths
             .iter()
             .map(|keys| {
                 let mut node = 0;
                 for key in keys {
-                    node = crate::node::value(&tape, node, key)?;
+                    node = crate::node::value(tape, node, key)?;
                 }
-                Some(crate::compact::to_string(&tape, node))
+                Some(crate::compact::to_string(tape, node))
             })
             .collect()
+    }
+
+    /// The values of a record that is not JSON: none.
+    pub fn nothing(&self) -> Vec<Option<String>> {
+        vec![None; self.paths.len()]
     }
 }
 
@@ -358,7 +408,7 @@ pub fn read_record<'a>(format: &Format, text: &'a [u8], path: Option<&[String]>)
 
 #[cfg(test)]
 mod tests {
-    use super::Carry;
+    use super::{Carry, Format, Reader};
     use serde_json::Value;
 
     /// tests/vectors/carry.json: the pure `carried_values` gives each case's values.
@@ -388,6 +438,24 @@ mod tests {
                 "{}",
                 case["name"]
             );
+            // Read off the document parsed for the calls: the same, for every format
+            // and way of parsing (a number beyond the float range turns the hand-written
+            // pass down: the pruned tape; a record read as text: parsed apart).
+            let padded = record
+                .strip_suffix('}')
+                .map(|inner| format!("{inner},\"zz\":1e400}}"));
+            for name in ["openai", "auto", "gemini", "hermes"] {
+                let format = Format::new(name, "tool_calls", "name", "arguments", false).unwrap();
+                let reader = Reader::new(&format, None).with_carry(&carry);
+                for text in [Some(record.to_owned()), padded.clone()]
+                    .into_iter()
+                    .flatten()
+                {
+                    let mut carried = Vec::new();
+                    reader.read_carrying(text.as_bytes(), &carry, &mut carried);
+                    assert_eq!(carried, expected, "{} ({name}): {text}", case["name"]);
+                }
+            }
         }
     }
 }

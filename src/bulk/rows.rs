@@ -140,8 +140,12 @@ struct Deferred {
     custom_id: Option<String>,
     format: Option<String>,
     error: Option<String>,
+    about: About,
     carried: Vec<Option<String>>,
 }
+
+/// The model and response id of a record without calls (its row's context columns).
+type About = (Option<String>, Option<String>);
 
 /// Builds the rows of one chunk of records.
 pub struct Rows {
@@ -298,7 +302,10 @@ impl Rows {
                 if !record.calls.is_empty() {
                     self.counts.records_with_calls += 1;
                 } else if self.every_record {
-                    self.add_row(number, custom_id.as_deref(), Some(format), None);
+                    let context = &record.context;
+                    let owned = |text: &Option<Cow<'_, str>>| text.as_deref().map(str::to_owned);
+                    let about = (owned(&context.model), owned(&context.response_id));
+                    self.add_row(number, custom_id.as_deref(), Some(format), None, about);
                 }
                 for (index, call) in record.calls.iter().enumerate() {
                     self.add_call(number, custom_id.as_deref(), format, &record, index, call);
@@ -410,17 +417,19 @@ impl Rows {
     pub fn add_failed(&mut self, number: i64, custom_id: Option<&str>, error: &str) {
         self.counts.records += 1;
         self.counts.failed += 1;
-        self.add_row(number, custom_id, None, Some(error));
+        self.add_row(number, custom_id, None, Some(error), About::default());
     }
 
     /// A row without a call: a failed record's (`error`), or a record without calls
-    /// (deferred to the end of the chunk with `every_record`).
+    /// (with its model and response id, `about`; deferred to the end of the chunk with
+    /// `every_record`).
     fn add_row(
         &mut self,
         number: i64,
         custom_id: Option<&str>,
         format: Option<&str>,
         error: Option<&str>,
+        about: About,
     ) {
         if self.every_record {
             self.deferred.push(Deferred {
@@ -428,11 +437,12 @@ impl Rows {
                 custom_id: custom_id.map(str::to_owned),
                 format: format.map(str::to_owned),
                 error: error.map(str::to_owned),
+                about,
                 carried: self.carried_values.clone(),
             });
             return;
         }
-        self.write_row(number, custom_id, format, error);
+        self.write_row(number, custom_id, format, error, &about);
     }
 
     fn write_row(
@@ -441,6 +451,7 @@ impl Rows {
         custom_id: Option<&str>,
         format: Option<&str>,
         error: Option<&str>,
+        (model, response_id): &About,
     ) {
         self.rows += 1;
         self.record.append_value(number);
@@ -455,8 +466,8 @@ impl Rows {
         self.defect.append_null();
         self.repairs.append_null();
         self.violations.append_null();
-        self.model.append_null();
-        self.response_id.append_null();
+        self.model.append_option(model.as_deref());
+        self.response_id.append_option(response_id.as_deref());
         self.finish_reason.append_null();
         self.choice_index.append_null();
         self.call_type.append_null();
@@ -477,7 +488,13 @@ impl Rows {
         for row in std::mem::take(&mut self.deferred) {
             self.carried_values = row.carried;
             let (custom_id, format) = (row.custom_id.as_deref(), row.format.as_deref());
-            self.write_row(row.number, custom_id, format, row.error.as_deref());
+            self.write_row(
+                row.number,
+                custom_id,
+                format,
+                row.error.as_deref(),
+                &row.about,
+            );
         }
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.record.finish()),

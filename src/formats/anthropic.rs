@@ -27,10 +27,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 
 /// One turn: the `tool_use` blocks, and the `text` of the `text` blocks.
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
-    let mut turn = Turn {
-        calls: Vec::new(),
-        texts: Vec::new(),
-    };
+    let mut turn = Turn::default();
     walk(doc, &mut turn.calls)?;
     super::typed_texts(doc.field("content")?, "text", &mut turn.texts)?;
     out.push(turn);

@@ -13,10 +13,7 @@ use base64::Engine;
 
 /// One turn: the `toolUse` blocks, and the `text` blocks of `output.message.content`.
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
-    let mut turn = Turn {
-        calls: Vec::new(),
-        texts: Vec::new(),
-    };
+    let mut turn = Turn::default();
     walk(doc, &mut turn.calls)?;
     let message = field_of(&doc.field("output")?, "message")?;
     for block in super::elements_of(field_of(&message, "content")?) {

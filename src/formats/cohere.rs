@@ -42,10 +42,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 
 /// One turn: the calls, and the text: v2 `message.content` (text parts), v1 `text`.
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
-    let mut turn = Turn {
-        calls: Vec::new(),
-        texts: Vec::new(),
-    };
+    let mut turn = Turn::default();
     walk(doc, &mut turn.calls)?;
     openai::content_texts(
         field_of(&doc.field("message")?, "content")?,

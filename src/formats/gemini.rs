@@ -165,10 +165,7 @@ fn candidate_calls<N: Node>(
 /// (`thought: true`: reasoning, never read for calls); then a Live API message's calls.
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
     for (position, candidate) in elements_of(doc.field("candidates")?).enumerate() {
-        let mut turn = Turn {
-            calls: Vec::new(),
-            texts: Vec::new(),
-        };
+        let mut turn = Turn::in_choice(position, candidate.clone());
         candidate_calls(position, &candidate, &mut turn.calls)?;
         let content = candidate.field("content")?;
         for part in elements_of(field_of(&content, "parts")?) {
@@ -178,10 +175,7 @@ pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
         }
         out.push(turn);
     }
-    let mut live = Turn {
-        calls: Vec::new(),
-        texts: Vec::new(),
-    };
+    let mut live = Turn::default();
     for call in elements_of(live_calls(doc)?) {
         live.calls.push(RawCall::new(
             call.field("name")?,

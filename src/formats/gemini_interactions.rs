@@ -45,10 +45,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 
 /// One turn: the calls, and the text of `model_output` steps (legacy: `text` outputs).
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
-    let mut turn = Turn {
-        calls: Vec::new(),
-        texts: Vec::new(),
-    };
+    let mut turn = Turn::default();
     walk(doc, &mut turn.calls)?;
     for step in super::elements_of(doc.field("steps")?) {
         if step

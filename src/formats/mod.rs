@@ -96,11 +96,34 @@ pub fn first_field<N: Node>(node: &N, keys: &[&str]) -> Result<Option<N>, N::Err
 
 /// One assistant message of a response (an OpenAI choice, a Gemini candidate; one for the
 /// formats with one message), for `text_dialect` (`crate::text_dialect`): its calls, and
-/// the values holding its text (the strings among them are the text, in order). A
-/// format's `turns` gives them; the pure twin's `turns` the same.
+/// the values holding its text (the strings among them are the text, in order), and the
+/// choice it is, with its position (for the formats whose calls are in choices: its
+/// finish reason and index are those of the calls read from its text). A format's
+/// `turns` gives them; the pure twin's `turns` the same, one per choice in order.
 pub struct Turn<N> {
     pub calls: Vec<RawCall<N>>,
     pub texts: Vec<N>,
+    pub choice: Option<(usize, N)>,
+}
+
+impl<N> Default for Turn<N> {
+    fn default() -> Self {
+        Turn {
+            calls: Vec::new(),
+            texts: Vec::new(),
+            choice: None,
+        }
+    }
+}
+
+impl<N> Turn<N> {
+    /// The turn of the choice at `position` of the response's choices.
+    pub fn in_choice(position: usize, choice: N) -> Self {
+        Turn {
+            choice: Some((position, choice)),
+            ..Turn::default()
+        }
+    }
 }
 
 /// The `text` of the items of `list` whose `type` is `kind` (content parts, blocks).

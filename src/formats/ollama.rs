@@ -16,10 +16,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 /// One turn: the message's calls, and its `content` (the assistant text).
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
     let message = doc.field("message")?;
-    let mut turn = Turn {
-        calls: Vec::new(),
-        texts: Vec::new(),
-    };
+    let mut turn = Turn::default();
     openai::message_calls(&message, &mut turn.calls)?;
     openai::content_texts(super::field_of(&message, "content")?, &mut turn.texts)?;
     out.push(turn);

@@ -74,12 +74,9 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 /// message's `content` (a string, or a list of `{type: text, text}` parts), or a
 /// `/v1/completions` (`text_completion`) choice's `text`.
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
-    for choice in elements_of(doc.field("choices")?) {
+    for (position, choice) in elements_of(doc.field("choices")?).enumerate() {
         let message = choice.field("message")?;
-        let mut turn = Turn {
-            calls: Vec::new(),
-            texts: Vec::new(),
-        };
+        let mut turn = Turn::in_choice(position, choice.clone());
         message_calls(&message, &mut turn.calls)?;
         content_texts(field_of(&message, "content")?, &mut turn.texts)?;
         turn.texts.extend(choice.field("text")?);

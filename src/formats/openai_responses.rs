@@ -36,10 +36,7 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
 
 /// One turn: the calls, and the `output_text` parts of the `message` items.
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
-    let mut turn = Turn {
-        calls: Vec::new(),
-        texts: Vec::new(),
-    };
+    let mut turn = Turn::default();
     walk(doc, &mut turn.calls)?;
     for item in super::elements_of(doc.field("output")?) {
         if item.field("type")?.is_some_and(|t| t.is_str("message")) {

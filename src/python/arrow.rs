@@ -8,8 +8,8 @@ use super::build::Builder;
 use super::files::{report, FilePath};
 use super::objects::{surrogatepass, Input};
 use crate::bulk::rows::{Chunk, Counts, Rows};
-use crate::bulk::source::{self, Block};
-use crate::bulk::{Carry, Reader};
+use crate::bulk::source::{self, Block, Line};
+use crate::bulk::{Carry, Outcome, Reader};
 use crate::pipeline::{self, Plan, CHUNK};
 use crate::violations::Checks;
 use arrow_array::{
@@ -40,9 +40,18 @@ fn rows_of_block(reader: &Reader, block: &Block, options: &RowOptions) -> (Rows,
     let mut rows = options.rows(Rows::for_text(block.text().len()).repairing(reader.repair));
     let mut lines = 0;
     for line in block.lines() {
-        if let Some((text, outcome)) = reader.read_line(line) {
-            options.carry_of(&mut rows, text);
-            rows.add(lines, outcome);
+        match line {
+            Line::Text(text) if source::is_blank(text) => {}
+            Line::Text(text) => {
+                let outcome = options.read(reader, &mut rows, text);
+                rows.add(lines, outcome);
+            }
+            Line::TooLong => {
+                if let Some((_, outcome)) = reader.read_line(Line::TooLong) {
+                    options.carry_of(&mut rows, b"");
+                    rows.add(lines, outcome);
+                }
+            }
         }
         lines += 1;
     }
@@ -72,6 +81,18 @@ impl RowOptions {
         if let Some((_, carry)) = &self.carry {
             rows.carry(carry.values(text));
         }
+    }
+
+    /// `reader.read(text)`, the record's carried fields handed to `rows` (read from the
+    /// document parsed for its calls: `Reader::read_carrying`).
+    fn read<'a>(&self, reader: &Reader, rows: &mut Rows, text: &'a [u8]) -> Outcome<'a> {
+        let Some((_, carry)) = &self.carry else {
+            return reader.read(text);
+        };
+        let mut carried = Vec::new();
+        let outcome = reader.read_carrying(text, carry, &mut carried);
+        rows.carry(carried);
+        outcome
     }
 }
 
@@ -198,20 +219,21 @@ fn rows_of_items(reader: &Reader, first: usize, items: &[Item<'_>], options: &Ro
     let mut rows = options.rows(Rows::new().repairing(reader.repair));
     for (offset, item) in items.iter().enumerate() {
         let number = (first + offset) as i64;
-        // (A record that is not UTF-8, or not text, is not JSON: nothing carried.)
-        options.carry_of(
-            &mut rows,
-            if let Item::Text(text) = item {
-                text
-            } else {
-                b""
-            },
-        );
         match item {
             Item::Text(text) if source::is_blank(text) => {}
-            Item::Text(text) => rows.add(number, reader.read(text)),
-            Item::NotUtf8(encoded) => rows.add(number, reader.not_utf8(encoded)),
-            Item::NotText(message) => rows.add_failed(number, None, message),
+            Item::Text(text) => {
+                let outcome = options.read(reader, &mut rows, text);
+                rows.add(number, outcome);
+            }
+            // (A record that is not UTF-8, or not text, is not JSON: nothing carried.)
+            Item::NotUtf8(encoded) => {
+                options.carry_of(&mut rows, b"");
+                rows.add(number, reader.not_utf8(encoded));
+            }
+            Item::NotText(message) => {
+                options.carry_of(&mut rows, b"");
+                rows.add_failed(number, None, message);
+            }
         }
     }
     rows

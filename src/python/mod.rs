@@ -220,10 +220,20 @@ impl Parser {
         carry: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = schema;
-        let reader = RecordReader::new(&self.format, record_path)
+        let carry = carry.map(|names| {
+            let paths = names
+                .iter()
+                .map(|name| name.split('.').map(str::to_owned).collect())
+                .collect();
+            (names, crate::bulk::Carry::new(paths))
+        });
+        let mut reader = RecordReader::new(&self.format, record_path)
             .with_encoded_arguments()
             .with_max_line(max_line_bytes.unwrap_or(MAX_LINE_BYTES))
             .with_repair(self.reader.repair);
+        if let Some((_, carry)) = &carry {
+            reader = reader.with_carry(carry); // the carried fields read off the same tape
+        }
         let counts = arrow::arrow_batches(
             &reader,
             source,
@@ -233,13 +243,7 @@ impl Parser {
             arrow::RowOptions {
                 every_record,
                 checks: checks.map(|checks| checks.inner.clone()),
-                carry: carry.map(|names| {
-                    let paths = names
-                        .iter()
-                        .map(|name| name.split('.').map(str::to_owned).collect())
-                        .collect();
-                    (names, crate::bulk::Carry::new(paths))
-                }),
+                carry,
             },
         )?;
         Ok(counts.into_any())

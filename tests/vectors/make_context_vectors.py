@@ -5,7 +5,10 @@ tests/test_context.py (both backends) and tests/context_vectors.rs (`cargo test`
 
 Each vector: `format` (a `--format` name), `record` (the JSONL line: a JSON value,
 written compact, or `text`, the line as it is), and `rows`: for each row of
-`to_arrow`, `[name, model, response_id, finish_reason, choice_index, call_type]`."""
+`to_arrow`, `[name, model, response_id, finish_reason, choice_index, call_type]`;
+optionally `text_dialect` (the parser's), and `by_record`: `[model, response_id,
+calls]` of the record's row with `rows="records"` (a record without calls has its
+model and id too)."""
 
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ def choice(index: Any, finish: Any, *calls: dict[str, Any]) -> dict[str, Any]:
     return {**found, "finish_reason": finish}
 
 
+HERMES_TEXT = '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'
 GEMINI_CALL = {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}
 RESPONSES_TOP = {"id": "resp_1", "object": "response", "model": "gpt-4.1-2025-04-14"}
 FUNCTION_ITEM = {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}
@@ -372,6 +376,135 @@ VECTORS: list[dict[str, Any]] = [
         "format": "hermes",
         "text": '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>',
         "rows": [["f", None, None, None, None, "hermes"]],
+    },
+    {
+        "name": "openai without calls: the record's row has its model and id",
+        "format": "openai",
+        "record": openai([choice(0, "stop")]),
+        "rows": [],
+        "by_record": ["gpt-4o", "chatcmpl-1", 0],
+    },
+    {
+        "name": "anthropic without calls: the record's row has its model and id",
+        "format": "anthropic",
+        "record": {**ANTHROPIC, "content": [{"type": "text", "text": "hi"}]},
+        "rows": [],
+        "by_record": ["claude-sonnet-4-5-20250929", "msg_01", 0],
+    },
+    {
+        "name": "gemini in a Vertex AI batch line, without calls: the model",
+        "format": "gemini",
+        "record": {
+            "status": "",
+            "request": {"contents": []},
+            "response": {
+                "candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
+                "modelVersion": "gemini-2.0-flash-001",
+            },
+        },
+        "rows": [],
+        "by_record": ["gemini-2.0-flash-001", None, 0],
+    },
+    {
+        "name": "text_dialect, openai n=3: a call read from text has its choice's context "
+        "and the dialect's type; structured calls are functions",
+        "format": "openai",
+        "text_dialect": "hermes",
+        "record": openai(
+            [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": HERMES_TEXT},
+                    "finish_reason": "stop",
+                },
+                choice(1, "tool_calls", call("g")),
+                {"index": 2, "message": {"content": "no call"}, "finish_reason": "length"},
+            ],
+            model="Qwen/Qwen3-8B",
+        ),
+        "rows": [
+            ["f", "Qwen/Qwen3-8B", "chatcmpl-1", "stop", 0, "hermes"],
+            ["g", "Qwen/Qwen3-8B", "chatcmpl-1", "tool_calls", 1, "function"],
+        ],
+        "by_record": ["Qwen/Qwen3-8B", "chatcmpl-1", 2],
+    },
+    {
+        "name": "text_dialect in an OpenAI Batch API line: the inner response's fields",
+        "format": "openai",
+        "text_dialect": "hermes",
+        "record": {
+            "custom_id": "request-0",
+            "response": {
+                "status_code": 200,
+                "body": openai(
+                    [{"index": 0, "message": {"content": HERMES_TEXT}, "finish_reason": "stop"}]
+                ),
+            },
+        },
+        "rows": [["f", "gpt-4o", "chatcmpl-1", "stop", 0, "hermes"]],
+    },
+    {
+        "name": "text_dialect auto: the name of the dialect the text was read as",
+        "format": "openai",
+        "text_dialect": "auto",
+        "record": openai(
+            [{"index": 0, "message": {"content": HERMES_TEXT}, "finish_reason": "stop"}]
+        ),
+        "rows": [["f", "gpt-4o", "chatcmpl-1", "stop", 0, "hermes"]],
+    },
+    {
+        "name": "text_dialect, openai without any call: the model and id",
+        "format": "openai",
+        "text_dialect": "hermes",
+        "record": openai([{"index": 0, "message": {"content": "hi"}, "finish_reason": "stop"}]),
+        "rows": [],
+        "by_record": ["gpt-4o", "chatcmpl-1", 0],
+    },
+    {
+        "name": "text_dialect, gemini: the candidate's finish reason and index",
+        "format": "gemini",
+        "text_dialect": "hermes",
+        "record": {
+            "candidates": [
+                {"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"},
+                {
+                    "content": {"parts": [{"text": HERMES_TEXT}]},
+                    "finishReason": "MAX_TOKENS",
+                    "index": 1,
+                },
+            ],
+            "modelVersion": "gemini-2.5-flash",
+            "responseId": "abc123",
+        },
+        "rows": [["f", "gemini-2.5-flash", "abc123", "MAX_TOKENS", 1, "hermes"]],
+    },
+    {
+        "name": "text_dialect, anthropic: the response's stop_reason",
+        "format": "anthropic",
+        "text_dialect": "hermes",
+        "record": {**ANTHROPIC, "content": [{"type": "text", "text": HERMES_TEXT}]},
+        "rows": [["f", "claude-sonnet-4-5-20250929", "msg_01", "tool_use", None, "hermes"]],
+    },
+    {
+        "name": "text_dialect, ollama: model, done_reason",
+        "format": "ollama",
+        "text_dialect": "hermes",
+        "record": {
+            "model": "qwen3",
+            "message": {"role": "assistant", "content": HERMES_TEXT},
+            "done_reason": "stop",
+            "done": True,
+        },
+        "rows": [["f", "qwen3", None, "stop", None, "hermes"]],
+    },
+    {
+        "name": "text_dialect, auto format: the detected format's fields",
+        "format": "auto",
+        "text_dialect": "hermes",
+        "record": openai(
+            [{"index": 3, "message": {"content": HERMES_TEXT}, "finish_reason": "stop"}]
+        ),
+        "rows": [["f", "gpt-4o", "chatcmpl-1", "stop", 3, "hermes"]],
     },
     {
         "name": "a record that cannot be read: its row has no context",

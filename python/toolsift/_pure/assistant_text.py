@@ -12,7 +12,10 @@ formats with one message) as its calls and the values holding its text. The rule
 * every message's text is read by the dialect for the response's `content` (the text
   outside the calls, markers removed) and `reasoning` (think blocks); several messages'
   (choices') are joined by a blank line; None where there is none;
-* text with no markers gives no call and no error: it is all `content`.
+* text with no markers gives no call and no error: it is all `content`;
+* each call is in its message's choice (`placed`: the message's position, for the
+  context columns, `toolsift._pure.context.of_turns`), and a call read from text is of
+  the type the dialect's name (`call_type`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from toolsift._pure.bulk import TextCalls
-from toolsift._pure.calls import Turn, harvest
+from toolsift._pure.calls import Turn, Verbatim, harvest
+from toolsift._pure.context import CUSTOM, FUNCTION, Placed
 
 
 def text_of(pieces: list[object]) -> str:
@@ -37,14 +41,17 @@ def text_of(pieces: list[object]) -> str:
     return "".join(kept)
 
 
-def read(turns: Iterable[Turn], format: str, read_text: Callable[[str], TextCalls]) -> TextCalls:
+def read(
+    turns: Iterable[Turn], format: str, read_text: Callable[[str], TextCalls]
+) -> tuple[TextCalls, list[Placed]]:
     """The calls of a response's messages (`turns`), structured or read from the text by
-    `read_text` (a dialect's reading), with the content and reasoning of its text."""
+    `read_text` (a dialect's reading), with the content and reasoning of its text; and
+    each call's place (its message's position) and type."""
     calls = []
+    placed: list[Placed] = []
     contents: list[str] = []
     reasonings: list[str] = []
-    for found, pieces in turns:
-        structured = harvest(found)
+    for position, (found, pieces) in enumerate(turns):
         text = text_of(pieces)
         read = read_text(text) if text else None
         if read is not None:
@@ -52,8 +59,14 @@ def read(turns: Iterable[Turn], format: str, read_text: Callable[[str], TextCall
                 contents.append(read.content)
             if read.reasoning is not None:
                 reasonings.append(read.reasoning)
-        calls.extend(structured if structured or read is None else read)
-    return TextCalls(calls, format, joined(contents), joined(reasonings))
+        if found or read is None:
+            calls.extend(harvest(found))
+            types = [CUSTOM if isinstance(call[2], Verbatim) else FUNCTION for call in found]
+        else:
+            calls.extend(read)
+            types = [read.format] * len(read)
+        placed.extend((position, call_type) for call_type in types)
+    return TextCalls(calls, format, joined(contents), joined(reasonings)), placed
 
 
 def joined(texts: list[str]) -> str | None:

@@ -692,13 +692,13 @@ class ArrowColumns:
             self.failed += 1
             self._add_row(number, custom_id, None, error)
             return
-        if calls:
-            self.with_calls += 1
-        elif self.every_record:
-            self._add_row(number, custom_id, format, None)
         context = getattr(calls, "context", None)
         if context is None:  # LiteRT-LM
             context = Context(call_type=format or "function")
+        if calls:
+            self.with_calls += 1
+        elif self.every_record:
+            self._add_row(number, custom_id, format, None, context)
         for index, call in enumerate(calls):
             self.calls += 1
             if call.raw_arguments is not None:
@@ -739,17 +739,28 @@ class ArrowColumns:
             self.columns[name].append(value)
 
     def _add_row(
-        self, number: int, custom_id: str | None, format: str | None, error: str | None
+        self,
+        number: int,
+        custom_id: str | None,
+        format: str | None,
+        error: str | None,
+        context: Context | None = None,
     ) -> None:
         """A row without a call: a failed record's (`error`), or a record without calls
-        (deferred to the end of the batch with `every_record`)."""
+        (with its `context`'s model and response id; deferred to the end of the batch
+        with `every_record`)."""
         if self.every_record:
-            self.deferred.append((number, custom_id, format, error, self.carried))
+            self.deferred.append((number, custom_id, format, error, context, self.carried))
             return
-        self._write_row(number, custom_id, format, error)
+        self._write_row(number, custom_id, format, error, context)
 
     def _write_row(
-        self, number: int, custom_id: str | None, format: str | None, error: str | None
+        self,
+        number: int,
+        custom_id: str | None,
+        format: str | None,
+        error: str | None,
+        context: Context | None,
     ) -> None:
         kind, status = (None, None) if error is None else error_kind(error)
         for name in COLUMNS:
@@ -758,13 +769,16 @@ class ArrowColumns:
             self.columns[name][-1] = value
         for name, value in (("error", error), ("error_kind", kind), ("http_status", status)):
             self.columns[name][-1] = value
+        if context is not None:
+            self.columns["model"][-1] = context.model
+            self.columns["response_id"][-1] = context.response_id
         self._add_carried()
 
     def take(self) -> Iterator[dict[str, list[Any]]]:
         """The rows so far (none if there are none), then none kept."""
-        for number, custom_id, format, error, carried in self.deferred:
+        for number, custom_id, format, error, context, carried in self.deferred:
             self.carried = carried
-            self._write_row(number, custom_id, format, error)
+            self._write_row(number, custom_id, format, error, context)
         self.deferred.clear()
         columns, pending = self.columns, self.pending
         self._clear()

@@ -13,7 +13,12 @@ choice's `index` (an integer of 32 bits; else the choice's position), null outsi
 choice. `call_type` is `custom` for free-text input (`Verbatim`: an OpenAI custom tool,
 a Responses `custom_tool_call`), the reader's name for calls read from text (a raw-text
 dialect, `litert`), else `function`. A record holding a stream, and the `json` format,
-have only the call types.
+have only the call types; a record without calls has its model and id.
+
+With `text_dialect` (`of_turns`), a call is in the choice of the message it was found in:
+the format's `turns(doc)` gives one message per choice, in the order of `context`'s
+choices (then any outside them), and a call read from a message's text is of the
+dialect's type.
 """
 
 from __future__ import annotations
@@ -24,13 +29,23 @@ from typing import Any
 from toolsift._pure.calls import RawCall, Verbatim
 from toolsift._types import ToolCall
 
-__all__ = ["CUSTOM", "FUNCTION", "Context", "Found", "of_response", "of_types"]
+__all__ = [
+    "CUSTOM",
+    "FUNCTION",
+    "Context",
+    "Found",
+    "Placed",
+    "of_response",
+    "of_turns",
+    "of_types",
+]
 
 FUNCTION = "function"
 CUSTOM = "custom"
 _INT32 = range(-(2**31), 2**31)
 
 CallContext = tuple[str | None, int | None, str]  # (finish_reason, choice_index, call_type)
+Placed = tuple[int | None, str]  # a call's choice (its position; None: none) and type
 
 
 class Context:
@@ -81,19 +96,37 @@ def of_response(module: Any, doc: Any, raw_calls: Sequence[RawCall]) -> Context:
     """The context of a response `doc` read by the format `module`, whose walker found
     `raw_calls` in it."""
     read = getattr(module, "context", None)
-    if read is None or not raw_calls:
+    if read is None:
         return of_types([isinstance(call[2], Verbatim) for call in raw_calls])
-    model, response_id, finish_reason, choices = read(doc)
+    found = read(doc)
+    placed: list[Placed] = []
+    for position, (_, _, count) in enumerate(found[3] or ()):
+        placed.extend((position, FUNCTION) for _ in range(count))
+    placed.extend((None, FUNCTION) for _ in raw_calls[len(placed) :])
+    types = [(choice, _type(call[2])) for (choice, _), call in zip(placed, raw_calls, strict=False)]
+    return _placed(found, types)
+
+
+def of_turns(module: Any, doc: Any, placed: Sequence[Placed]) -> Context:
+    """The context of a response `doc` read by the format `module` with `text_dialect`:
+    `placed` gives each call's message (the position of its turn) and its type."""
+    return _placed(module.context(doc), placed)
+
+
+def _placed(found: tuple[Any, Any, Any, Any], placed: Sequence[Placed]) -> Context:
+    """The context of a response whose format's `context` `found` these values, with
+    calls in these choices, of these types."""
+    model, response_id, finish_reason, choices = found
+    choices = choices or ()
+    finish_reason = _text(finish_reason)
     per_call: list[CallContext] = []
-    for position, (choice, finish, count) in enumerate(choices or ()):
+    for position, call_type in placed:
+        if position is None or position >= len(choices):
+            per_call.append((finish_reason, None, call_type))
+            continue
+        choice, finish, _ = choices[position]
         index = choice.get("index") if isinstance(choice, dict) else None
         if type(index) is not int or index not in _INT32:
             index = position
-        per_call.extend((_text(finish), index, FUNCTION) for _ in range(count))
-    finish_reason = _text(finish_reason)
-    per_call.extend((finish_reason, None, FUNCTION) for _ in raw_calls[len(per_call) :])
-    return Context(
-        _text(model),
-        _text(response_id),
-        [(f, i, _type(call[2])) for (f, i, _), call in zip(per_call, raw_calls, strict=False)],
-    )
+        per_call.append((_text(finish), index, call_type))
+    return Context(_text(model), _text(response_id), per_call)

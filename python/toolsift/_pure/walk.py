@@ -370,9 +370,9 @@ class Parser:
             return self._transcript(doc, context), spec.name
         if self._in_text:  # each message's calls, or those its text holds
             turns = spec.module.turns(doc)
-            calls = assistant_text.read(turns, spec.name, self._dialect_read)
-            if context:  # no context columns yet for these records
-                return contexts.Found(calls, contexts.Context()), spec.name
+            calls, placed = assistant_text.read(turns, spec.name, self._dialect_read)
+            if context:
+                return contexts.Found(calls, contexts.of_turns(spec.module, doc, placed)), spec.name
             return calls, spec.name
         walk = spec.module.calls if self._auto else self._walk
         name = spec.name if self._auto else self._format

@@ -180,6 +180,7 @@ class _ResponseParser:
         max_line_bytes: int | None = None,
         tools: _Any = None,
         requests: _Any = None,
+        carry: _Sequence[str] | None = None,
     ) -> _Iterator[_AgentResponse]:
         """The AgentResponse of every line of a JSONL file (plain, gzip or zstd), in order,
         with bounded memory; lines are parsed on `threads` cores (None: all) with the GIL
@@ -196,9 +197,13 @@ class _ResponseParser:
         the first iteration; corrupt or cut-off compressed data raises OSError after the
         complete lines before the fault. FIFOs and pipes (`/dev/stdin`) can be read.
         `tools` / `requests`: each call's `violations`, as `to_arrow` says.
+        `carry`: dot paths into each line (a batch file's envelope line), as `to_arrow`
+        says; each response's `carried` is `{path: value}`, the value as decoded from
+        the line (None where the path leads nowhere or the line is not JSON).
         """
         keys = None if record_path is None else _bulk.record_path_keys(record_path)
         checks = self._checks_of(tools, requests)
+        names = _bulk.carry_names(carry)
 
         def watch(response: _AgentResponse) -> bool:
             if response.tool_calls or response.error is not None:
@@ -214,6 +219,8 @@ class _ResponseParser:
             max_line_bytes,
             watch if self._checks_left else None,
         )
+        if names:
+            responses = _bulk.carried(responses, names)
         if checks is None:
             return responses
         return _bulk.checked(responses, checks, requests is not None)
@@ -272,8 +279,9 @@ class _ResponseParser:
         `http_status` (int32) where there is one), `stream` or `line_too_long`.
 
         `rows="records"`: one row per record instead (failed ones and ones without calls
-        too): the record's columns, `calls` (int32, how many), and `tool_calls`: a list
-        of structs of the call columns (`toolsift._types.CALL_LEVEL_COLUMNS`), in order.
+        too): the record's columns (a record without calls has its `model` and
+        `response_id` too), `calls` (int32, how many), and `tool_calls`: a list of
+        structs of the call columns (`toolsift._types.CALL_LEVEL_COLUMNS`), in order.
 
         `carry=["request_id", "meta.user"]`: fields of each record (the line itself: a
         batch file's envelope, not the response inside it), by dot path, a column each

@@ -297,7 +297,7 @@ fn text_response<'py>(
     let calls = (read.calls.into_iter())
         .map(|call| match call {
             Found::Structured(call) => tool_call_of_object(b, call),
-            Found::Text(call) => tool_call_of(b, &no_tape, &call),
+            Found::Text(call, ..) => tool_call_of(b, &no_tape, &call),
         })
         .collect::<PyResult<Vec<_>>>()?;
     if read.content.is_none() && read.reasoning.is_none() {
