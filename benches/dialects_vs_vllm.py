@@ -3,22 +3,25 @@
 
     ORACLE_VENV="$(bash tools/oracle/setup.sh)"           # or `make bench-oracle`
     "$ORACLE_VENV/bin/python" benches/dialects_vs_vllm.py [--texts 100] [--rounds 5]
-        [--seed 0] [--only DIALECT ...]
+        [--seed 0] [--min-seconds 0.05] [--only ROW ...]
 
 Runs in the oracle's torch-free venv (tools/oracle/, as `make oracle` does; not in CI),
 toolsift imported from this tree's python/ (the Rust entries skip when the extension is
 not built there). Per dialect, a seeded corpus of `--texts` generated outputs (prose
 before, 1-3 calls, arguments of 100 B to 5 KB from `corpus.py`'s builders, with escapes,
-unicode and nesting) is read text by text by three entries taking turns round by round
+unicode and nesting) is read text by text by entries taking turns round by round
 (`turns.py`): toolsift's `RawTextParser(dialect).parse` on the Rust backend and on the
-pure twin, and vLLM's parser's `extract_tool_calls` (one parser and one request made
-before timing, as vLLM holds them for a request; for `harmony`, vLLM's HarmonyParser on
-token ids encoded before timing, as the engine hands them over). Every round checks that
+pure twin, vLLM's parser's `extract_tool_calls` (one parser and one request made before
+timing, as vLLM holds them for a request; for `harmony`, vLLM's HarmonyParser on token
+ids encoded before timing, as the engine hands them over), and `json.loads` of the
+argument texts vLLM returned (toolsift's arguments are objects). Every round checks that
 each entry found every call the corpus holds (the same work on both sides).
 
-Prints per dialect the medians, MB/s, the ratio rust / vLLM (and pure / vLLM) and the
-target of issue 39: 3x where vLLM reads over 10 MB/s, 50x where it is slower. The load
-average is printed with each row: compare ratios within one run, not times across runs.
+Times are this process's CPU time (`time.process_time`: on a shared host the time other
+processes take is left out); a fast entry passes over the corpus several times a round.
+Prints per dialect MB/s, the ratio rust / vLLM (and pure / vLLM), the target of issue
+39 (3x where vLLM reads over 10 MB/s, 50x where it is slower) and rust / (vLLM +
+json.loads). The load average is printed with each row: compare ratios within one run.
 """
 
 from __future__ import annotations
