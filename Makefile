@@ -26,7 +26,7 @@ TEST_EXTRAS := test,arrow,cli,zstd,checks,dev,fuzz,ray,spark,docs
 NO_RUST_PATH := $(abspath $(VENV))/bin:$(shell printf '%s\n' "$$PATH" | tr ':' '\n' | \
 	while read -r d; do [ -x "$$d/cargo" ] || [ -x "$$d/rustc" ] || echo "$$d"; done | paste -sd: -)
 
-.PHONY: oracle build java wheel wheel-check sdist-check workflow-lint sample install test test-rust test-python \
+.PHONY: oracle bench-oracle build java wheel wheel-check sdist-check workflow-lint sample install test test-rust test-python \
 	test-installed lint docs bench fuzz
 
 $(BUILD_PY):
@@ -157,6 +157,12 @@ docs: $(PY)
 # its place), then every vector of tests/vectors/dialects through both (docs/formats.md).
 oracle:
 	ORACLE_VENV="$$(bash tools/oracle/setup.sh)" && "$$ORACLE_VENV/bin/python" tools/oracle/run.py
+
+# `parse` per text against vLLM's own tool parser per dialect, in the same venv (not in
+# CI; benches/README.md). The Rust entries need the extension built in python/toolsift.
+bench-oracle:
+	ORACLE_VENV="$$(bash tools/oracle/setup.sh)" && \
+	  "$$ORACLE_VENV/bin/python" benches/dialects_vs_vllm.py
 
 bench: $(PY)
 	$(PY) -m pytest benches --benchmark-enable --benchmark-json=bench.json -p no:cacheprovider

@@ -19,12 +19,9 @@ what a baseline's full collection costs). Prints the median of each entry and it
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,38 +35,12 @@ import test_bench_bulk as bulk  # noqa: E402
 import test_bench_duckdb as duck  # noqa: E402
 import test_bench_parse as parse  # noqa: E402
 from conftest import Corpus  # noqa: E402
+from turns import Run, take_turns  # noqa: E402
 
-Run = Callable[[], Any]
 SLOW = {"json_walk", "json_russo", "python_parse_bytes", "python_parse_bytes_drop",
         "python_to_arrow_t1",
         "python_parse_file_t1"}  # fmt: skip
 FLOORS = {"floor_iter", "floor_count", "floor_split"}
-
-
-def timed(run: Run) -> float:
-    gc.collect()
-    start = time.perf_counter()
-    result = run()
-    gc.collect(0)
-    elapsed = time.perf_counter() - start
-    del result
-    return elapsed
-
-
-def take_turns(entries: dict[str, Run], rounds: int, freeze: bool = False) -> dict[str, float]:
-    """Median seconds of each entry, the entries taking turns round by round. With
-    `freeze`, what is alive after the warm-up round (the corpus, and what the entries'
-    first runs imported or cached) is moved out of the collector's sight first."""
-    times: dict[str, list[float]] = {key: [] for key in entries}
-    for run in entries.values():
-        timed(run)  # warm-up
-    if freeze:
-        gc.collect()
-        gc.freeze()
-    for _ in range(rounds):
-        for key, run in entries.items():
-            times[key].append(timed(run))
-    return {key: statistics.median(values) for key, values in times.items()}
 
 
 def made(make: Callable[..., Run], *args: Any) -> Run | None:
