@@ -21,9 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
-import re
 import statistics
-import subprocess
 import sys
 import time
 from typing import Any
@@ -32,6 +30,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "benches"))
 
+import callgrind  # noqa: E402
 from dialects_linear import TABLE  # noqa: E402
 from toolsift._pure.walk import Parser  # noqa: E402
 
@@ -67,28 +66,7 @@ def run_once(name: str, kb: int, way: str, passes: int) -> None:
 
 def instructions(name: str, kb: int, way: str) -> int:
     """Instructions of one run of `way` (callgrind: two runs less one)."""
-    counts = []
-    for passes in (1, 2):
-        done = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                "--callgrind-out-file=/dev/null",
-                sys.executable,
-                __file__,
-                "--run",
-                name,
-                str(kb),
-                way,
-                str(passes),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-        )
-        counts.append(int(re.search(r"Collected : (\d+)", done.stderr).group(1)))  # type: ignore[union-attr]
-    return counts[1] - counts[0]
+    return callgrind.instructions(__file__, [name, str(kb), way])
 
 
 def native_parser(name: str) -> Any:

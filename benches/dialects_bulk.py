@@ -21,15 +21,16 @@ import json
 import os
 import pathlib
 import random
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "benches"))
+
+import callgrind  # noqa: E402
 
 WORDS = (
     "the weather report for tomorrow looks mild with light rain in the evening and "
@@ -103,27 +104,9 @@ def run_passes(path: str, dialect: str, passes: int) -> None:
 
 def instructions(path: pathlib.Path, dialect: str) -> int:
     """Instructions of one pass of `to_arrow` over the file (callgrind: two less one)."""
-    counts = []
-    for passes in (1, 2):
-        done = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                "--callgrind-out-file=/dev/null",
-                sys.executable,
-                __file__,
-                "--run",
-                str(path),
-                dialect,
-                str(passes),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": "0", "TOOLSIFT_IMPLEMENTATION": "rust"},
-        )
-        counts.append(int(re.search(r"Collected : (\d+)", done.stderr).group(1)))  # type: ignore[union-attr]
-    return counts[1] - counts[0]
+    return callgrind.instructions(
+        __file__, [str(path), dialect], {"TOOLSIFT_IMPLEMENTATION": "rust"}
+    )
 
 
 def main() -> None:
