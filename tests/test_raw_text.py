@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import calls_as_dicts, same
+from conftest import both_backends, calls_as_dicts, same
 from toolsift import formats
 from toolsift._types import AgentResponse
 from toolsift.parsers import RawTextParser
@@ -248,3 +249,27 @@ def test_the_docs_hold_the_dialect_and_schema_tables(page: Path) -> None:
         line for line in (_schema.__doc__ or "").splitlines() if line.startswith("|")
     )
     assert schema_table in text
+
+
+# Pieces of Python string literals: quotes inside, every escape kind, raw text, newlines,
+# control characters, non-ASCII.
+_LITERAL_PIECES = ["a", " ", '"', "'", "\\", "\n", "\t", "\x01", "\x1f", "é", "😀", "{", "}"]
+_LITERAL_PIECES += ["\\n", "\\x41", "\\u00e9", "\\N", "\\777", "\\0", '"""', "'''"]
+
+
+def test_pythonic_string_literals_read_alike_on_both_backends() -> None:
+    """The native scanner copies a literal's plain runs at once: it must still read every
+    quote, escape and prefix as the pure spec does (seeded, 3,000 texts)."""
+    rust, pure = (backend.Parser("pythonic") for backend in both_backends())
+    rng = random.Random(0)
+
+    def literal() -> str:
+        quote = rng.choice(['"', "'", '"""', "'''"])
+        body = "".join(rng.choice(_LITERAL_PIECES) for _ in range(rng.randint(0, 12)))
+        return rng.choice(["", "r", "u", "R"]) + quote + body + quote
+
+    for _ in range(3000):
+        text = f"<|python_start|>[f(a={literal()}, b={literal()})]<|python_end|>"
+        got, want = rust.parse(text), pure.parse(text)
+        assert same(calls_as_dicts(got), calls_as_dicts(want)), text
+        assert got.content == want.content, text

@@ -158,7 +158,7 @@ fn read_call(text: &str, i: usize) -> Result<(&str, String, usize), Unreadable> 
         if out.len() > 1 {
             out.push(',');
         }
-        out.push_str(&json_string(key));
+        write_json_string(key, &mut out);
         out.push(':');
         i = skip_space(b, read_value(text, skip_space(b, i + 1), 1, &mut out)?);
         if b.get(i) == Some(&b',') {
@@ -183,7 +183,7 @@ fn read_value(text: &str, i: usize, depth: usize, out: &mut String) -> Result<us
     }
     if string_start(b, i) {
         let (value, end) = read_string(text, i)?;
-        out.push_str(&json_string(&value));
+        write_json_string(&value, out);
         return Ok(end);
     }
     let digit_after_point = b.get(i + 1).is_some_and(u8::is_ascii_digit);
@@ -228,7 +228,7 @@ fn read_container(
             if b.get(i) != Some(&b':') {
                 return Err(Unreadable);
             }
-            out.push_str(&json_string(&key));
+            write_json_string(&key, out);
             out.push(':');
             i = read_value(text, skip_space(b, i + 1), depth, out)?;
         } else {
@@ -273,33 +273,37 @@ fn read_string(text: &str, i: usize) -> Result<(String, usize), Unreadable> {
     i += delimiter.len();
     let mut out = String::new();
     loop {
-        let Some(char) = text[i..].chars().next() else {
+        // A run of plain characters, copied at once: only the quote, a backslash or a
+        // newline (all ASCII, so the run ends on a character boundary) stop it.
+        let run = memchr::memchr3(quote, b'\\', b'\n', &b[i..]).unwrap_or(b.len() - i);
+        out.push_str(&text[i..i + run]);
+        i += run;
+        if i >= b.len() {
             return Err(Unreadable);
-        };
+        }
         if b[i..].starts_with(delimiter) {
             return Ok((out, i + delimiter.len()));
         }
-        if char == '\n' && delimiter.len() == 1 {
-            return Err(Unreadable);
-        }
-        if char != '\\' {
-            out.push(char);
-            i += char.len_utf8();
-        } else if i + 1 >= b.len() {
-            return Err(Unreadable);
-        } else if raw {
-            // the backslash is kept, the quote does not close
-            let next = text[i + 1..].chars().next().ok_or(Unreadable)?;
-            out.push('\\');
-            out.push(next);
-            i += 1 + next.len_utf8();
-        } else {
-            i = read_escape(text, i + 1, &mut out)?;
+        match b[i] {
+            b'\n' if delimiter.len() == 1 => return Err(Unreadable),
+            b'\\' if i + 1 >= b.len() => return Err(Unreadable),
+            b'\\' if raw => {
+                // the backslash is kept, the quote does not close
+                let next = text[i + 1..].chars().next().ok_or(Unreadable)?;
+                out.push('\\');
+                out.push(next);
+                i += 1 + next.len_utf8();
+            }
+            b'\\' => i = read_escape(text, i + 1, &mut out)?,
+            // the quote inside a triple-quoted string, or a newline in one
+            other => {
+                out.push(char::from(other));
+                i += 1;
+            }
         }
     }
 }
 
-/// The escape whose letter is at `i` (after the backslash), pushed; returns the end.
 fn read_escape(text: &str, i: usize, out: &mut String) -> Result<usize, Unreadable> {
     let b = text.as_bytes();
     let simple = match b[i] {
@@ -429,19 +433,28 @@ fn name_end(b: &[u8], i: usize, dotted: bool) -> usize {
 }
 
 /// `value` as a JSON string (`"`, `\` and control characters escaped).
-fn json_string(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
+fn write_json_string(value: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(value.len() + 2);
     out.push('"');
-    for char in value.chars() {
-        match char {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(char);
-            }
-            c if c < ' ' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    let b = value.as_bytes();
+    let mut start = 0;
+    for (at, &byte) in b.iter().enumerate() {
+        // Every byte that needs an escape is ASCII: the runs between end on boundaries.
+        if byte != b'"' && byte != b'\\' && byte >= b' ' {
+            continue;
         }
+        out.push_str(&value[start..at]);
+        if byte < b' ' {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 15)]));
+        } else {
+            out.push('\\');
+            out.push(char::from(byte));
+        }
+        start = at + 1;
     }
+    out.push_str(&value[start..]);
     out.push('"');
-    out
 }
