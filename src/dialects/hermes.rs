@@ -2,10 +2,13 @@
 //! most fine-tunes). The specification is `python/toolsift/_pure/dialects/hermes.py`;
 //! this follows it line by line.
 
-use crate::json::container_end;
-use super::text::{marker_then, THINK, at, find_in, leading_name, object_call, parse_around_reasoning, skip_space, trim_space};
+use super::text::{
+    at, find_in, first_object_call, leading_name, marker_then, object_call, parse_around_reasoning,
+    skip_space, trim_space, THINK,
+};
 use super::{Parsed, Tools};
 use crate::calls::{Arguments, Call};
+use crate::json::container_end;
 use std::borrow::Cow;
 
 const OPEN: &str = "<tool_call>";
@@ -53,10 +56,18 @@ fn scan_tags<'a>(
         next_close = Some(close);
         let start = skip_space(b, body);
         if at(b, start, end, "{") {
-            if let Some(object_end) = container_end(b, start, next_open) {
+            // The object read as its end is found (one pass); else its end found first.
+            let read = first_object_call(text, start, next_open, KEYS, false);
+            let object = match read {
+                Some((call, object_end)) => Some((Some(call), object_end)),
+                None => container_end(b, start, next_open).map(|object_end| (None, object_end)),
+            };
+            if let Some((call, object_end)) = object {
                 let after = skip_space(b, object_end);
                 if after == end || at(b, after, end, CLOSE) {
-                    calls.push(object_call(&text[start..object_end], KEYS, false));
+                    let call =
+                        call.unwrap_or_else(|| object_call(&text[start..object_end], KEYS, false));
+                    calls.push(call);
                     pos = (after + CLOSE.len()).min(end);
                     continue;
                 }

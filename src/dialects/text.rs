@@ -5,7 +5,7 @@
 use super::Parsed;
 use crate::calls::{decode_object, string_at, Arguments, Call};
 use crate::formats::litert::subtree;
-use crate::json::{self, container_end, Token};
+use crate::json::{self, container_end, Tape, Token};
 use crate::node::{Node, TapeNode};
 use memchr::memmem;
 use std::borrow::Cow;
@@ -319,18 +319,48 @@ pub fn leading_name(block: &str) -> Cow<'_, str> {
 /// string) as undecodable; a block that does not decode to an object with a string name
 /// gives the leading name (else "") and the block's text.
 pub fn object_call<'a>(block: &'a str, keys: &[&str], with_id: bool) -> Call<'a> {
-    let unreadable = || Call {
-        name: Some(leading_name(block)),
-        id: None,
-        arguments: Arguments::Undecodable(Cow::Borrowed(block)),
-    };
     // Text that does not end with `}` is no object, and one without `"` has no name:
     // spares the parser (a text of many `{}` makes one call each).
     let readable = block.ends_with('}') && memchr::memchr(b'"', block.as_bytes()).is_some();
-    let Some(Ok(tape)) = readable.then(|| json::parse_str(block)) else {
-        return unreadable();
-    };
-    let root = TapeNode::root(&tape);
+    match readable.then(|| json::parse_str(block)) {
+        Some(Ok(tape)) => call_of(block, &tape, keys, with_id),
+        _ => unreadable_call(block),
+    }
+}
+
+/// [`object_call`] of the JSON object that opens at `text[start]` and closes before
+/// `limit`, read in one pass that also finds where it ends: the call and the index just
+/// past the object. None where that pass does not read it (not an object, not JSON
+/// there, or one it leaves to serde_json): the caller then finds the object's end and
+/// reads it as before, so the calls are the same either way.
+pub fn first_object_call<'a>(
+    text: &'a str,
+    start: usize,
+    limit: usize,
+    keys: &[&str],
+    with_id: bool,
+) -> Option<(Call<'a>, usize)> {
+    let (tape, len) = json::parse_first(&text[start..limit])?;
+    if !matches!(tape.tokens.first(), Some(Token::Object { .. })) {
+        return None;
+    }
+    let block = &text[start..start + len];
+    Some((call_of(block, &tape, keys, with_id), start + len))
+}
+
+/// The call of a block that is no readable call object: its leading name and its text.
+fn unreadable_call(block: &str) -> Call<'_> {
+    Call {
+        name: Some(leading_name(block)),
+        id: None,
+        arguments: Arguments::Undecodable(Cow::Borrowed(block)),
+    }
+}
+
+/// [`object_call`] of `block`, read into `tape`.
+fn call_of<'a>(block: &'a str, tape: &Tape<'a>, keys: &[&str], with_id: bool) -> Call<'a> {
+    let unreadable = || unreadable_call(block);
+    let root = TapeNode::root(tape);
     let Some(name) = root
         .member("name")
         .ok()
@@ -339,20 +369,20 @@ pub fn object_call<'a>(block: &'a str, keys: &[&str], with_id: bool) -> Call<'a>
     else {
         return unreadable();
     };
-    let name = string_at(&tape, name.idx);
+    let name = string_at(tape, name.idx);
     let id = match root.member("id").ok().flatten() {
-        Some(id) if with_id => string_at(&tape, id.idx),
+        Some(id) if with_id => string_at(tape, id.idx),
         _ => None,
     };
     let value = keys.iter().find_map(|key| root.member(key).ok().flatten());
     let arguments = match value.map(|value| (value.idx, value.token())) {
         None => Arguments::Missing,
-        Some((idx, Token::Str(_))) => match string_at(&tape, idx) {
+        Some((idx, Token::Str(_))) => match string_at(tape, idx) {
             Some(text) => decode_object(text),
             None => Arguments::Missing, // unreachable: the token is a string
         },
-        Some((idx, Token::Object { .. })) if !json::value_holds_too_long_int(&tape, idx) => {
-            Arguments::Decoded(subtree(&tape, idx))
+        Some((idx, Token::Object { .. })) if !json::value_holds_too_long_int(tape, idx) => {
+            Arguments::Decoded(subtree(tape, idx))
         }
         Some(_) => Arguments::Undecodable(Cow::Borrowed(block)),
     };

@@ -36,7 +36,7 @@ pub use scan::{container_end, scan_plain, Sink};
 pub use strings::{escaped_char, run_end, write_str, write_str_body};
 pub use tape::{own, Tape, Text, Token};
 
-use scan::plain_tokens;
+use scan::{first_value_tokens, plain_tokens};
 use serde_fallback::tokens_with;
 use std::borrow::Cow;
 use std::fmt;
@@ -107,6 +107,21 @@ pub fn parse_plain(input: &[u8]) -> Option<Tape<'_>> {
         owned,
         tokens,
     })
+}
+
+/// The value `text` starts with (after whitespace), whatever follows it, read by the
+/// hand-written pass ([`parse_plain`]), and the index just past it: the tape is the one
+/// [`parse_plain`] builds of `text[..end]`. None where that pass does not read it (the
+/// caller then reads the value's text as it would without this).
+pub fn parse_first(text: &str) -> Option<(Tape<'_>, usize)> {
+    u32::try_from(text.len()).ok()?;
+    let (tokens, owned, end) = first_value_tokens(text)?;
+    let tape = Tape {
+        source: Cow::Borrowed(&text[..end]),
+        owned,
+        tokens,
+    };
+    Some((tape, end))
 }
 
 /// Parse text; strings without escapes point into it.
@@ -283,10 +298,34 @@ pub(crate) mod tests {
         texts
     }
 
+    /// `parse_first` reads the value a text starts with as `parse_plain` reads that value
+    /// alone, and reads a document that `parse_plain` reads, whatever follows it.
+    fn check_first(text: &str) {
+        if let Some((first, end)) = parse_first(text) {
+            let value = &text[..end];
+            assert_eq!(
+                Some(&first),
+                parse_plain(value.as_bytes()).as_ref(),
+                "{text:?}"
+            );
+            assert_eq!(
+                value.trim_end_matches([' ', '\t', '\n', '\r']),
+                value,
+                "{text:?}"
+            );
+        }
+        let trimmed = text.trim_end_matches([' ', '\t', '\n', '\r']);
+        if let Some(plain) = parse_plain(trimmed.as_bytes()) {
+            let followed = format!("{text}</tool_call>{{\"");
+            let (first, end) = parse_first(&followed).expect(text);
+            assert_eq!((first, end), (plain, trimmed.len()), "{text:?}");
+        }
+    }
+
     /// What `parse_plain` reads, it reads as serde_json does: every text of the vectors
     /// whole; and every prefix of those of up to 400 bytes, and each of them with one
     /// byte changed anywhere (into bytes that end strings, escape, close, separate,
-    /// start a number, or start a UTF-8 sequence).
+    /// start a number, or start a UTF-8 sequence); `parse_first` on the whole and cut texts.
     #[test]
     fn parse_plain_agrees_with_serde_json_on_cut_and_changed_texts() {
         let texts = vector_texts();
@@ -321,11 +360,15 @@ pub(crate) mod tests {
         };
         for text in &texts {
             check(text.as_bytes());
+            check_first(text);
         }
         for text in texts.iter().filter(|text| text.len() <= 400) {
             let bytes = text.as_bytes();
             for end in 0..=bytes.len() {
                 check(&bytes[..end]);
+                if let Ok(cut) = std::str::from_utf8(&bytes[..end]) {
+                    check_first(cut);
+                }
             }
             let mut changed = bytes.to_vec();
             for at in 0..bytes.len() {

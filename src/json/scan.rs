@@ -21,12 +21,24 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 /// The tokens of `text`, and the text they own (no larger than `text`: unescaping
 /// never lengthens a string).
 pub(super) fn plain_tokens(text: &str) -> Option<(Vec<Token>, String)> {
-    let mut tokens = TapeSink {
-        tokens: Vec::with_capacity(text.len() / 8 + 4),
-        owned: String::new(),
-    };
+    let mut tokens = tape_sink(text);
     scan_plain(text, &mut tokens)?;
     Some((tokens.tokens, tokens.owned))
+}
+
+/// The tokens of the value `text` starts with, the text they own, and the index just
+/// past the value: as [`plain_tokens`] reads `text[..end]`.
+pub(super) fn first_value_tokens(text: &str) -> Option<(Vec<Token>, String, usize)> {
+    let mut tokens = tape_sink(text);
+    let end = scan_first(text, &mut tokens)?;
+    Some((tokens.tokens, tokens.owned, end))
+}
+
+fn tape_sink(text: &str) -> TapeSink {
+    TapeSink {
+        tokens: Vec::with_capacity(text.len() / 8 + 4),
+        owned: String::new(),
+    }
 }
 
 /// What [`scan_plain`] hands the values it reads to, in the order of the text: the
@@ -98,6 +110,14 @@ impl Sink for TapeSink {
 /// JSON, a lone surrogate escape, nesting deeper than 64, a number beyond the float range
 /// (serde_json reads those, and reports the errors); or where the sink stopped it.
 pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
+    let end = scan_first(text, sink)?;
+    (skip_ws(text.as_bytes(), end) == text.len()).then_some(())
+}
+
+/// [`scan_plain`] of the first value of `text` (whitespace before it skipped), whatever
+/// follows it: the index just past the value.
+#[inline(always)]
+fn scan_first<S: Sink>(text: &str, sink: &mut S) -> Option<usize> {
     let b = text.as_bytes();
     // The open containers: (what the sink keeps of them, items so far, is an object).
     // Room for the depth of most documents (a response's calls are ~8 deep), so that it
@@ -166,10 +186,10 @@ pub fn scan_plain<S: Sink>(text: &str, sink: &mut S) -> Option<()> {
         }
         // After a value: the next one in its container, or the container's end.
         loop {
-            i = skip_ws(b, i);
             let Some(top) = open.last_mut() else {
-                return (i == b.len()).then_some(());
+                return Some(i);
             };
+            i = skip_ws(b, i);
             top.1 += 1;
             let object = top.2;
             match *b.get(i)? {
