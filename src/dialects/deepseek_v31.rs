@@ -2,8 +2,8 @@
 //! `python/toolsift/_pure/dialects/deepseek_v31.py` (its docstring is the specification)
 //! line by line.
 
-use super::text::{nameless, find_in, parse_special_tokens, trim_space};
 use super::deepseek_v3::{CALL_BEGIN, CALL_END, PREFIX, SECTION_MARKERS, SEPARATOR, V3_CALL};
+use super::text::{find_in, nameless, parse_special_tokens, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Call};
 use std::borrow::Cow;
@@ -14,7 +14,12 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    parse_special_tokens(text, PREFIX, (&[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS), block_call)
+    parse_special_tokens(
+        text,
+        PREFIX,
+        (&[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS),
+        block_call,
+    )
 }
 
 fn block_call(block: &str) -> Call<'_> {

@@ -3,8 +3,8 @@
 //! specification.
 
 use super::schema::{object_text, typed_value};
-use super::xmlcalls::{malformed, split, tool_call, value_close, Finder, Reader};
 use super::text::{skip_space, trim_space};
+use super::xmlcalls::{malformed, split, tool_call, value_close, Finder, Reader};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 
@@ -37,7 +37,11 @@ pub fn detect(text: &str) -> bool {
 }
 
 /// The call of the block whose content starts at `pos`, and where the block ends.
-fn read_block<'a>(finder: &mut Finder<'a>, mut pos: usize, tools: Option<&Tools>) -> (Vec<Call<'a>>, usize) {
+fn read_block<'a>(
+    finder: &mut Finder<'a>,
+    mut pos: usize,
+    tools: Option<&Tools>,
+) -> (Vec<Call<'a>>, usize) {
     let text = finder.text;
     let start = pos;
     let name_end = finder.find("<", pos).unwrap_or(text.len());
@@ -47,7 +51,10 @@ fn read_block<'a>(finder: &mut Finder<'a>, mut pos: usize, tools: Option<&Tools>
     while !name.is_empty() && !name.contains('>') {
         pos = skip_space(text.as_bytes(), pos);
         if text[pos..].starts_with(CLOSE) {
-            return (vec![tool_call(name, object_text(&pairs))], pos + CLOSE.len());
+            return (
+                vec![tool_call(name, object_text(&pairs))],
+                pos + CLOSE.len(),
+            );
         }
         if !text[pos..].starts_with(KEY_OPEN) {
             break;
@@ -61,7 +68,8 @@ fn read_block<'a>(finder: &mut Finder<'a>, mut pos: usize, tools: Option<&Tools>
             break;
         }
         value_start += VALUE_OPEN.len();
-        let Some(value_end) = value_close(finder, value_start, VALUE_CLOSE, &[KEY_OPEN, CLOSE]) else {
+        let Some(value_end) = value_close(finder, value_start, VALUE_CLOSE, &[KEY_OPEN, CLOSE])
+        else {
             break;
         };
         let schema = tools.and_then(|tools| tools.parameter(name, key));
@@ -76,9 +84,17 @@ fn read_block<'a>(finder: &mut Finder<'a>, mut pos: usize, tools: Option<&Tools>
     let end = finder.find(CLOSE, start);
     let stop = end.unwrap_or(text.len());
     let name = if name.contains('>') { "" } else { name };
-    (vec![malformed(name, &text[start..stop])], end.map_or(stop, |end| end + CLOSE.len()))
+    (
+        vec![malformed(name, &text[start..stop])],
+        end.map_or(stop, |end| end + CLOSE.len()),
+    )
 }
 
 pub fn parse<'a>(text: &'a str, tools: Option<&Tools>) -> Parsed<'a> {
-    split(text, ("<think>", "</think>"), &[(OPEN, Reader::Own(read_block))], tools)
+    split(
+        text,
+        ("<think>", "</think>"),
+        &[(OPEN, Reader::Own(read_block))],
+        tools,
+    )
 }

@@ -1,7 +1,9 @@
 //! `granite`: IBM Granite 3.x tool calls, a JSON list after a marker. The specification is
 //! `python/toolsift/_pure/dialects/granite.py`; this follows it line by line.
 
-use super::text::{marker_then, nameless, THINK, at, find_in, json_calls, parse_around_reasoning, skip_space};
+use super::text::{
+    at, find_in, json_calls, marker_then, nameless, parse_around_reasoning, skip_space, THINK,
+};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 

@@ -12,13 +12,7 @@ const CONSTRAIN: &str = "<|constrain|>";
 const MESSAGE: &str = "<|message|>";
 const ENDS: [&str; 3] = ["<|end|>", "<|call|>", "<|return|>"];
 const TOKENS: [&str; 7] = [
-    START,
-    CHANNEL,
-    CONSTRAIN,
-    MESSAGE,
-    ENDS[0],
-    ENDS[1],
-    ENDS[2],
+    START, CHANNEL, CONSTRAIN, MESSAGE, ENDS[0], ENDS[1], ENDS[2],
 ];
 const RECIPIENT: &str = "to=";
 const NAME_PREFIX: &str = "functions.";
@@ -119,8 +113,8 @@ fn header_words(header: &str) -> (&str, &str, Option<&str>) {
     };
     let role_words: Vec<&str> = words(role_part).collect();
     let channel_words: Vec<&str> = words(channel_part).collect();
-    let recipient = (role_words.iter().chain(&channel_words))
-        .find_map(|word| word.strip_prefix(RECIPIENT));
+    let recipient =
+        (role_words.iter().chain(&channel_words)).find_map(|word| word.strip_prefix(RECIPIENT));
     let role = match role_words.first() {
         Some(word) if !word.starts_with(RECIPIENT) => word,
         _ => "",

@@ -1,7 +1,7 @@
 //! Kimi K2 tool calls (`kimi-k2`): follows `python/toolsift/_pure/dialects/kimi_k2.py`
 //! (its docstring is the specification) line by line.
 
-use super::text::{nameless, find_in, parse_special_tokens, trim_space};
+use super::text::{find_in, nameless, parse_special_tokens, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Call};
 use std::borrow::Cow;
@@ -26,7 +26,12 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, _tools: Option<&Tools>) -> Parsed<'a> {
-    parse_special_tokens(text, PREFIX, (&[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS), block_call)
+    parse_special_tokens(
+        text,
+        PREFIX,
+        (&[CALL_BEGIN], &[CALL_END], &SECTION_MARKERS),
+        block_call,
+    )
 }
 
 fn block_call(block: &str) -> Call<'_> {
@@ -47,7 +52,8 @@ fn name_of(header: &str) -> &str {
     let name = header.strip_prefix(NAME_PREFIX).unwrap_or(header);
     match name.rfind(':') {
         Some(colon)
-            if name.len() > colon + 1 && name.as_bytes()[colon + 1..].iter().all(u8::is_ascii_digit) =>
+            if name.len() > colon + 1
+                && name.as_bytes()[colon + 1..].iter().all(u8::is_ascii_digit) =>
         {
             &name[..colon]
         }

@@ -1,7 +1,7 @@
 //! `llama3-json`: Llama 3.1-3.3 JSON tool calls. The specification is
 //! `python/toolsift/_pure/dialects/llama3_json.py`; this follows it line by line.
 
-use super::text::{nameless, at, find_in, joined_content, json_calls, skip_space};
+use super::text::{at, find_in, joined_content, json_calls, nameless, skip_space};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 

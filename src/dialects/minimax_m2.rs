@@ -24,5 +24,10 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, tools: Option<&Tools>) -> Parsed<'a> {
-    split(text, ("<think>", "</think>"), &[(OPEN, Reader::Invokes(&SYNTAX))], tools)
+    split(
+        text,
+        ("<think>", "</think>"),
+        &[(OPEN, Reader::Invokes(&SYNTAX))],
+        tools,
+    )
 }

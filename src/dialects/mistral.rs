@@ -2,10 +2,10 @@
 //! The specification is `python/toolsift/_pure/dialects/mistral.py`; this follows it line
 //! by line.
 
-use crate::json::container_end;
 use super::text::{self, at, find_in, json_calls, parse_around_reasoning, skip_space, trim_space};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
+use crate::json::container_end;
 use std::borrow::Cow;
 
 const MARKER: &str = "[TOOL_CALLS]";

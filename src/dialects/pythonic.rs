@@ -1,7 +1,9 @@
 //! Pythonic tool calls (`pythonic`): follows `python/toolsift/_pure/dialects/pythonic.py`
 //! (its docstring is the specification, the grammar included) line by line.
 
-use super::text::{skip_space, joined_content, special_token_blocks, outside_reasoning, trim_space};
+use super::text::{
+    joined_content, outside_reasoning, skip_space, special_token_blocks, trim_space,
+};
 use super::{Parsed, Tools};
 use crate::calls::{decode_object, Arguments, Call};
 use std::borrow::Cow;
@@ -390,7 +392,9 @@ fn read_number(text: &str, i: usize) -> Result<(String, usize), Unreadable> {
     if integer.is_empty() && fraction.is_none_or(str::is_empty) {
         return Err(Unreadable); // "-", ".", "-."
     }
-    if b.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.')) {
+    if b.get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+    {
         return Err(Unreadable); // 1j, 1_000, 0x1, 1.2.3
     }
     if fraction.is_none() && exponent.is_empty() {
@@ -421,7 +425,10 @@ fn name_end(b: &[u8], i: usize, dotted: bool) -> usize {
     let mut i = i;
     while ident_start(b.get(i)) {
         i += 1;
-        while b.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        while b
+            .get(i)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
             i += 1;
         }
         if !(dotted && b.get(i) == Some(&b'.') && ident_start(b.get(i + 1))) {

@@ -2,8 +2,8 @@
 //! `python/toolsift/_pure/dialects/qwen3_coder.py`, line by line; its docstring is the
 //! specification.
 
-use super::xmlcalls::{plain_key, split, trimmed_param, InvokeSyntax, Reader};
 use super::text::skip_space;
+use super::xmlcalls::{plain_key, split, trimmed_param, InvokeSyntax, Reader};
 use super::{Parsed, Tools};
 
 const OPEN: &str = "<tool_call>";
@@ -35,5 +35,10 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, tools: Option<&Tools>) -> Parsed<'a> {
-    split(text, ("<think>", "</think>"), &[(OPEN, Reader::Invokes(&SYNTAX))], tools)
+    split(
+        text,
+        ("<think>", "</think>"),
+        &[(OPEN, Reader::Invokes(&SYNTAX))],
+        tools,
+    )
 }

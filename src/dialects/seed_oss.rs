@@ -17,5 +17,10 @@ pub fn detect(text: &str) -> bool {
 }
 
 pub fn parse<'a>(text: &'a str, tools: Option<&Tools>) -> Parsed<'a> {
-    split(text, ("<seed:think>", "</seed:think>"), &[(OPEN, Reader::Invokes(&SYNTAX))], tools)
+    split(
+        text,
+        ("<seed:think>", "</seed:think>"),
+        &[(OPEN, Reader::Invokes(&SYNTAX))],
+        tools,
+    )
 }

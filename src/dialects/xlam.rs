@@ -1,7 +1,7 @@
 //! `xlam`: Salesforce xLAM-2 tool calls, a bare JSON list. The specification is
 //! `python/toolsift/_pure/dialects/xlam.py`; this follows it line by line.
 
-use super::text::{THINK, at, find_in, json_calls, parse_around_reasoning, skip_space};
+use super::text::{at, find_in, json_calls, parse_around_reasoning, skip_space, THINK};
 use super::{Parsed, Tools};
 use crate::calls::Call;
 
@@ -67,7 +67,12 @@ fn read_list<'a>(text: &'a str, i: usize, end: usize, calls: &mut Vec<Call<'a>>)
     }
     let mut found = Vec::new();
     let stop = json_calls(text, i, end, KEYS, false, &mut found)?;
-    if found.first().and_then(|call| call.name.as_deref()).unwrap_or("").is_empty() {
+    if found
+        .first()
+        .and_then(|call| call.name.as_deref())
+        .unwrap_or("")
+        .is_empty()
+    {
         return None;
     }
     calls.append(&mut found);
