@@ -9,10 +9,14 @@ import re
 import subprocess
 import sys
 
+# A fixed hash seed, and numpy's BLAS (imported with pyarrow) without its idle threads,
+# whose spinning otherwise adds a few million instructions to one run and not the other.
+QUIET = {"PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
+
 
 def instructions(script: str, args: list[str], env: dict[str, str] | None = None) -> int:
     """Instructions of one pass: `script --run *args PASSES` under callgrind, PASSES 2 less
-    PASSES 1 (`PYTHONHASHSEED` fixed, `env` added to the environment)."""
+    PASSES 1 (`QUIET` and `env` added to the environment)."""
     valgrind = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
     counts = []
     for passes in (1, 2):
@@ -21,7 +25,7 @@ def instructions(script: str, args: list[str], env: dict[str, str] | None = None
             capture_output=True,
             text=True,
             check=True,
-            env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})},
+            env={**os.environ, **QUIET, **(env or {})},
         )
         found = re.search(r"Collected : (\d+)", done.stderr)
         if found is None:
