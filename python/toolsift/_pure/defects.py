@@ -146,6 +146,9 @@ _CONTROL_ESCAPES = {
 _LINE_COMMENT = _matcher(r"//[^\n\r]*+")
 # Whitespace and comments (a block comment only where it closes).
 _BLANK = _matcher(r"(?:[ \t\n\r]++|//[^\n\r]*+|/\*(?:[^*]++|\*(?!/))*+\*/)*+")
+# A double-quoted string without a raw control character; or one cut off by the end of
+# the text (then the stretch ends there, and the reader finds the string cut).
+_STRING = r'"[^"\\\x00-\x1f]*+(?:\\[\s\S][^"\\\x00-\x1f]*+)*+(?:"|\\?\Z)'
 # A stretch of plain tokens after a token: strict JSON the rules write as it is, taken
 # at once. Each step is whitespace and a token; which step may come next is told by the
 # character before it (the last token's last): a bracket or a value after `,` `:` `{`
@@ -154,9 +157,6 @@ _BLANK = _matcher(r"(?:[ \t\n\r]++|//[^\n\r]*+|/\*(?:[^*]++|\*(?!/))*+\*/)*+")
 # one) follows it. A trailing comma, a value after a value, anything lenient (single
 # quotes, Python words, comments, raw control characters) ends the stretch, and the
 # reader goes on.
-# A double-quoted string without a raw control character; or one cut off by the end of
-# the text (then the stretch ends there, and the reader finds the string cut).
-_STRING = r'"[^"\\\x00-\x1f]*+(?:\\[\s\S][^"\\\x00-\x1f]*+)*+(?:"|\\?\Z)'
 _PLAIN = _matcher(
     r"""(?:
         (?<=[,:{\[])[ \t\n\r]*+(?:
@@ -306,7 +306,7 @@ class _Reader:
 
     def __init__(self, text: str, start: int, codes: set[str]) -> None:
         self.text = text
-        self.at = start
+        self.start = start
         self.codes = codes
         self.out: list[str] = []
 
@@ -315,7 +315,7 @@ class _Reader:
         the index just past it."""
         text, out, codes = self.text, self.out, self.codes
         size = len(text)
-        at = self.at
+        at = self.start
         depth = 0
         last = ""  # the last token written: a trailing comma follows a value
         while True:
