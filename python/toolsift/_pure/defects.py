@@ -57,7 +57,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import accumulate, islice
+from itertools import accumulate, compress, count, islice
+from operator import not_
 from typing import Any, NamedTuple, cast
 
 from toolsift._jsontext import loads_if_json, too_long_ints_made
@@ -394,18 +395,15 @@ class _Reader:
                     "", _STRINGS.sub("", stretch) if '"' in stretch else stretch
                 )
                 closers = len(brackets) - brackets.count("{") - brackets.count("[")
-                if closers < depth:  # the first value stays open
-                    depth += len(brackets) - 2 * closers
-                else:
-                    depths = list(
-                        accumulate(map(_DEPTH_CHANGE.__getitem__, brackets), initial=depth)
-                    )
-                    if 0 in depths:  # the value closes in the stretch: it ends there
-                        nth = depths.index(0) - 1
-                        length = next(islice(_TO_BRACKET.finditer(stretch), nth, None)).end()
+                if closers >= depth:  # the first value may close in the stretch
+                    depths = accumulate(map(_DEPTH_CHANGE.__getitem__, brackets), initial=depth)
+                    # (the index of the bracket after which the depth is 0, if one is)
+                    closing = next(compress(count(-1), map(not_, depths)), None)
+                    if closing is not None:  # the value ends there
+                        length = next(islice(_TO_BRACKET.finditer(stretch), closing, None)).end()
                         out.append(stretch[:length])
                         return at + length
-                    depth = depths[-1]
+                depth += len(brackets) - 2 * closers
                 out.append(stretch)
                 at = run.end()
                 last = _AFTER.get(text[at - 1], "n")
