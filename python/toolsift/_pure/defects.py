@@ -121,8 +121,10 @@ def _matcher(pattern: str, flags: int = 0) -> _Matcher:
 
 
 # The reader takes each run below in one step (a regex match, in C), never a character
-# at a time, and the patterns are possessive: no text is read twice (but a string that
-# `_PLAIN` stops in, at a raw control character, read again by `_Reader.string`).
+# at a time. The patterns are possessive (nothing backtracks), and each character is
+# read a bounded number of times: once, but the blanks after a comma (`closes_next`
+# looks past them too) and a string that `_PLAIN` stops in at a raw control character
+# (`_Reader.string` reads it again).
 _SPACES = _matcher(r"[ \t\n\r]++")
 # Brackets with the whitespace between them (a group repeated per bracket is slow in re:
 # a plain run of brackets is one class repeated).
