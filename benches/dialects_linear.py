@@ -34,10 +34,36 @@ it is under 3x ordinary text. Its wall time is twice its instruction count's sha
 because each call is a `Call` of about 130 bytes, with its block and piece in two more
 vectors: about 8 MB of new memory per MB of text (harmony's `<|` case likewise makes
 250K empty segments per MB). Building one result per call is the output, not a scan
-that could be avoided. The pure twin's "a million {" and "backslash run" cases (10-17x
-in the last run) spend their time in `toolsift._pure.defects.salvage`, which classifies
-each unreadable argument text one character at a time in Python (the defect column);
-not changed here.
+that could be avoided.
+
+Where the pure twin stood (wall-clock ratios; two runs of the script alone, under load
+1.8-3.1 before and 4.7-5.8 after, other helpers' builds running; the two `--rust` runs,
+under more load, give the same picture: 4.8-15.6x before, 0.09-1.6x after):
+
+| dialect, case | before | after |
+|---|---|---|
+| deepseek-v3.1 a million { | 11.4x | 0.25x |
+| deepseek-v3.1 backslash run | 11.0x | 1.6x |
+| deepseek-v3 a million { | 10.7x | 0.33x |
+| deepseek-v3 backslash run | 10.9x | 1.5x |
+| kimi-k2 a million { | 11.2x | 0.15x |
+| kimi-k2 backslash run | 10.8x | 1.6x |
+| harmony a million { | 4.2x | 0.06x |
+| kimi-k2 call begin every few bytes | 5.1x | 4.7x |
+| llama3-json ; every few bytes | 9.8x | 9.0x |
+
+The cut-off arguments were read twice in Python: `_jsontext.error_for` looked for why
+they are not JSON (no one read the reason), then `toolsift._pure.defects.salvage`
+classified them one character at a time (the defect column). Now `loads_if_json` lets
+`json.loads` (C) refuse the text before `error_for`, and the salvage reader takes each
+run of one kind in one possessive regex match (whitespace, brackets, a string's body
+between escapes, control characters, comments, and the stretch of plain strict JSON
+after a token), reading no text twice (but a string the stretch stops in, at a raw
+control character). What is left over 5x on the pure twin is per call, as on the Rust
+core: llama3-json's `{};` every 3 bytes makes 333K calls per MB (50 times ordinary
+text's), each read in Python for about 4 us (its end found, a name looked for, the `;`
+after it, a `ToolCall`: the object alone is 0.5 us); kimi-k2's call begin (53K calls per
+MB, about 1.5 us each) is at the bar (4.7-5.2x in four runs).
 """
 
 from __future__ import annotations

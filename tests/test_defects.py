@@ -5,6 +5,7 @@ each other on any text."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import pickle
 import string
@@ -439,3 +440,70 @@ def test_truncated_by_limit_in_the_table(make: Any) -> None:
     table = parser.to_arrow([record])
     assert table.column("defect").to_pylist() == ["truncated_by_limit", "truncated"]
     assert [c.defect for c in parser.parse(record).tool_calls] == ["truncated", "truncated"]
+
+
+# Issue 39's linear-time check (benches/dialects_linear.py): adversarial argument texts
+# after each dialect's marker of JSON arguments. The reader takes them as runs, not a
+# character at a time; the result stays one call, its text kept (stripped), cut.
+_ARGUMENT_MARKERS = {
+    "kimi-k2": "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>",
+    "deepseek-v3.1": "<\uff5ctool\u2581call\u2581begin\uff5c>f<\uff5ctool\u2581sep\uff5c>",
+    "deepseek-v3": "<\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool\u2581sep\uff5c>f\n",
+    "harmony": "<|channel|>commentary to=functions.f<|message|>",
+}
+_ADVERSARIAL_ARGUMENTS = {
+    "a million {": "{" * 1_000_000,
+    "a million [": "[" * 1_000_000,
+    "{ and spaces": "{ " * 500_000 + "{",
+    "backslash run": '{"a": "' + "\\" * 1_000_000,
+    "odd backslash run": '{"a": "' + "\\" * 999_999,
+    "escaped quotes": '{"a": "' + '\\"' * 500_000,
+    "many items": '{"a": [' + "1, " * 300_000 + "1",
+    "many keys": '{"a": ' * 200_000 + "1",
+}
+
+
+@pytest.mark.parametrize("dialect", sorted(_ARGUMENT_MARKERS))
+@pytest.mark.parametrize("case", sorted(_ADVERSARIAL_ARGUMENTS))
+def test_adversarial_arguments_are_one_cut_call(make: Any, dialect: str, case: str) -> None:
+    arguments = _ADVERSARIAL_ARGUMENTS[case]
+    for repair in (None, "safe"):
+        parser = make.RawTextParser(dialect, repair=repair)
+        calls = parser.parse(_ARGUMENT_MARKERS[dialect] + arguments).tool_calls
+        assert [(c.name, c.arguments, c.defect, c.repairs) for c in calls] == [
+            ("f", {}, "truncated", None)
+        ]
+        assert calls[0].raw_arguments == arguments
+
+
+def _linear_bench() -> Any:
+    path = Path(__file__).resolve().parents[1] / "benches" / "dialects_linear.py"
+    spec = importlib.util.spec_from_file_location("dialects_linear", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    path_before = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:  # the bench puts the tree's python/ first; tests of an installed wheel do not
+        sys.path[:] = path_before
+    return module
+
+
+def test_the_linear_bench_texts_read_alike_on_both_backends() -> None:
+    """Every text of benches/dialects_linear.py (ordinary and adversarial, 20 KB each):
+    the same calls (defects and repairs too), content, reasoning and error on both."""
+    bench = _linear_bench()
+    for dialect, case, text in bench.texts(None, 20_000):
+        got = []
+        for backend in both_backends():
+            parser = bind(parsers.RawTextParser, backend)(dialect, repair="safe")
+            response = parser.parse(text)
+            got.append(
+                (
+                    [call.model_dump() for call in response.tool_calls],
+                    response.content,
+                    response.reasoning,
+                    response.error,
+                )
+            )
+        assert same(got[0], got[1]), (dialect, case)

@@ -17,7 +17,7 @@ from conftest import mutate, vector_text
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from toolsift._errors import ParseError
-from toolsift._jsontext import MAX_DEPTH, _scan, dumps_compact, error_for, loads
+from toolsift._jsontext import MAX_DEPTH, _scan, dumps_compact, error_for, loads, loads_if_json
 
 UTF8 = "invalid UTF-8"
 BOM = "byte order mark is not allowed"
@@ -828,3 +828,24 @@ def test_parse_error_pickles() -> None:
     assert error is not None
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.msg, copy.pos, str(copy)) == (error.msg, error.pos, str(error))
+
+
+def _loads_or_not(text: str) -> tuple[bool, Any]:
+    try:
+        return True, loads(text)
+    except ParseError:
+        return False, None
+
+
+@fast(1500)
+@given(st.one_of(SOUPS, mutated_json()))
+@example(b"[1e400]")
+@example(b'{"a": NaN}')
+@example(b'["\\ud800"]')
+@example(b"[" * 2000 + b"]" * 2000)
+@example(b"{" * 100_000)
+@example(b'{"a": "' + b"\\" * 100_001)
+def test_loads_if_json_is_whether_loads_reads(text: bytes) -> None:
+    """`loads_if_json` (json.loads asked before `error_for`) says what `loads` says."""
+    for data in (text.decode("utf-8", "replace"), text.decode("utf-8", "surrogateescape")):
+        assert repr(loads_if_json(data)) == repr(_loads_or_not(data))

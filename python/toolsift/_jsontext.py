@@ -127,6 +127,7 @@ __all__ = [
     "is_json",
     "keeping_number_text",
     "loads",
+    "loads_if_json",
     "loads_or_orjson_error",
     "too_long_ints_made",
 ]
@@ -187,6 +188,28 @@ def is_json(data: str | bytes | bytearray | memoryview) -> bool:
     except ParseError:
         return False
     return True
+
+
+def loads_if_json(data: str) -> tuple[bool, Any]:
+    """`(True, loads(data))` where `loads` reads the text, else `(False, None)`: for a
+    caller that only needs to know. Where orjson refuses the text, `json.loads` (C, and
+    more lenient than this module: NaN, any nesting) is asked before `error_for`'s scan
+    for the reason (Python, and the whole text of a long string cut off): text that both
+    refuse is not JSON."""
+    try:
+        return True, _by_orjson(data)[0]
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        json.loads(data, parse_int=str, parse_float=str)
+    except RecursionError:
+        pass  # nesting deeper than json's C scanner goes: `loads` decides
+    except ValueError:
+        return False, None
+    try:
+        return True, loads(data)
+    except ParseError:
+        return False, None
 
 
 def loads_or_orjson_error(data: str | bytes | bytearray | memoryview) -> Any:

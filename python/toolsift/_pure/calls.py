@@ -8,11 +8,10 @@ from typing import Any
 
 import orjson
 
-from toolsift._errors import ParseError
 from toolsift._jsontext import (
     dumps_compact,
     holds_too_long_int,
-    loads,
+    loads_if_json,
     may_hold_big_integer,
     too_long_ints_made,
 )
@@ -67,11 +66,8 @@ def arguments_of(value: Any) -> tuple[dict[str, Any], str | None]:
         return dict(value), None
     if isinstance(value, str):
         made = too_long_ints_made()
-        try:
-            decoded = loads(value)
-        except ParseError:
-            return {}, value
-        if isinstance(decoded, dict) and too_long_ints_made() == made:
+        ok, decoded = loads_if_json(value)  # only whether: not `loads`' reason why not
+        if ok and isinstance(decoded, dict) and too_long_ints_made() == made:
             return decoded, None
         return {}, value
     if isinstance(value, Mapping):

@@ -55,10 +55,13 @@ normal path (`loads`), the arbiter: anything the rules do not read (a missing co
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import re
+from collections.abc import Callable
+from itertools import accumulate, compress, count, islice
+from operator import not_
+from typing import Any, NamedTuple, cast
 
-from toolsift._errors import ParseError
-from toolsift._jsontext import loads, too_long_ints_made
+from toolsift._jsontext import loads_if_json, too_long_ints_made
 from toolsift._types import ToolCall
 
 __all__ = [
@@ -102,14 +105,82 @@ Anthropic and Bedrock, Gemini)."""
 _WHITESPACE = " \t\n\r"
 _DIGITS = frozenset("0123456789")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_NUMBER = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+-")
 _PYTHON = {"True": "true", "False": "false", "None": "null"}
 _LITERALS = frozenset(_PYTHON.values())
 _VALUE_ENDS = frozenset('"wn}]')  # `last` after a string, word, number, object or list
-_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _FENCE = "```"
 _FENCE_TAG = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-")
 _BRACKETS = frozenset("{}[]")
+_Matcher = Callable[[str, int], "re.Match[str]"]
+
+
+def _matcher(pattern: str, flags: int = 0) -> _Matcher:
+    """The `match` of `pattern`, which matches wherever the reader uses it (a run whose
+    first character it saw, or a pattern that matches nothing)."""
+    return cast(_Matcher, re.compile(pattern, flags).match)
+
+
+# The reader takes each run below in one step (a regex match, in C), never a character
+# at a time. The patterns are possessive (nothing backtracks), and each character is
+# read a bounded number of times: once, but the blanks after a comma (`closes_next`
+# looks past them too) and a string that `_PLAIN` stops in at a raw control character
+# (`_Reader.string` reads it again).
+_SPACES = _matcher(r"[ \t\n\r]++")
+# Brackets with the whitespace between them (a group repeated per bracket is slow in re:
+# a plain run of brackets is one class repeated).
+_OPENERS = _matcher(r"[{\[]++(?:[ \t\n\r]++[{\[]++)*+")
+_CLOSERS = _matcher(r"[}\]]++(?:[ \t\n\r]++[}\]]++)*+")
+_CLOSER = re.compile(r"[}\]]")
+_WORD_RUN = _matcher(r"[A-Za-z0-9_]++")
+_NUMBER_RUN = _matcher(r"[0-9A-Za-z.+\-]++")
+# A string's body up to its end, a raw control character or the end of the text, in runs
+# of plain characters between escapes (written as they are); in '...', up to `\'` too.
+_STRING_BODY = {
+    '"': _matcher(r'[^"\\\x00-\x1f]*+(?:\\[\s\S][^"\\\x00-\x1f]*+)*+'),
+    "'": _matcher(r"""[^'"\\\x00-\x1f]*+(?:\\[^'][^'"\\\x00-\x1f]*+)*+"""),
+}
+_ESCAPED_APOSTROPHES = _matcher(r"(?:\\')++")
+_CONTROLS = _matcher(r"[\x00-\x1f]++")
+_CONTROL_ESCAPES = {
+    code: {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(chr(code))
+    or f"\\u{code:04x}"
+    for code in range(0x20)
+}
+_LINE_COMMENT = _matcher(r"//[^\n\r]*+")
+# Whitespace and comments (a block comment only where it closes).
+_BLANK = _matcher(r"(?:[ \t\n\r]++|//[^\n\r]*+|/\*(?:[^*]++|\*(?!/))*+\*/)*+")
+# A double-quoted string without a raw control character; or one cut off by the end of
+# the text (then the stretch ends there, and the reader finds the string cut).
+_STRING = r'"[^"\\\x00-\x1f]*+(?:\\[\s\S][^"\\\x00-\x1f]*+)*+(?:"|\\?\Z)'
+# A stretch of plain tokens after a token: strict JSON the rules write as it is, taken
+# at once. Each step is whitespace and a token; which step may come next is told by the
+# character before it (the last token's last): a bracket or a value after `,` `:` `{`
+# `[`; a closer or `:` anywhere; `,` after `,` `:` `{` `[`, or after a value (a string,
+# number, literal, closer) where a token other than a closer (or a comment, which may hide
+# one) follows it. A trailing comma, a value after a value, anything lenient (single
+# quotes, Python words, comments, raw control characters) ends the stretch, and the
+# reader goes on.
+_PLAIN = _matcher(
+    r"""(?:
+        (?<=[,:{\[])[ \t\n\r]*+(?:
+            [{\[]
+            |[0-9\-][0-9A-Za-z.+\-]*+
+            |(?:true|false|null)(?![A-Za-z0-9_])
+            |"""
+    + _STRING
+    + r"""
+        )
+        |[ \t\n\r]*+[}\]:]
+        |(?<=[,:{\[])[ \t\n\r]*+,
+        |(?<![,:{\[])[ \t\n\r]*+,(?=[ \t\n\r]*+[^ \t\n\r}\]/])
+    )*+""",
+    re.VERBOSE,
+)
+_STRINGS = re.compile(_STRING)
+_NOT_BRACKETS = re.compile(r"[^{}\[\]]++")
+_DEPTH_CHANGE = {"{": 1, "[": 1, "}": -1, "]": -1}
+_TO_BRACKET = re.compile(r"(?:[^\"{}\[\]]++|" + _STRING + r")*+[{}\[\]]")  # outside strings
+_AFTER = {"{": "{", "[": "[", ",": ",", ":": ":"}  # `last` after a stretch (else a value)
 _MAX_UNWRAP = 4  # JSON strings inside JSON strings: unwrapped at most this deep
 
 
@@ -141,9 +212,8 @@ def salvage(text: str, unwrap: int = _MAX_UNWRAP) -> Salvage:
     body = text.strip(_WHITESPACE)
     if not body:
         return Salvage("empty")
-    try:
-        value = loads(body)
-    except ParseError:
+    decoded, value = loads_if_json(body)
+    if not decoded:
         return _lenient(body)
     if isinstance(value, dict):
         return Salvage("too_long_int")  # valid, yet not decoded: see `_object`
@@ -162,11 +232,8 @@ def _object(text: str) -> dict[str, Any] | None:
     """The object `text` is the JSON text of, as arguments are decoded (no integer
     longer than Python converts), else None."""
     made = too_long_ints_made()
-    try:
-        value = loads(text)
-    except ParseError:
-        return None
-    return value if isinstance(value, dict) and too_long_ints_made() == made else None
+    decoded, value = loads_if_json(text)
+    return value if decoded and isinstance(value, dict) and too_long_ints_made() == made else None
 
 
 def _ordered(codes: set[str]) -> tuple[str, ...]:
@@ -237,118 +304,151 @@ def _unfenced(body: str) -> str | None:
 class _Reader:
     """Reads one value from `start` by the lenient rules, writing strict JSON text to
     `out` and the repairs made to `codes`; raises `_Cut` at the end of the text inside
-    the value, `_Unread` where the rules do not read it."""
+    the value, `_Unread` where the rules do not read it. Each step reads a run of one
+    kind (see `_SPACES` and the patterns after it)."""
 
     def __init__(self, text: str, start: int, codes: set[str]) -> None:
         self.text = text
-        self.at = start
+        self.start = start
         self.codes = codes
         self.out: list[str] = []
 
     def value(self) -> int:
         """Reads the value (a string, or brackets to the one that closes the first);
         the index just past it."""
-        text, out = self.text, self.out
+        text, out, codes = self.text, self.out, self.codes
+        size = len(text)
+        at = self.start
         depth = 0
         last = ""  # the last token written: a trailing comma follows a value
         while True:
-            if self.at >= len(text):
+            if at >= size:
                 raise _Cut
-            c = text[self.at]
+            c = text[at]
             if c in _WHITESPACE:
-                out.append(c)
-                self.at += 1
+                run = _SPACES(text, at)
+                out.append(run.group())
+                at = run.end()
                 continue
             if last in _VALUE_ENDS and (c in "\"'{[-" or c in _WORD):
                 raise _Unread  # a value right after a value: a separator is missing
             if c == '"' or c == "'":
-                self.string(c)
+                at = self.string(at, c)
+                if depth <= 0:
+                    return at  # the value is a string
                 last = '"'
             elif c == "/":
-                self.comment()
+                at = self.comment(at)
                 out.append(" ")
                 continue
             elif c in "{[":
-                depth += 1
-                out.append(c)
-                self.at += 1
-                last = c
+                run = _OPENERS(text, at)
+                brackets = run.group()
+                depth += brackets.count("{") + brackets.count("[")
+                out.append(brackets)
+                at = run.end()
+                last = c  # `{` or `[`: the same to every rule
             elif c in "}]":
-                depth -= 1
-                out.append(c)
-                self.at += 1
-                last = c
+                run = _CLOSERS(text, at)
+                brackets = run.group()
+                closers = brackets.count("}") + brackets.count("]")
+                if closers >= depth:  # the one that closes the first value ends it
+                    length = next(islice(_CLOSER.finditer(brackets), depth - 1, None)).end()
+                    out.append(brackets[:length])
+                    return at + length
+                depth -= closers
+                out.append(brackets)
+                at = run.end()
+                last = c  # `}` or `]`: the same to every rule
             elif c == ",":
-                self.at += 1
-                if last not in ("", "{", "[", ",", ":") and self.closes_next():
-                    self.codes.add("trailing_comma")
+                at += 1
+                if last not in ("", "{", "[", ",", ":") and self.closes_next(at):
+                    codes.add("trailing_comma")
                     continue
                 out.append(c)
                 last = c
             elif c == ":":
                 out.append(c)
-                self.at += 1
+                at += 1
                 last = c
             elif c in _WORD and c not in _DIGITS:
-                word = self.run(_WORD)
+                run = _WORD_RUN(text, at)
+                word = run.group()
                 if word in _PYTHON:
-                    self.codes.add("python_literals")
+                    codes.add("python_literals")
                     word = _PYTHON[word]
                 elif word not in _LITERALS:
                     raise _Unread
                 out.append(word)
+                at = run.end()
                 last = "w"
             elif c in _DIGITS or c == "-":
-                out.append(self.run(_NUMBER))
+                run = _NUMBER_RUN(text, at)
+                out.append(run.group())
+                at = run.end()
                 last = "n"
             else:
                 raise _Unread
-            if depth <= 0:
-                return self.at
+            # After a token: the plain stretch that follows it, at once.
+            run = _PLAIN(text, at)
+            if run.end() > at:
+                stretch = run.group()
+                brackets = _NOT_BRACKETS.sub(
+                    "", _STRINGS.sub("", stretch) if '"' in stretch else stretch
+                )
+                closers = len(brackets) - brackets.count("{") - brackets.count("[")
+                if closers >= depth:  # the first value may close in the stretch
+                    depths = accumulate(map(_DEPTH_CHANGE.__getitem__, brackets), initial=depth)
+                    # (the index of the bracket after which the depth is 0, if one is)
+                    closing = next(compress(count(-1), map(not_, depths)), None)
+                    if closing is not None:  # the value ends there
+                        length = next(islice(_TO_BRACKET.finditer(stretch), closing, None)).end()
+                        out.append(stretch[:length])
+                        return at + length
+                depth += len(brackets) - 2 * closers
+                out.append(stretch)
+                at = run.end()
+                last = _AFTER.get(text[at - 1], "n")
 
-    def run(self, chars: frozenset[str]) -> str:
-        start, text = self.at, self.text
-        while self.at < len(text) and text[self.at] in chars:
-            self.at += 1
-        return text[start : self.at]
-
-    def string(self, quote: str) -> None:
-        """A string in `quote`s, written in double quotes."""
+    def string(self, at: int, quote: str) -> int:
+        """A string in `quote`s from `at`, written in double quotes; the index just
+        past it."""
         text, out = self.text, self.out
         if quote == "'":
             self.codes.add("single_quotes")
         out.append('"')
-        self.at += 1
+        body = _STRING_BODY[quote]
+        size = len(text)
+        at += 1
         while True:
-            if self.at >= len(text):
+            run = body(text, at)
+            out.append(run.group())
+            at = run.end()
+            if at >= size:
                 raise _Cut
-            c = text[self.at]
+            c = text[at]
             if c == quote:
                 out.append('"')
-                self.at += 1
-                return
+                return at + 1
             if c == "\\":
-                if self.at + 1 >= len(text):
-                    raise _Cut
-                escaped = text[self.at + 1]
-                out.append("'" if quote == "'" and escaped == "'" else c + escaped)
-                self.at += 2
-                continue
-            if c == '"':  # inside '...': the end of a string read the other way?
+                if at + 1 >= size:
+                    raise _Cut  # a backslash at the end
+                run = _ESCAPED_APOSTROPHES(text, at)  # `\'` in '...'
+                out.append("'" * ((run.end() - at) // 2))
+                at = run.end()
+            elif c == '"':  # inside '...': the end of a string read the other way?
                 raise _Unread
-            if c < " ":
-                self.codes.add("control_chars")
-                out.append(_ESCAPES.get(c) or f"\\u{ord(c):04x}")
             else:
-                out.append(c)
-            self.at += 1
+                run = _CONTROLS(text, at)
+                self.codes.add("control_chars")
+                out.append(run.group().translate(_CONTROL_ESCAPES))
+                at = run.end()
 
-    def comment(self) -> None:
-        """A `//` or `/* */` comment, skipped."""
-        text, at = self.text, self.at
+    def comment(self, at: int) -> int:
+        """A `//` or `/* */` comment from `at`, skipped; the index just past it."""
+        text = self.text
         if text.startswith("//", at):
-            while at < len(text) and text[at] not in "\n\r":
-                at += 1
+            at = _LINE_COMMENT(text, at).end()
         elif text.startswith("/*", at):
             close = text.find("*/", at + 2)
             if close < 0:
@@ -357,28 +457,17 @@ class _Reader:
         else:
             raise _Unread
         self.codes.add("comments")
-        self.at = at
+        return at
 
-    def closes_next(self) -> bool:
-        """Whether `}` or `]` comes next, after whitespace and comments."""
-        at = self.blank_end(self.at)
+    def closes_next(self, at: int) -> bool:
+        """Whether `}` or `]` comes next from `at`, after whitespace and comments."""
+        at = self.blank_end(at)
         return at < len(self.text) and self.text[at] in "}]"
 
     def blank_end(self, at: int) -> int:
         """Where the whitespace and comments from `at` end (read without moving on, or
         recording them); at a block comment never closed, that comment's start."""
-        text = self.text
-        while at < len(text):
-            if text[at] in _WHITESPACE:
-                at += 1
-            elif text.startswith("//", at):
-                while at < len(text) and text[at] not in "\n\r":
-                    at += 1
-            elif text.startswith("/*", at) and text.find("*/", at + 2) >= 0:
-                at = text.find("*/", at + 2) + 2
-            else:
-                break
-        return at
+        return _BLANK(self.text, at).end()
 
 
 def with_defect(call: ToolCall) -> ToolCall:
