@@ -1,6 +1,7 @@
 """Checks against the declared tools on the OpenAI Batch file (issue 41 item 7).
 
     python benches/violations_bench.py [--lines N] [--rounds R] [--impl rust|python]
+    python benches/violations_bench.py --lines 2000 --instructions
 
 Writes the bench corpus (`corpus.py`'s `openai`, in Batch API envelopes, as
 `test_bench_bulk.py` does) and its request file (the Batch *input*: one request per
@@ -36,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import callgrind
 import corpus
 
 JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
@@ -110,19 +112,61 @@ def write_files(folder: Path, n: int, seed: int) -> tuple[Path, Path]:
     return output, requests
 
 
+#: What each way of the instruction counts passes `to_arrow` (the tools are the request
+#: file's: every request declares the same ones).
+WAYS = ("plain", "tools", "requests")
+
+
+def run_passes(folder: str, way: str, passes: int) -> None:
+    """`passes` runs of `to_arrow` over the output file, `way` (what callgrind counts)."""
+    from toolsift.parsers import OpenAIResponseParser
+
+    output = Path(folder) / "openai_batch_output.jsonl"
+    requests = Path(folder) / "openai_batch_input.jsonl"
+    with requests.open() as file:
+        tools = json.loads(file.readline())["body"]["tools"]
+    options = {"plain": {}, "tools": {"tools": tools}, "requests": {"requests": requests}}[way]
+    reader = OpenAIResponseParser()
+    for _ in range(passes):
+        reader.to_arrow(output, threads=1, **options)
+
+
+def print_instructions(folder: Path, lines: int) -> None:
+    """Instructions of one `to_arrow` each way (callgrind: two passes less one)."""
+    counts = {
+        way: callgrind.instructions(
+            __file__, [str(folder), way], {"TOOLSIFT_IMPLEMENTATION": "rust"}
+        )
+        for way in WAYS
+    }
+    plain = counts["plain"]
+    print(f"rust: {lines} lines, instructions of one to_arrow (callgrind), t=1:")
+    for way, count in counts.items():
+        print(f"  {way:9} {count / 1e6:8.1f} M  {count / plain:5.2f}x plain")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lines", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--impl", default="rust")
+    parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--run", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.run:
+        folder, way, passes = args.run
+        run_passes(folder, way, int(passes))
+        return
     os.environ["TOOLSIFT_IMPLEMENTATION"] = args.impl
     from toolsift import IMPLEMENTATION
     from toolsift.parsers import OpenAIResponseParser
 
     with tempfile.TemporaryDirectory() as folder:
         output, requests = write_files(Path(folder), args.lines, args.seed)
+        if args.instructions:
+            print_instructions(Path(folder), args.lines)
+            return
         mb = output.stat().st_size / 1e6
         request_mb = requests.stat().st_size / 1e6
         reader = OpenAIResponseParser()

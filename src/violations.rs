@@ -17,7 +17,11 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+mod instance;
+
+use instance::{Args, Doc};
 
 /// The keys of a request line that name it, in order (batch input files).
 const REQUEST_KEYS: [&str; 3] = ["custom_id", "recordId", "key"];
@@ -30,7 +34,28 @@ const BODY_KEYS: [&str; 4] = ["body", "params", "request", "modelInput"];
 enum Tool {
     Unchecked,
     Invalid,
-    Schema(Arc<Validator>),
+    Schema(Arc<Compiled>),
+}
+
+/// A schema compiled for the arguments as [`instance`] reads them, and, when first
+/// needed, for the `Value` of arguments it leaves to serde_json.
+struct Compiled {
+    schema: Value,
+    args: Validator<Args>,
+    value: OnceLock<Option<Validator>>,
+}
+
+impl Compiled {
+    fn value(&self) -> Option<&Validator> {
+        let compile = || options().build(&self.schema).ok();
+        self.value.get_or_init(compile).as_ref()
+    }
+}
+
+/// The options every schema is compiled with.
+fn options<F: jsonschema::json::Json>(
+) -> jsonschema::ValidationOptions<'static, Arc<dyn jsonschema::Retrieve>, F> {
+    jsonschema::options_for::<F>().should_validate_formats(false)
 }
 
 type ToolSet = HashMap<String, Tool>;
@@ -66,11 +91,12 @@ fn compile(schema: &Value) -> Tool {
     if !schema.is_object() && !schema.is_boolean() {
         return Tool::Invalid;
     }
-    match jsonschema::options()
-        .should_validate_formats(false)
-        .build(schema)
-    {
-        Ok(validator) => Tool::Schema(Arc::new(validator)),
+    match options::<Args>().build(schema) {
+        Ok(args) => Tool::Schema(Arc::new(Compiled {
+            schema: schema.clone(),
+            args,
+            value: OnceLock::new(),
+        })),
         Err(_) => Tool::Invalid,
     }
 }
@@ -125,18 +151,33 @@ impl Checks {
         let Some(arguments) = arguments else {
             return out.push("undecodable_arguments".into());
         };
-        let Some(validator) = validator else {
+        let Some(compiled) = validator else {
             return out.push("invalid_schema".into());
         };
-        let Ok(instance) = serde_json::from_str::<Value>(arguments) else {
-            return out.push("undecodable_arguments".into());
-        };
-        if validator.is_valid(&instance) {
-            return; // the common case: no error values made
-        }
         let mut codes = BTreeSet::new();
-        for error in validator.iter_errors(&instance) {
-            add_codes(&error, &mut codes);
+        let read = instance::with_scratch(|scratch| {
+            let doc = Doc::parse(arguments, scratch)?;
+            // The common case: the call fits, and nothing is built.
+            if !compiled.args.is_valid(doc.root()) {
+                for error in compiled.args.iter_errors(doc.root()) {
+                    add_codes(&error, &mut codes);
+                }
+            }
+            doc.into_scratch(scratch);
+            Some(())
+        });
+        if read.is_none() {
+            let Ok(instance) = serde_json::from_str::<Value>(arguments) else {
+                return out.push("undecodable_arguments".into());
+            };
+            let Some(validator) = compiled.value() else {
+                return out.push("invalid_schema".into());
+            };
+            if !validator.is_valid(&instance) {
+                for error in validator.iter_errors(&instance) {
+                    add_codes(&error, &mut codes);
+                }
+            }
         }
         out.extend(codes);
     }
@@ -662,6 +703,117 @@ mod tests {
         let broken = format!("{}\n{}]", lines[1], lines[1]);
         let error = names(&broken, false).unwrap_err();
         assert!(error.starts_with("r, line 2: not JSON"), "{error}");
+    }
+
+    /// The codes of `instance` against `validator` (any representation).
+    fn codes_of<'a, F: jsonschema::json::Json>(
+        validator: &'a Validator<F>,
+        instance: F::Node<'a>,
+    ) -> BTreeSet<String> {
+        let mut codes = BTreeSet::new();
+        for error in validator.iter_errors(instance.clone()) {
+            add_codes(&error, &mut codes);
+        }
+        assert_eq!(validator.is_valid(instance), codes.is_empty());
+        codes
+    }
+
+    /// Schemas whose keywords read the instance each its own way, under every draft.
+    const SCHEMAS: [&str; 12] = [
+        r#"{"type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": "number"}, "s": {"type": "string"}}, "required": ["n"], "additionalProperties": false}"#,
+        r#"{"properties": {"n": {"type": ["integer", "null"], "minimum": -5, "maximum": 1e19, "multipleOf": 2}, "x": {"exclusiveMinimum": 0, "multipleOf": 0.5}}}"#,
+        r#"{"properties": {"é/~": {"type": "string", "pattern": "^[A-Zé]", "minLength": 2, "maxLength": 3}, "🦀": {"maxLength": 1}}, "patternProperties": {"^ключ": {"type": "boolean"}}}"#,
+        r#"{"properties": {"e": {"enum": ["a", 1, 2.5, {"k": [1, "v"]}, [1, {"z": null}], null]}, "c": {"const": {"a": [1, 2.0], "b": {"c": "d"}}}, "d": {"const": 10000000000000000000000}}}"#,
+        r#"{"properties": {"u": {"type": "array", "uniqueItems": true, "minItems": 1, "maxItems": 3, "items": {"type": ["number", "object", "string", "array"]}}}}"#,
+        r#"{"propertyNames": {"pattern": "^[a-zé🦀]+$", "maxLength": 4}, "minProperties": 1, "maxProperties": 5}"#,
+        r##"{"definitions": {"p": {"type": "object", "properties": {"q": {"$ref": "#/definitions/q"}}, "required": ["q"]}, "q": {"type": "integer", "minimum": 0}}, "properties": {"p": {"$ref": "#/definitions/p"}, "list": {"type": "array", "items": {"$ref": "#/definitions/p"}}}}"##,
+        r#"{"properties": {"a": {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^x"}]}, "o": {"oneOf": [{"type": "number"}, {"type": "integer"}]}, "no": {"not": {"type": "null"}}, "f": false}}"#,
+        r#"{"properties": {"n": {"type": "integer"}, "m": {"type": "number"}}, "dependencies": {"n": ["m"]}}"#,
+        r#"{"properties": {"c": {"contains": {"const": 2}}, "t": {"items": [{"type": "string"}], "additionalItems": false}}}"#,
+        r#"{"properties": {"big": {"type": "integer", "maximum": 18446744073709551615, "minimum": -9223372036854775808}, "f": {"type": "number", "maximum": 1.5e300}}}"#,
+        r#"{"type": "object", "properties": {"x": {"type": "integer"}}, "unevaluatedProperties": false}"#,
+    ];
+
+    /// Arguments that touch each keyword, numbers of every spelling among them.
+    fn instances() -> Vec<String> {
+        let mut texts: Vec<String> = [
+            r#"{}"#,
+            r#"{"n": 1, "x": 1.5, "s": "a"}"#,
+            r#"{"n": "42", "x": "-1.5e3", "s": 5, "z": null}"#,
+            r#"{"é/~": "Éa", "🦀": "🦀", "ключ1": true}"#,
+            r#"{"é/~": "éé", "🦀": "🦀🦀", "ключ2": 1}"#,
+            r#"{"\u00e9/~": "\u00c9\ud83e\udd80", "\ud83e\udd80": "\u00e9", "a\"b": "\n"}"#,
+            r#"{"e": {"k": [1.0, "v"]}, "c": {"b": {"c": "d"}, "a": [1.0, 2]}, "d": 1e22}"#,
+            r#"{"e": [1, {"z": null}], "c": {"a": [1, 2.5], "b": {"c": "d"}}, "d": 10000000000000000000000.0}"#,
+            r#"{"e": 2.50, "c": 1, "d": 10000000000000000000001}"#,
+            r#"{"u": [1, 1.0]}"#,
+            r#"{"u": [{"a": 1, "b": [2]}, {"b": [2.0], "a": 1.0}]}"#,
+            r#"{"u": ["x", "y", 1e400]}"#,
+            r#"{"u": []}"#,
+            r#"{"abc": 1, "ÉTÉ": 2, "🦀🦀🦀🦀🦀": 3}"#,
+            r#"{"p": {"q": 3}, "list": [{"q": -1}, {"r": 1}, {"q": "7"}]}"#,
+            r#"{"a": 1.5, "o": 2, "no": null, "f": 1}"#,
+            r#"{"a": "xa", "o": 2.5, "no": 0}"#,
+            r#"{"n": 3}"#,
+            r#"{"c": [1, 2.0], "t": ["a", 1]}"#,
+            r#"{"c": [], "t": [1]}"#,
+            r#"{"big": 18446744073709551616, "f": 1e301}"#,
+            r#"{"big": -9223372036854775809, "f": -1e400}"#,
+            r#"{"big": 18446744073709551615, "f": 1.5e300, "x": 2}"#,
+            r#"{"x": 1, "y": 2}"#,
+            r#"[1, 2]"#,
+            r#""text""#,
+        ]
+        .map(String::from)
+        .to_vec();
+        for number in instance::tests::NUMBERS {
+            texts.push(format!(
+                r#"{{"n": {number}, "x": {number}, "m": {number}, "big": {number}, "d": {number}, "u": [{number}, 0]}}"#
+            ));
+        }
+        texts
+    }
+
+    /// The codes of the arguments as read here are the codes of their `Value`: every
+    /// schema, under every draft, against every instance.
+    #[test]
+    fn arguments_are_checked_as_their_values() {
+        let drafts = [
+            "http://json-schema.org/draft-04/schema#",
+            "http://json-schema.org/draft-06/schema#",
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2019-09/schema",
+            "https://json-schema.org/draft/2020-12/schema",
+        ];
+        let (mut checked, mut found) = (0, 0);
+        let mut scratch = instance::Scratch::default();
+        for schema in SCHEMAS {
+            for draft in drafts {
+                let mut schema: Value = serde_json::from_str(schema).unwrap();
+                schema["$schema"] = Value::from(draft);
+                let (args, value) = (
+                    options::<Args>().build(&schema),
+                    options::<jsonschema::json::SerdeJson>().build(&schema),
+                );
+                assert_eq!(args.is_ok(), value.is_ok(), "{schema}");
+                let (Ok(args), Ok(value)) = (args, value) else {
+                    continue; // not a schema of this draft
+                };
+                for text in instances() {
+                    let doc = Doc::parse(&text, &mut scratch).expect(&text);
+                    let instance: Value = serde_json::from_str(&text).unwrap();
+                    let ours = codes_of(&args, doc.root());
+                    assert_eq!(ours, codes_of(&value, &instance), "{schema} {text}");
+                    doc.into_scratch(&mut scratch);
+                    checked += 1;
+                    found += usize::from(!ours.is_empty());
+                }
+            }
+        }
+        assert!(
+            checked > 3000 && found > checked / 3,
+            "{found} of {checked}"
+        );
     }
 
     #[test]
