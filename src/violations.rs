@@ -344,6 +344,10 @@ struct Requests<'c> {
     by_raw: FxHashMap<String, Arc<ToolSet>>,
     /// The last raw key found, and its tools: most lines repeat it.
     last: Option<(String, Arc<ToolSet>)>,
+    /// The tools of the last line whose only declarations were cut out, with the fields
+    /// cut (a bit each): those of a line declaring just the `known` values of the same
+    /// fields (forgotten when one changes).
+    last_known: Option<(u8, Arc<ToolSet>)>,
     /// The raw value of each field last cut out, known to be plain JSON.
     known: [String; 2],
     /// A search for each field's key (`"tools"`, with its quotes).
@@ -360,6 +364,7 @@ impl<'c> Requests<'c> {
             by_text: HashMap::new(),
             by_raw: FxHashMap::default(),
             last: None,
+            last_known: None,
             known: Default::default(),
             finders: TOOL_FIELDS.map(|(field, _)| finder(field)),
         }
@@ -463,15 +468,28 @@ impl<'c> Requests<'c> {
                 }
             }
         }
+        let fields = cuts.iter().fold(0u8, |fields, cut| fields | 1 << cut.field);
+        let only_cut = (TOOL_FIELDS.iter().enumerate()).all(|(field, &(name, open))| {
+            fields & 1 << field != 0 || tool_value(&tape, body, name, open).is_none()
+        });
+        let mut read = None;
         if !self.requests.contains_key(key.as_ref()) {
-            let tools = self.tools_of_cut(line, &cuts, &tape, body, &mut parsed, number)?;
+            let unchanged = parsed.iter().all(Option::is_none); // every cut value known
+            let tools = match &self.last_known {
+                Some((cut, tools)) if unchanged && only_cut && *cut == fields => tools.clone(),
+                _ => self.tools_of_cut(line, &cuts, &tape, body, &mut parsed, number)?,
+            };
+            read = only_cut.then(|| (fields, tools.clone()));
             self.requests.insert(key.into_owned(), tools);
         }
         for cut in &cuts {
             if parsed[cut.field].is_some() {
                 self.known[cut.field] = line[cut.start..cut.end].to_owned();
+                self.last_known = None;
             }
         }
+        // The known values are now this line's.
+        self.last_known = read.or(self.last_known.take());
         Ok(true)
     }
 
@@ -560,13 +578,23 @@ impl<'c> Requests<'c> {
         let mut cuts: Vec<Cut> = Vec::with_capacity(TOOL_FIELDS.len());
         for field in 0..TOOL_FIELDS.len() {
             let mut from = 0;
-            while let Some(found) = self.finders[field].find(&line[from..]) {
+            loop {
+                // Searched up to the next cut made (a key inside one is not the body's),
+                // then on past it: most of a line is its tools value.
+                let next =
+                    (cuts.iter().filter(|cut| cut.start >= from)).min_by_key(|cut| cut.start);
+                let stop = next.map_or(line.len(), |cut| cut.start);
+                let Some(found) = self.finders[field].find(&line[from..stop]) else {
+                    match next {
+                        Some(cut) => {
+                            from = cut.end;
+                            continue;
+                        }
+                        None => break,
+                    }
+                };
                 let key = from + found;
                 from = key + 1;
-                if let Some(outer) = cuts.iter().find(|cut| (cut.start..cut.end).contains(&key)) {
-                    from = outer.end;
-                    continue;
-                }
                 if let Some(cut) = self.cut_at(line, field, key) {
                     // A value holding an earlier field's cut holds that key too: keep it.
                     cuts.retain(|inner| !(cut.start..cut.end).contains(&inner.key));
@@ -697,6 +725,16 @@ mod tests {
             format!(r#"{{"custom_id": "z", "tools": {g}, "body": {{"tools": {f}}}}}"#),
             format!(r#"{{"key": "l", "tools": {g}}}"#),
             format!(r#"{{"custom_id": "m", "body": {{"tools": {f}}}}}"#),
+            format!(r#"{{"custom_id": "n", "body": {{"tools": {f}}}}}"#),
+            format!(r#"{{"custom_id": "m", "body": {{"tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "o", "body": {{"tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "p", "body": {{"tools": {g}, "toolConfig": {config}}}}}"#),
+            format!(r#"{{"custom_id": "q", "body": {{"tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "s", "body": {{"tools": {g}, "toolConfig": {config}}}}}"#),
+            format!(
+                r#"{{"custom_id": "v", "body": {{"tools": {g}, "toolConfig": {{"x": {f}}}}}}}"#
+            ),
+            format!(r#"{{"custom_id": "w", "body": {{"tools": {g}}}}}"#),
         ];
         let text = lines.join("\n");
         assert_eq!(names(&text, false), names(&text, true));
@@ -814,6 +852,24 @@ mod tests {
             checked > 3000 && found > checked / 3,
             "{found} of {checked}"
         );
+    }
+
+    /// What the pass leaves is checked as a `Value`: a duplicate key (the last one
+    /// counts), nesting deeper than 64; a lone surrogate does not decode.
+    #[test]
+    fn text_left_to_the_value_is_checked_as_before() {
+        let tools = r#"{"f": {"properties": {"n": {"type": "integer"}, "d": {"type": "array"}}}}"#;
+        let checks = Checks::new(Some(tools), None, "requests").unwrap();
+        let mut codes = Vec::new();
+        checks.violations(None, "f", Some(r#"{"n": "x", "n": 1}"#), &mut codes);
+        assert!(codes.is_empty(), "{codes:?}");
+        checks.violations(None, "f", Some(r#"{"n": 1, "n": "2"}"#), &mut codes);
+        assert_eq!(codes, ["numeric_string:/n"]);
+        let deep = format!(r#"{{"n": 1.5, "d": {}{}}}"#, "[".repeat(70), "]".repeat(70));
+        checks.violations(None, "f", Some(&deep), &mut codes);
+        assert_eq!(codes, ["wrong_type:/n"]);
+        checks.violations(None, "f", Some(r#"{"n": "\ud800"}"#), &mut codes);
+        assert_eq!(codes, ["undecodable_arguments"]);
     }
 
     #[test]
