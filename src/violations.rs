@@ -58,12 +58,13 @@ fn options<F: jsonschema::json::Json>(
     jsonschema::options_for::<F>().should_validate_formats(false)
 }
 
-type ToolSet = HashMap<String, Tool>;
+/// The tools by name (looked up once a call: a fast hash).
+type ToolSet = FxHashMap<String, Tool>;
 
 /// The tools calls are checked against: `tools=` and each request's, by key.
 pub struct Checks {
     tools: Option<Arc<ToolSet>>,
-    requests: Option<HashMap<String, Arc<ToolSet>>>,
+    requests: Option<FxHashMap<String, Arc<ToolSet>>>,
 }
 
 /// Compiles each distinct schema once (by its JSON text).
@@ -301,7 +302,7 @@ fn read_requests(
     text: &[u8],
     name: &str,
     compiler: &mut Compiler,
-) -> Result<HashMap<String, Arc<ToolSet>>, String> {
+) -> Result<FxHashMap<String, Arc<ToolSet>>, String> {
     let mut reader = Requests::new(name, compiler);
     let mut stripped = Vec::new();
     let ends = memchr::memchr_iter(b'\n', text).chain([text.len()]);
@@ -337,7 +338,7 @@ struct Cut {
 struct Requests<'c> {
     name: &'c str,
     compiler: &'c mut Compiler,
-    requests: HashMap<String, Arc<ToolSet>>,
+    requests: FxHashMap<String, Arc<ToolSet>>,
     /// The tools of each declaration read, by its compact text: the same tools, read once.
     by_text: HashMap<String, Arc<ToolSet>>,
     /// The same, by the text [`Requests::add_cut`] keys them by (raw cut values).
@@ -360,7 +361,7 @@ impl<'c> Requests<'c> {
         Requests {
             name,
             compiler,
-            requests: HashMap::new(),
+            requests: FxHashMap::default(),
             by_text: HashMap::new(),
             by_raw: FxHashMap::default(),
             last: None,
@@ -414,10 +415,9 @@ impl<'c> Requests<'c> {
         number: usize,
         stripped: &mut Vec<u8>,
     ) -> Result<bool, String> {
-        let Ok(line) = simdutf8::basic::from_utf8(line) else {
-            return Ok(false);
-        };
-        let cuts = self.cuts(line.as_bytes());
+        // UTF-8 is checked piece by piece: the rest where it is parsed, each cut value
+        // where it is parsed or found equal to the known one (pieces split at ASCII bytes).
+        let cuts = self.cuts(line);
         if cuts.is_empty() {
             return Ok(false); // a short line: parsed whole as fast
         }
@@ -425,14 +425,14 @@ impl<'c> Requests<'c> {
         let mut expected = Vec::with_capacity(cuts.len()); // each key's place in `stripped`
         let mut from = 0;
         for cut in &cuts {
-            stripped.extend_from_slice(&line.as_bytes()[from..cut.key]);
+            stripped.extend_from_slice(&line[from..cut.key]);
             expected.push(stripped.len() + 1); // past the key's opening quote
-            stripped.extend_from_slice(&line.as_bytes()[cut.key..cut.start]);
+            stripped.extend_from_slice(&line[cut.key..cut.start]);
             let open = TOOL_FIELDS[cut.field].1;
             stripped.extend_from_slice(if open == b'[' { b"[]" } else { b"{}" });
             from = cut.end;
         }
-        stripped.extend_from_slice(&line.as_bytes()[from..]);
+        stripped.extend_from_slice(&line[from..]);
         let Some(tape) = json::parse_plain(stripped) else {
             return Ok(false);
         };
@@ -461,8 +461,8 @@ impl<'c> Requests<'c> {
         let mut parsed: [Option<json::Tape<'_>>; 2] = [None, None];
         for cut in &cuts {
             let raw = &line[cut.start..cut.end];
-            if self.known[cut.field] != raw {
-                match json::parse_plain(raw.as_bytes()) {
+            if self.known[cut.field].as_bytes() != raw {
+                match json::parse_plain(raw) {
                     Some(value) => parsed[cut.field] = Some(value),
                     None => return Ok(false),
                 }
@@ -477,14 +477,19 @@ impl<'c> Requests<'c> {
             let unchanged = parsed.iter().all(Option::is_none); // every cut value known
             let tools = match &self.last_known {
                 Some((cut, tools)) if unchanged && only_cut && *cut == fields => tools.clone(),
-                _ => self.tools_of_cut(line, &cuts, &tape, body, &mut parsed, number)?,
+                _ => {
+                    let Ok(line) = std::str::from_utf8(line) else {
+                        return Ok(false); // not reached: every piece is UTF-8
+                    };
+                    self.tools_of_cut(line, &cuts, &tape, body, &mut parsed, number)?
+                }
             };
             read = only_cut.then(|| (fields, tools.clone()));
             self.requests.insert(key.into_owned(), tools);
         }
         for cut in &cuts {
-            if parsed[cut.field].is_some() {
-                self.known[cut.field] = line[cut.start..cut.end].to_owned();
+            if let Some(value) = &parsed[cut.field] {
+                self.known[cut.field] = value.source.to_string(); // its raw text
                 self.last_known = None;
             }
         }
@@ -741,6 +746,31 @@ mod tests {
         let broken = format!("{}\n{}]", lines[1], lines[1]);
         let error = names(&broken, false).unwrap_err();
         assert!(error.starts_with("r, line 2: not JSON"), "{error}");
+    }
+
+    /// A line is UTF-8 checked piece by piece when cut: a byte that is not, outside the
+    /// tools value or inside it, is refused as when the line is parsed whole.
+    #[test]
+    fn cut_lines_that_are_not_utf8_are_refused() {
+        let line = |key: &str, name: &str| {
+            let tools = format!(r#"[{{"type": "function", "function": {{"name": "{name}"}}}}]"#);
+            format!(r#"{{"custom_id": "{key}", "body": {{"tools": {tools}}}}}"#).into_bytes()
+        };
+        let replace = |mut bytes: Vec<u8>, at: &str| {
+            let found = memchr::memmem::find(&bytes, at.as_bytes()).unwrap();
+            bytes[found] = 0xff;
+            bytes
+        };
+        for bad in [
+            replace(line("b", "f"), "b\""),
+            replace(line("b", "gg"), "gg"),
+        ] {
+            let text = [line("a", "f"), bad].join(&b'\n');
+            let error = read_requests(&text, "r", &mut Compiler::default())
+                .err()
+                .unwrap();
+            assert!(error.starts_with("r, line 2: not JSON"), "{error}");
+        }
     }
 
     /// The codes of `instance` against `validator` (any representation).
