@@ -10,14 +10,15 @@
 //!   `1E2`): the same parse of the same text (`as_u64`, `as_i64`, `as_f64`), and
 //!   `is_integer` / `is_written_as_integer` as `jsonschema-value` derives them from it;
 //! * strings are unescaped as serde_json unescapes them (the pass reads as it does);
-//! * what needs a `Value` (an error's instance; `enum` / `const` of containers and
-//!   `uniqueItems`, through the trait's defaults) gets the one serde_json builds;
+//! * `enum` / `const` compare as `jsonschema-value`'s `cmp::equal` compares the `Value`;
+//!   what needs a `Value` (an error's instance, `uniqueItems`) gets the one serde_json
+//!   builds;
 //! * text the pass does not read (not JSON, a lone surrogate escape, nesting deeper than
 //!   64) and an object with a duplicate key (the `Value` keeps the last) are not read
 //!   here ([`Doc::parse`] gives None): the caller checks their `Value`.
 
 use crate::json::{self, Sink, Text, Token};
-use jsonschema::json::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
+use jsonschema::json::{cmp, Array, Json, JsonNumber, Node, NodeIdentity, Object};
 use jsonschema::types::JsonType;
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -365,6 +366,35 @@ impl<'a> Node<'a, Args> for ArgNode<'a> {
             Item::Str(_) => JsonType::String,
             Item::Array { .. } => JsonType::Array,
             Item::Object { .. } => JsonType::Object,
+        }
+    }
+
+    /// `cmp::equal` of this value's `Value` and `expected` (`enum`, `const`; numbers
+    /// compared by their value), without building it.
+    fn equals_value(&self, expected: &Value) -> bool {
+        let doc = self.doc;
+        match (&doc.items[self.idx], expected) {
+            (Item::Null, Value::Null) => true,
+            (Item::Bool(value), Value::Bool(other)) => value == other,
+            (Item::Str(text), Value::String(other)) => doc.text(text) == other,
+            (Item::Number(text), Value::Number(other)) => {
+                cmp::equal_numbers(&ArgNumber(doc.text(text)), other)
+            }
+            (Item::Array { .. }, Value::Array(others)) => {
+                let array = self.as_array().expect("an array");
+                array.len == others.len()
+                    && (array.elements().zip(others)).all(|(item, other)| item.equals_value(other))
+            }
+            (Item::Object { .. }, Value::Object(others)) => {
+                let object = self.as_object().expect("an object");
+                object.len == others.len()
+                    && (object.members()).all(|(key, value)| {
+                        others
+                            .get(key)
+                            .is_some_and(|other| value.equals_value(other))
+                    })
+            }
+            _ => false,
         }
     }
 
