@@ -1,6 +1,7 @@
 """Checks against the declared tools on the OpenAI Batch file (issue 41 item 7).
 
     python benches/violations_bench.py [--lines N] [--rounds R] [--impl rust|python]
+    python benches/violations_bench.py --lines 2000 --instructions
 
 Writes the bench corpus (`corpus.py`'s `openai`, in Batch API envelopes, as
 `test_bench_bulk.py` does) and its request file (the Batch *input*: one request per
@@ -9,17 +10,41 @@ schema inferred from the calls: each key's JSON type, the keys every call has re
 `additionalProperties: false`). Then times, on one thread, `to_arrow(path)` and
 `to_arrow(path, requests=...)` (reading the request file included), interleaved, and
 prints the medians, the MB/s of the output file and the ratio. Say the machine's load
-with the numbers (or count instructions with callgrind: `--rounds 1`).
+with the numbers, or count instructions instead (`--instructions`: callgrind, one
+`to_arrow` each way, plain, `tools=` (the request file's tools) and `requests=`, counted
+only inside the Rust calls, `Parser.arrow_batches` and `Checks.new`: the interpreter's own
+work varies by millions from run to run; Python's read of the request file is left out).
 
-Measured (issue 41, after the request file is read with its tools cut out; a build without
-LTO, load average 3.4 on 2 shared cores): 20,000 lines, output 41.2 MB, requests 126.8 MB,
-median of 5: `to_arrow` 141.8 ms (290.8 MB/s), `to_arrow(requests=...)` 346.5 ms
-(119.0 MB/s of the output file, 484.9 MB/s of both files), ratio 2.44. Instructions
-(callgrind, one `to_arrow` of the 2,000-line file: 4.2 MB output, 12.7 MB requests),
-before / after: plain 91.2 M / 98.2 M; `requests=` 935.1 M (10.25x) / 197.4 M (2.01x);
-`tools=` 169.3 M (1.86x) / 162.0 M (1.65x). What is left of the checking: building a
-`serde_json::Value` of each call's arguments for the validator (~25 k instructions a
-call, ~60 M of the 2,159 calls), not the validation (~1 M).
+Measured before issue 41's instance work (the request file read with its tools cut out; a
+build without LTO, load average 3.4 on 2 shared cores): 20,000 lines, output 41.2 MB,
+requests 126.8 MB, median of 5: `to_arrow` 141.8 ms (290.8 MB/s),
+`to_arrow(requests=...)` 346.5 ms (119.0 MB/s of the output file), ratio 2.44.
+
+Each call's arguments are now read for the validator by the project's own pass into items
+over their text (`src/violations/instance.rs`, a `Json` representation of the
+`jsonschema` crate), not into a `serde_json::Value` (~25 k instructions a call); and the
+request file's lines skip a second search and a copy of their tools value. Instructions
+(`--lines 2000 --instructions`, 4.2 MB output, 12.7 MB requests, 2,159 calls; builds
+without LTO), before / after: plain 98.4 M / 98.3 M; `tools=` 169.5 M (1.72x) / 125.3 M
+(1.27x); `requests=` 204.8 M (2.08x) / 144.9 M (1.47x). What `requests=` adds to plain,
+46.6 M: reading the request file, 18.7 M (9.3 k a line of 6.3 KB: finding the line's end
+4.4 M, parsing the line without its tools value 5.2 M, comparing that value with the known
+one 1.7 M), and compiling the schemas once, 7.3 M; checking the calls, 20.6 M (reading the
+arguments 17.7 M, of which unescaping strings 4.9 M and the duplicate-key check 3.0 M; the
+validation itself ~1.3 M). The arguments are read twice, once by the bulk reader
+(`bulk::canonical::object`, 26.2 M of plain) into their compact text, once here: checking
+them on the reader's own pass would take most of the 17.7 M off.
+Wall time (one run, median of 7, build without LTO, load average 2.6-2.8 on 2 shared
+cores, other sessions running): `to_arrow` 184.0 ms (224.1 MB/s), `to_arrow(requests=...)`
+340.1 ms (121.2 MB/s of the output file, 493.9 MB/s of both files), ratio 1.85; runs a
+minute apart gave ratios 1.41 to 1.85 (the main branch's build, same minute: 3.80). The
+instruction ratio (1.47) leaves out what dominates the wall time: Python reads the
+126.8 MB request file into one new `bytes` object (`_bulk.checks`), 109.5 ms (median of 5;
+page faults and a copy), where reading it in 1 MiB chunks into one buffer takes 19.1 ms;
+the Rust reading of it (`Checks`) takes 37.6 ms. 200 MB/s of the output file is 206 ms for
+these 41.2 MB: at 290 MB/s plain (142 ms) and 1.47x (209 ms) the target needs the request
+file streamed in chunks by the Rust side (and decompressed there when gzip) and the
+arguments read once (the reader's pass, above).
 """
 
 from __future__ import annotations
@@ -27,7 +52,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -110,19 +137,78 @@ def write_files(folder: Path, n: int, seed: int) -> tuple[Path, Path]:
     return output, requests
 
 
+#: What each way of the instruction counts passes `to_arrow` (the tools are the request
+#: file's: every request declares the same ones).
+WAYS = ("plain", "tools", "requests")
+
+
+def run_passes(folder: str, way: str, passes: int) -> None:
+    """`passes` runs of `to_arrow` over the output file, `way` (what callgrind counts)."""
+    from toolsift.parsers import OpenAIResponseParser
+
+    output = Path(folder) / "openai_batch_output.jsonl"
+    requests = Path(folder) / "openai_batch_input.jsonl"
+    with requests.open() as file:
+        tools = json.loads(file.readline())["body"]["tools"]
+    options = {"plain": {}, "tools": {"tools": tools}, "requests": {"requests": requests}}[way]
+    reader = OpenAIResponseParser()
+    for _ in range(passes):
+        reader.to_arrow(output, threads=1, **options)
+
+
+def instructions(folder: Path, way: str) -> int:
+    """Instructions of one `to_arrow` in the Rust core, `way` (callgrind, collecting only
+    inside the native calls that read the files and the request file: the interpreter's
+    own work, which varies from run to run by millions, left out)."""
+    done = subprocess.run(
+        [
+            *("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"),
+            *("--collect-atstart=no", "--toggle-collect=*Parser::arrow_batches"),
+            "--toggle-collect=*violations::Checks::new",
+            *(sys.executable, __file__, "--run", str(folder), way, "1"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0", "TOOLSIFT_IMPLEMENTATION": "rust"},
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind printed no count: {done.stderr[-500:]}")
+    return int(found.group(1))
+
+
+def print_instructions(folder: Path, lines: int) -> None:
+    """Instructions of one `to_arrow` each way."""
+    counts = {way: instructions(folder, way) for way in WAYS}
+    plain = counts["plain"]
+    print(f"rust: {lines} lines, instructions of one to_arrow in the Rust core, t=1:")
+    for way, count in counts.items():
+        print(f"  {way:9} {count / 1e6:8.1f} M  {count / plain:5.2f}x plain")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lines", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--impl", default="rust")
+    parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--run", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.run:
+        folder, way, passes = args.run
+        run_passes(folder, way, int(passes))
+        return
     os.environ["TOOLSIFT_IMPLEMENTATION"] = args.impl
     from toolsift import IMPLEMENTATION
     from toolsift.parsers import OpenAIResponseParser
 
     with tempfile.TemporaryDirectory() as folder:
         output, requests = write_files(Path(folder), args.lines, args.seed)
+        if args.instructions:
+            print_instructions(Path(folder), args.lines)
+            return
         mb = output.stat().st_size / 1e6
         request_mb = requests.stat().st_size / 1e6
         reader = OpenAIResponseParser()

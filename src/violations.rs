@@ -17,7 +17,11 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+mod instance;
+
+use instance::{Args, Doc};
 
 /// The keys of a request line that name it, in order (batch input files).
 const REQUEST_KEYS: [&str; 3] = ["custom_id", "recordId", "key"];
@@ -30,15 +34,37 @@ const BODY_KEYS: [&str; 4] = ["body", "params", "request", "modelInput"];
 enum Tool {
     Unchecked,
     Invalid,
-    Schema(Arc<Validator>),
+    Schema(Arc<Compiled>),
 }
 
-type ToolSet = HashMap<String, Tool>;
+/// A schema compiled for the arguments as [`instance`] reads them, and, when first
+/// needed, for the `Value` of arguments it leaves to serde_json.
+struct Compiled {
+    schema: Value,
+    args: Validator<Args>,
+    value: OnceLock<Option<Validator>>,
+}
+
+impl Compiled {
+    fn value(&self) -> Option<&Validator> {
+        let compile = || options().build(&self.schema).ok();
+        self.value.get_or_init(compile).as_ref()
+    }
+}
+
+/// The options every schema is compiled with.
+fn options<F: jsonschema::json::Json>(
+) -> jsonschema::ValidationOptions<'static, Arc<dyn jsonschema::Retrieve>, F> {
+    jsonschema::options_for::<F>().should_validate_formats(false)
+}
+
+/// The tools by name (looked up once a call: a fast hash).
+type ToolSet = FxHashMap<String, Tool>;
 
 /// The tools calls are checked against: `tools=` and each request's, by key.
 pub struct Checks {
     tools: Option<Arc<ToolSet>>,
-    requests: Option<HashMap<String, Arc<ToolSet>>>,
+    requests: Option<FxHashMap<String, Arc<ToolSet>>>,
 }
 
 /// Compiles each distinct schema once (by its JSON text).
@@ -66,11 +92,12 @@ fn compile(schema: &Value) -> Tool {
     if !schema.is_object() && !schema.is_boolean() {
         return Tool::Invalid;
     }
-    match jsonschema::options()
-        .should_validate_formats(false)
-        .build(schema)
-    {
-        Ok(validator) => Tool::Schema(Arc::new(validator)),
+    match options::<Args>().build(schema) {
+        Ok(args) => Tool::Schema(Arc::new(Compiled {
+            schema: schema.clone(),
+            args,
+            value: OnceLock::new(),
+        })),
         Err(_) => Tool::Invalid,
     }
 }
@@ -125,18 +152,33 @@ impl Checks {
         let Some(arguments) = arguments else {
             return out.push("undecodable_arguments".into());
         };
-        let Some(validator) = validator else {
+        let Some(compiled) = validator else {
             return out.push("invalid_schema".into());
         };
-        let Ok(instance) = serde_json::from_str::<Value>(arguments) else {
-            return out.push("undecodable_arguments".into());
-        };
-        if validator.is_valid(&instance) {
-            return; // the common case: no error values made
-        }
         let mut codes = BTreeSet::new();
-        for error in validator.iter_errors(&instance) {
-            add_codes(&error, &mut codes);
+        let read = instance::with_scratch(|scratch| {
+            let doc = Doc::parse(arguments, scratch)?;
+            // The common case: the call fits, and nothing is built.
+            if !compiled.args.is_valid(doc.root()) {
+                for error in compiled.args.iter_errors(doc.root()) {
+                    add_codes(&error, &mut codes);
+                }
+            }
+            doc.into_scratch(scratch);
+            Some(())
+        });
+        if read.is_none() {
+            let Ok(instance) = serde_json::from_str::<Value>(arguments) else {
+                return out.push("undecodable_arguments".into());
+            };
+            let Some(validator) = compiled.value() else {
+                return out.push("invalid_schema".into());
+            };
+            if !validator.is_valid(&instance) {
+                for error in validator.iter_errors(&instance) {
+                    add_codes(&error, &mut codes);
+                }
+            }
         }
         out.extend(codes);
     }
@@ -260,7 +302,7 @@ fn read_requests(
     text: &[u8],
     name: &str,
     compiler: &mut Compiler,
-) -> Result<HashMap<String, Arc<ToolSet>>, String> {
+) -> Result<FxHashMap<String, Arc<ToolSet>>, String> {
     let mut reader = Requests::new(name, compiler);
     let mut stripped = Vec::new();
     let ends = memchr::memchr_iter(b'\n', text).chain([text.len()]);
@@ -296,13 +338,17 @@ struct Cut {
 struct Requests<'c> {
     name: &'c str,
     compiler: &'c mut Compiler,
-    requests: HashMap<String, Arc<ToolSet>>,
+    requests: FxHashMap<String, Arc<ToolSet>>,
     /// The tools of each declaration read, by its compact text: the same tools, read once.
     by_text: HashMap<String, Arc<ToolSet>>,
     /// The same, by the text [`Requests::add_cut`] keys them by (raw cut values).
     by_raw: FxHashMap<String, Arc<ToolSet>>,
     /// The last raw key found, and its tools: most lines repeat it.
     last: Option<(String, Arc<ToolSet>)>,
+    /// The tools of the last line whose only declarations were cut out, with the fields
+    /// cut (a bit each): those of a line declaring just the `known` values of the same
+    /// fields (forgotten when one changes).
+    last_known: Option<(u8, Arc<ToolSet>)>,
     /// The raw value of each field last cut out, known to be plain JSON.
     known: [String; 2],
     /// A search for each field's key (`"tools"`, with its quotes).
@@ -315,10 +361,11 @@ impl<'c> Requests<'c> {
         Requests {
             name,
             compiler,
-            requests: HashMap::new(),
+            requests: FxHashMap::default(),
             by_text: HashMap::new(),
             by_raw: FxHashMap::default(),
             last: None,
+            last_known: None,
             known: Default::default(),
             finders: TOOL_FIELDS.map(|(field, _)| finder(field)),
         }
@@ -368,10 +415,9 @@ impl<'c> Requests<'c> {
         number: usize,
         stripped: &mut Vec<u8>,
     ) -> Result<bool, String> {
-        let Ok(line) = simdutf8::basic::from_utf8(line) else {
-            return Ok(false);
-        };
-        let cuts = self.cuts(line.as_bytes());
+        // UTF-8 is checked piece by piece: the rest where it is parsed, each cut value
+        // where it is parsed or found equal to the known one (pieces split at ASCII bytes).
+        let cuts = self.cuts(line);
         if cuts.is_empty() {
             return Ok(false); // a short line: parsed whole as fast
         }
@@ -379,14 +425,14 @@ impl<'c> Requests<'c> {
         let mut expected = Vec::with_capacity(cuts.len()); // each key's place in `stripped`
         let mut from = 0;
         for cut in &cuts {
-            stripped.extend_from_slice(&line.as_bytes()[from..cut.key]);
+            stripped.extend_from_slice(&line[from..cut.key]);
             expected.push(stripped.len() + 1); // past the key's opening quote
-            stripped.extend_from_slice(&line.as_bytes()[cut.key..cut.start]);
+            stripped.extend_from_slice(&line[cut.key..cut.start]);
             let open = TOOL_FIELDS[cut.field].1;
             stripped.extend_from_slice(if open == b'[' { b"[]" } else { b"{}" });
             from = cut.end;
         }
-        stripped.extend_from_slice(&line.as_bytes()[from..]);
+        stripped.extend_from_slice(&line[from..]);
         let Some(tape) = json::parse_plain(stripped) else {
             return Ok(false);
         };
@@ -415,22 +461,40 @@ impl<'c> Requests<'c> {
         let mut parsed: [Option<json::Tape<'_>>; 2] = [None, None];
         for cut in &cuts {
             let raw = &line[cut.start..cut.end];
-            if self.known[cut.field] != raw {
-                match json::parse_plain(raw.as_bytes()) {
+            if self.known[cut.field].as_bytes() != raw {
+                match json::parse_plain(raw) {
                     Some(value) => parsed[cut.field] = Some(value),
                     None => return Ok(false),
                 }
             }
         }
+        let fields = cuts.iter().fold(0u8, |fields, cut| fields | 1 << cut.field);
+        let only_cut = (TOOL_FIELDS.iter().enumerate()).all(|(field, &(name, open))| {
+            fields & 1 << field != 0 || tool_value(&tape, body, name, open).is_none()
+        });
+        let mut read = None;
         if !self.requests.contains_key(key.as_ref()) {
-            let tools = self.tools_of_cut(line, &cuts, &tape, body, &mut parsed, number)?;
+            let unchanged = parsed.iter().all(Option::is_none); // every cut value known
+            let tools = match &self.last_known {
+                Some((cut, tools)) if unchanged && only_cut && *cut == fields => tools.clone(),
+                _ => {
+                    let Ok(line) = std::str::from_utf8(line) else {
+                        return Ok(false); // not reached: every piece is UTF-8
+                    };
+                    self.tools_of_cut(line, &cuts, &tape, body, &mut parsed, number)?
+                }
+            };
+            read = only_cut.then(|| (fields, tools.clone()));
             self.requests.insert(key.into_owned(), tools);
         }
         for cut in &cuts {
-            if parsed[cut.field].is_some() {
-                self.known[cut.field] = line[cut.start..cut.end].to_owned();
+            if let Some(value) = &parsed[cut.field] {
+                self.known[cut.field] = value.source.to_string(); // its raw text
+                self.last_known = None;
             }
         }
+        // The known values are now this line's.
+        self.last_known = read.or(self.last_known.take());
         Ok(true)
     }
 
@@ -519,13 +583,23 @@ impl<'c> Requests<'c> {
         let mut cuts: Vec<Cut> = Vec::with_capacity(TOOL_FIELDS.len());
         for field in 0..TOOL_FIELDS.len() {
             let mut from = 0;
-            while let Some(found) = self.finders[field].find(&line[from..]) {
+            loop {
+                // Searched up to the next cut made (a key inside one is not the body's),
+                // then on past it: most of a line is its tools value.
+                let next =
+                    (cuts.iter().filter(|cut| cut.start >= from)).min_by_key(|cut| cut.start);
+                let stop = next.map_or(line.len(), |cut| cut.start);
+                let Some(found) = self.finders[field].find(&line[from..stop]) else {
+                    match next {
+                        Some(cut) => {
+                            from = cut.end;
+                            continue;
+                        }
+                        None => break,
+                    }
+                };
                 let key = from + found;
                 from = key + 1;
-                if let Some(outer) = cuts.iter().find(|cut| (cut.start..cut.end).contains(&key)) {
-                    from = outer.end;
-                    continue;
-                }
                 if let Some(cut) = self.cut_at(line, field, key) {
                     // A value holding an earlier field's cut holds that key too: keep it.
                     cuts.retain(|inner| !(cut.start..cut.end).contains(&inner.key));
@@ -656,12 +730,176 @@ mod tests {
             format!(r#"{{"custom_id": "z", "tools": {g}, "body": {{"tools": {f}}}}}"#),
             format!(r#"{{"key": "l", "tools": {g}}}"#),
             format!(r#"{{"custom_id": "m", "body": {{"tools": {f}}}}}"#),
+            format!(r#"{{"custom_id": "n", "body": {{"tools": {f}}}}}"#),
+            format!(r#"{{"custom_id": "m", "body": {{"tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "o", "body": {{"tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "p", "body": {{"tools": {g}, "toolConfig": {config}}}}}"#),
+            format!(r#"{{"custom_id": "q", "body": {{"tools": {g}}}}}"#),
+            format!(r#"{{"custom_id": "s", "body": {{"tools": {g}, "toolConfig": {config}}}}}"#),
+            format!(
+                r#"{{"custom_id": "v", "body": {{"tools": {g}, "toolConfig": {{"x": {f}}}}}}}"#
+            ),
+            format!(r#"{{"custom_id": "w", "body": {{"tools": {g}}}}}"#),
         ];
         let text = lines.join("\n");
         assert_eq!(names(&text, false), names(&text, true));
         let broken = format!("{}\n{}]", lines[1], lines[1]);
         let error = names(&broken, false).unwrap_err();
         assert!(error.starts_with("r, line 2: not JSON"), "{error}");
+    }
+
+    /// A line is UTF-8 checked piece by piece when cut: a byte that is not, outside the
+    /// tools value or inside it, is refused as when the line is parsed whole.
+    #[test]
+    fn cut_lines_that_are_not_utf8_are_refused() {
+        let line = |key: &str, name: &str| {
+            let tools = format!(r#"[{{"type": "function", "function": {{"name": "{name}"}}}}]"#);
+            format!(r#"{{"custom_id": "{key}", "body": {{"tools": {tools}}}}}"#).into_bytes()
+        };
+        let replace = |mut bytes: Vec<u8>, at: &str| {
+            let found = memchr::memmem::find(&bytes, at.as_bytes()).unwrap();
+            bytes[found] = 0xff;
+            bytes
+        };
+        for bad in [
+            replace(line("b", "f"), "b\""),
+            replace(line("b", "gg"), "gg"),
+        ] {
+            let text = [line("a", "f"), bad].join(&b'\n');
+            let error = read_requests(&text, "r", &mut Compiler::default())
+                .err()
+                .unwrap();
+            assert!(error.starts_with("r, line 2: not JSON"), "{error}");
+        }
+    }
+
+    /// The codes of `instance` against `validator` (any representation).
+    fn codes_of<'a, F: jsonschema::json::Json>(
+        validator: &'a Validator<F>,
+        instance: F::Node<'a>,
+    ) -> BTreeSet<String> {
+        let mut codes = BTreeSet::new();
+        for error in validator.iter_errors(instance.clone()) {
+            add_codes(&error, &mut codes);
+        }
+        assert_eq!(validator.is_valid(instance), codes.is_empty());
+        codes
+    }
+
+    /// Schemas whose keywords read the instance each its own way, under every draft.
+    const SCHEMAS: [&str; 12] = [
+        r#"{"type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": "number"}, "s": {"type": "string"}}, "required": ["n"], "additionalProperties": false}"#,
+        r#"{"properties": {"n": {"type": ["integer", "null"], "minimum": -5, "maximum": 1e19, "multipleOf": 2}, "x": {"exclusiveMinimum": 0, "multipleOf": 0.5}}}"#,
+        r#"{"properties": {"é/~": {"type": "string", "pattern": "^[A-Zé]", "minLength": 2, "maxLength": 3}, "🦀": {"maxLength": 1}}, "patternProperties": {"^ключ": {"type": "boolean"}}}"#,
+        r#"{"properties": {"e": {"enum": ["a", 1, 2.5, {"k": [1, "v"]}, [1, {"z": null}], null]}, "c": {"const": {"a": [1, 2.0], "b": {"c": "d"}}}, "d": {"const": 10000000000000000000000}}}"#,
+        r#"{"properties": {"u": {"type": "array", "uniqueItems": true, "minItems": 1, "maxItems": 3, "items": {"type": ["number", "object", "string", "array"]}}}}"#,
+        r#"{"propertyNames": {"pattern": "^[a-zé🦀]+$", "maxLength": 4}, "minProperties": 1, "maxProperties": 5}"#,
+        r##"{"definitions": {"p": {"type": "object", "properties": {"q": {"$ref": "#/definitions/q"}}, "required": ["q"]}, "q": {"type": "integer", "minimum": 0}}, "properties": {"p": {"$ref": "#/definitions/p"}, "list": {"type": "array", "items": {"$ref": "#/definitions/p"}}}}"##,
+        r#"{"properties": {"a": {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^x"}]}, "o": {"oneOf": [{"type": "number"}, {"type": "integer"}]}, "no": {"not": {"type": "null"}}, "f": false}}"#,
+        r#"{"properties": {"n": {"type": "integer"}, "m": {"type": "number"}}, "dependencies": {"n": ["m"]}}"#,
+        r#"{"properties": {"c": {"contains": {"const": 2}}, "t": {"items": [{"type": "string"}], "additionalItems": false}}}"#,
+        r#"{"properties": {"big": {"type": "integer", "maximum": 18446744073709551615, "minimum": -9223372036854775808}, "f": {"type": "number", "maximum": 1.5e300}}}"#,
+        r#"{"type": "object", "properties": {"x": {"type": "integer"}}, "unevaluatedProperties": false}"#,
+    ];
+
+    /// Arguments that touch each keyword, numbers of every spelling among them.
+    fn instances() -> Vec<String> {
+        let mut texts: Vec<String> = [
+            r#"{}"#,
+            r#"{"n": 1, "x": 1.5, "s": "a"}"#,
+            r#"{"n": "42", "x": "-1.5e3", "s": 5, "z": null}"#,
+            r#"{"é/~": "Éa", "🦀": "🦀", "ключ1": true}"#,
+            r#"{"é/~": "éé", "🦀": "🦀🦀", "ключ2": 1}"#,
+            r#"{"\u00e9/~": "\u00c9\ud83e\udd80", "\ud83e\udd80": "\u00e9", "a\"b": "\n"}"#,
+            r#"{"e": {"k": [1.0, "v"]}, "c": {"b": {"c": "d"}, "a": [1.0, 2]}, "d": 1e22}"#,
+            r#"{"e": [1, {"z": null}], "c": {"a": [1, 2.5], "b": {"c": "d"}}, "d": 10000000000000000000000.0}"#,
+            r#"{"e": 2.50, "c": 1, "d": 10000000000000000000001}"#,
+            r#"{"u": [1, 1.0]}"#,
+            r#"{"u": [{"a": 1, "b": [2]}, {"b": [2.0], "a": 1.0}]}"#,
+            r#"{"u": ["x", "y", 1e400]}"#,
+            r#"{"u": []}"#,
+            r#"{"abc": 1, "ÉTÉ": 2, "🦀🦀🦀🦀🦀": 3}"#,
+            r#"{"p": {"q": 3}, "list": [{"q": -1}, {"r": 1}, {"q": "7"}]}"#,
+            r#"{"a": 1.5, "o": 2, "no": null, "f": 1}"#,
+            r#"{"a": "xa", "o": 2.5, "no": 0}"#,
+            r#"{"n": 3}"#,
+            r#"{"c": [1, 2.0], "t": ["a", 1]}"#,
+            r#"{"c": [], "t": [1]}"#,
+            r#"{"big": 18446744073709551616, "f": 1e301}"#,
+            r#"{"big": -9223372036854775809, "f": -1e400}"#,
+            r#"{"big": 18446744073709551615, "f": 1.5e300, "x": 2}"#,
+            r#"{"x": 1, "y": 2}"#,
+            r#"[1, 2]"#,
+            r#""text""#,
+        ]
+        .map(String::from)
+        .to_vec();
+        for number in instance::tests::NUMBERS {
+            texts.push(format!(
+                r#"{{"n": {number}, "x": {number}, "m": {number}, "big": {number}, "d": {number}, "u": [{number}, 0]}}"#
+            ));
+        }
+        texts
+    }
+
+    /// The codes of the arguments as read here are the codes of their `Value`: every
+    /// schema, under every draft, against every instance.
+    #[test]
+    fn arguments_are_checked_as_their_values() {
+        let drafts = [
+            "http://json-schema.org/draft-04/schema#",
+            "http://json-schema.org/draft-06/schema#",
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2019-09/schema",
+            "https://json-schema.org/draft/2020-12/schema",
+        ];
+        let (mut checked, mut found) = (0, 0);
+        let mut scratch = instance::Scratch::default();
+        for schema in SCHEMAS {
+            for draft in drafts {
+                let mut schema: Value = serde_json::from_str(schema).unwrap();
+                schema["$schema"] = Value::from(draft);
+                let (args, value) = (
+                    options::<Args>().build(&schema),
+                    options::<jsonschema::json::SerdeJson>().build(&schema),
+                );
+                assert_eq!(args.is_ok(), value.is_ok(), "{schema}");
+                let (Ok(args), Ok(value)) = (args, value) else {
+                    continue; // not a schema of this draft
+                };
+                for text in instances() {
+                    let doc = Doc::parse(&text, &mut scratch).expect(&text);
+                    let instance: Value = serde_json::from_str(&text).unwrap();
+                    let ours = codes_of(&args, doc.root());
+                    assert_eq!(ours, codes_of(&value, &instance), "{schema} {text}");
+                    doc.into_scratch(&mut scratch);
+                    checked += 1;
+                    found += usize::from(!ours.is_empty());
+                }
+            }
+        }
+        assert!(
+            checked > 3000 && found > checked / 3,
+            "{found} of {checked}"
+        );
+    }
+
+    /// What the pass leaves is checked as a `Value`: a duplicate key (the last one
+    /// counts), nesting deeper than 64; a lone surrogate does not decode.
+    #[test]
+    fn text_left_to_the_value_is_checked_as_before() {
+        let tools = r#"{"f": {"properties": {"n": {"type": "integer"}, "d": {"type": "array"}}}}"#;
+        let checks = Checks::new(Some(tools), None, "requests").unwrap();
+        let mut codes = Vec::new();
+        checks.violations(None, "f", Some(r#"{"n": "x", "n": 1}"#), &mut codes);
+        assert!(codes.is_empty(), "{codes:?}");
+        checks.violations(None, "f", Some(r#"{"n": 1, "n": "2"}"#), &mut codes);
+        assert_eq!(codes, ["numeric_string:/n"]);
+        let deep = format!(r#"{{"n": 1.5, "d": {}{}}}"#, "[".repeat(70), "]".repeat(70));
+        checks.violations(None, "f", Some(&deep), &mut codes);
+        assert_eq!(codes, ["wrong_type:/n"]);
+        checks.violations(None, "f", Some(r#"{"n": "\ud800"}"#), &mut codes);
+        assert_eq!(codes, ["undecodable_arguments"]);
     }
 
     #[test]

@@ -42,6 +42,16 @@ def test_each_tool_definition_shape(impl: str, case: dict[str, Any]) -> None:
     assert got == case["violations"]
 
 
+TEXTS = VECTORS["texts"]
+
+
+@pytest.mark.parametrize("case", TEXTS["cases"], ids=[case["name"] for case in TEXTS["cases"]])
+def test_each_text(impl: str, case: dict[str, Any]) -> None:
+    """Arguments given as JSON text, as written (number spellings, escapes, big numbers)."""
+    checks = checks_of(impl, {"f": TEXTS["schemas"][case["schema"]]})
+    assert checks.violations(None, "f", case["text"]) == case["violations"]
+
+
 def test_tools_of_no_shape_are_refused(impl: str) -> None:
     with pytest.raises(ValueError, match="expected a list of tool definitions or an object"):
         checks_of(impl, "get_weather")

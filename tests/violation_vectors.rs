@@ -48,6 +48,21 @@ fn each_tool_definition_shape() {
     }
 }
 
+/// Arguments given as JSON text, as written (number spellings, escapes, big numbers).
+#[test]
+fn each_text() {
+    let vectors = load("violations");
+    let texts = &vectors["texts"];
+    for case in texts["cases"].as_array().unwrap() {
+        let schema = &texts["schemas"][case["schema"].as_str().unwrap()];
+        let tools = serde_json::json!({ "f": schema });
+        let checks = Checks::new(Some(&tools.to_string()), None, "requests").unwrap();
+        let mut codes = Vec::new();
+        checks.violations(None, "f", case["text"].as_str(), &mut codes);
+        assert_eq!(codes, expected(case), "{}", case["name"]);
+    }
+}
+
 #[test]
 fn requests_are_joined_by_their_key() {
     let schema = r#"{"type": "object", "properties": {"n": {"type": "integer"}}}"#;

@@ -56,6 +56,17 @@ pub trait Sink {
     fn key(&mut self, open: &mut Self::Open, key: Text) -> Option<()>;
     /// A scalar or string value, in the container `parent` (None: the root).
     fn value(&mut self, parent: Option<&mut Self::Open>, value: Token) -> Option<()>;
+    /// A number, `text` its JSON text (at `place` in the source), in the container
+    /// `parent`: by default its token ([`number_token`]) handed to [`Sink::value`]; one
+    /// beyond the float range stops the scan (serde_json writes the exponent of its text
+    /// its own way: `parse` reads it).
+    #[inline(always)]
+    fn number(&mut self, parent: Option<&mut Self::Open>, text: &str, place: Text) -> Option<()> {
+        match number_token(text, || place) {
+            Token::HugeFloat(_) => None,
+            token => self.value(parent, token),
+        }
+    }
     /// The container `open` ends with `len` items (or members), in `parent`.
     fn close(&mut self, open: Self::Open, len: u32, parent: Option<&mut Self::Open>) -> Option<()>;
 }
@@ -167,17 +178,13 @@ fn scan_first<S: Sink>(text: &str, sink: &mut S) -> Option<usize> {
             }
             b'-' | b'0'..=b'9' => {
                 let end = number_end(b, i)?;
-                let number = &text[i..end];
                 let place = Text::Source {
                     start: i as u32,
                     len: (end - i) as u32,
                 };
+                sink.number(open.last_mut().map(|top| &mut top.0), &text[i..end], place)?;
                 i = end;
-                Some(match number_token(number, || place) {
-                    // serde_json writes the exponent of its text its own way: `parse` reads it.
-                    Token::HugeFloat(_) => return None,
-                    token => token,
-                })
+                None
             }
             _ => return None,
         };
