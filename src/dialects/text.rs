@@ -10,6 +10,7 @@ use crate::node::{Node, TapeNode};
 use memchr::memmem;
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 /// The first `pattern` in `text[from..to]`, as an index into `text`.
 ///
@@ -221,21 +222,30 @@ pub fn outside_reasoning(
 ) -> (Vec<Range<usize>>, Option<String>) {
     let mut ranges = Vec::new();
     let mut thoughts: Vec<&str> = Vec::new();
-    // Searchers built once per text: `find_in` stops at every `<`, and reasoning markers
-    // are rare where other markers are dense.
-    let (open_finder, close_finder) = (memmem::Finder::new(open), memmem::Finder::new(close));
+    // Searchers, not `find_in`, which stops at every `<`: reasoning markers are rare
+    // where other markers are dense. Those of `<think>` are built once per process (most
+    // dialects'), any other pair once per text.
+    static THINK_FINDERS: LazyLock<[memmem::Finder<'static>; 2]> =
+        LazyLock::new(|| [memmem::Finder::new(THINK.0), memmem::Finder::new(THINK.1)]);
+    let built;
+    let [open_finder, close_finder] = if (open, close) == THINK {
+        &*THINK_FINDERS
+    } else {
+        built = [memmem::Finder::new(open), memmem::Finder::new(close)];
+        &built
+    };
     let find = |finder: &memmem::Finder, from: usize, to: usize| {
         finder.find(&text.as_bytes()[from..to]).map(|at| from + at)
     };
     let mut pos = 0;
-    if let Some(first_close) = find(&close_finder, 0, text.len()) {
-        if find(&open_finder, 0, first_close).is_none() {
+    if let Some(first_close) = find(close_finder, 0, text.len()) {
+        if find(open_finder, 0, first_close).is_none() {
             thoughts.push(&text[..first_close]);
             pos = first_close + close.len();
         }
     }
     loop {
-        let Some(start) = find(&open_finder, pos, text.len()) else {
+        let Some(start) = find(open_finder, pos, text.len()) else {
             ranges.push(pos..text.len());
             break;
         };
@@ -243,7 +253,7 @@ pub fn outside_reasoning(
             ranges.push(pos..start); // (empty ranges hold nothing)
         }
         let inner = start + open.len();
-        let Some(stop) = find(&close_finder, inner, text.len()) else {
+        let Some(stop) = find(close_finder, inner, text.len()) else {
             thoughts.push(&text[inner..]);
             break;
         };

@@ -383,6 +383,13 @@ impl<'py> Builder<'py> {
         }
     }
 
+    /// The keys of the dot path `record_path=` (the public argument, checked as the API
+    /// checks it: `_errors.record_path_keys`), None for None.
+    pub fn record_path_keys(&self, path: &Bound<'py, PyAny>) -> PyResult<Option<Vec<String>>> {
+        let keys = self.hooks.record_path_keys.bind(self.py).call1((path,))?;
+        keys.extract()
+    }
+
     pub fn check_threads(&self, threads: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
         self.hooks.check_threads.bind(self.py).call1((threads,))?;
         Ok(())
