@@ -172,9 +172,12 @@ pub fn begins_with(text: &[u8], marker: &[u8]) -> bool {
 /// The text outside the calls: its pieces joined, whitespace at both ends stripped;
 /// None when nothing is left.
 pub fn joined_content(outside: &[&str]) -> Option<String> {
-    let joined = outside.concat();
-    let kept = trim_space(&joined);
-    (!kept.is_empty()).then(|| kept.to_owned())
+    let mut joined = outside.concat();
+    let end = trim_end_space(&joined).len();
+    joined.truncate(end);
+    let start = end - trim_space(&joined).len();
+    joined.drain(..start);
+    (!joined.is_empty()).then_some(joined)
 }
 
 /// The whitespace skipped and trimmed at seams by every dialect (JSON's; the pure
@@ -183,16 +186,21 @@ pub fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
-
 /// `text` without JSON whitespace at either end.
 pub fn trim_space(text: &str) -> &str {
-    text.trim_matches(SPACE)
+    let start = skip_space(text.as_bytes(), 0);
+    // Whitespace is ASCII: the cut falls between characters.
+    trim_end_space(&text[start..])
 }
 
 /// `text` without JSON whitespace at its end.
 pub fn trim_end_space(text: &str) -> &str {
-    text.trim_end_matches(SPACE)
+    let b = text.as_bytes();
+    let mut end = b.len();
+    while end > 0 && is_space(b[end - 1]) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The first index from `i` that is not JSON whitespace.
