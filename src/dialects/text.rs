@@ -233,14 +233,23 @@ pub fn outside_reasoning(
     // Searchers, not `find_in`, which stops at every `<`: reasoning markers are rare
     // where other markers are dense. Those of `<think>` are built once per process (most
     // dialects'), any other pair once per text.
-    static THINK_FINDERS: LazyLock<[memmem::Finder<'static>; 2]> =
-        LazyLock::new(|| [memmem::Finder::new(THINK.0), memmem::Finder::new(THINK.1)]);
+    // A text with neither `<think>` nor `</think>` (most) is read in one pass for the end
+    // they share.
+    static THINK_FINDERS: LazyLock<[memmem::Finder<'static>; 3]> = LazyLock::new(|| {
+        let shared = &THINK.0[1..];
+        debug_assert!(THINK.1.ends_with(shared));
+        [THINK.0, THINK.1, shared].map(memmem::Finder::new)
+    });
     let built;
     let [open_finder, close_finder] = if (open, close) == THINK {
-        &*THINK_FINDERS
+        let [open_finder, close_finder, shared] = &*THINK_FINDERS;
+        if shared.find(text.as_bytes()).is_none() {
+            return (vec![0..text.len()], None);
+        }
+        [open_finder, close_finder]
     } else {
         built = [memmem::Finder::new(open), memmem::Finder::new(close)];
-        &built
+        [&built[0], &built[1]]
     };
     let find = |finder: &memmem::Finder, from: usize, to: usize| {
         finder.find(&text.as_bytes()[from..to]).map(|at| from + at)
