@@ -244,7 +244,8 @@ pub fn outside_reasoning(
     let [open_finder, close_finder] = if (open, close) == THINK {
         let [open_finder, close_finder, shared] = &*THINK_FINDERS;
         if shared.find(text.as_bytes()).is_none() {
-            return (vec![0..text.len()], None);
+            let whole = 0..text.len();
+            return (Vec::from([whole]), None);
         }
         [open_finder, close_finder]
     } else {
