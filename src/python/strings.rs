@@ -11,7 +11,7 @@ pub(super) struct KeyCache {
     slots: Vec<Option<(Box<str>, Py<PyString>)>>,
 }
 
-const KEY_SLOTS: usize = 1024;
+const KEY_SLOTS: usize = 1024; // a power of two (`key_slot` takes the top bits)
 const KEY_MAX_LEN: usize = 64;
 
 pub(super) static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
@@ -201,6 +201,26 @@ pub fn field_key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
     }
 }
 
+/// The slot of a key of at most `KEY_MAX_LEN` bytes: its length and its first and last
+/// eight bytes (fewer when shorter), mixed. Keys are short and differ at an end nearly
+/// always; two that share both ends share a slot, and the one cached there is compared.
+fn key_slot(key: &[u8]) -> usize {
+    let n = key.len();
+    let word = |at: usize| u64::from_le_bytes(key[at..at + 8].try_into().expect("eight bytes"));
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            key[at..at + 4].try_into().expect("four"),
+        ))
+    };
+    let (head, tail) = match n {
+        8.. => (word(0), word(n - 8)),
+        4..=7 => (half(0), half(n - 4)),
+        _ => (key.iter().fold(0, |h, &b| h << 8 | u64::from(b)), 0),
+    };
+    let mixed = (head ^ tail.rotate_left(31) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (64 - KEY_SLOTS.trailing_zeros())) as usize
+}
+
 impl KeyCache {
     pub(super) fn new() -> Self {
         KeyCache {
@@ -212,9 +232,7 @@ impl KeyCache {
         if key.len() > KEY_MAX_LEN {
             return new_str(py, key);
         }
-        // Short keys, no need for anything stronger: Fx reads them a word at a time.
-        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, key);
-        let slot = &mut self.slots[(hash as usize) % KEY_SLOTS];
+        let slot = &mut self.slots[key_slot(key.as_bytes())];
         if let Some((cached, string)) = slot {
             if **cached == *key {
                 return string.bind(py).clone();
