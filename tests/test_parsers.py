@@ -119,6 +119,9 @@ STRINGS = [
     # runs of ASCII longer than a word between wider characters, at every width
     "café au lait, s'il vous plaît, à emporter", "東京 is the capital, 北京 is not, 1234567",
     "ascii first, then 😀, then ascii again: 0123456789", "é" + "x" * 17 + "ÿ" + "y" * 7,
+    # sixteen ASCII bytes at a time, a wider character inside, after, or at the end
+    "é" + "x" * 15, "x" * 16 + "é", "ÿ" + "q" * 16, "x" * 15 + "€" + "y" * 16 + "😀",
+    "€" + "a" * 40 + "€" + "b" * 15, "😀" * 5 + "z" * 33, "東" + "k" * 31 + "京" * 9,
 ]  # fmt: skip
 
 

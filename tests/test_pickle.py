@@ -98,3 +98,62 @@ def test_pool_map_fork_and_spawn(impl: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["ok", impl]
+
+
+# A parser with nothing to add after its core's `parse` (no `tools` to check, no format
+# check left) hands out the core's own `parse`: it must behave as the class's method.
+DIRECT = [
+    (
+        "RawTextParser",
+        {"dialect": "hermes"},
+        '<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+    ),
+    ("AutoResponseParser", {}, LINES[0]),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "text"), DIRECT)
+def test_direct_parse_is_the_method(make: Any, name: str, options: Any, text: str) -> None:
+    parser = getattr(make, name)(**options)
+    assert parser.parse is not type(parser).parse  # the core's own
+    want = getattr(parsers, name).parse(parser, text)  # the class's method
+    assert parser.parse(text) == want
+    assert parser.parse(text, record_path=None) == want
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        loaded = pickle.loads(pickle.dumps(parser.parse, protocol))
+        assert loaded(text) == want
+        assert type(loaded.__self__) is type(parser._core)
+    with pytest.raises(TypeError):
+        parser.parse(text, "response")  # record_path stays keyword-only
+    errors = [(TypeError, 1), (ValueError, ""), (ValueError, "a\ud800")]
+    for error, path in errors:
+        with pytest.raises(error) as direct:
+            parser.parse(text, record_path=path)
+        with pytest.raises(error) as method:
+            getattr(parsers, name).parse(parser, text, record_path=path)
+        assert str(direct.value) == str(method.value)
+
+
+def test_direct_parse_only_with_nothing_to_add(make: Any) -> None:
+    """Checks (`tools=`) keep the class's `parse`; so does a format check still open, until
+    it is over."""
+    tools = [{"name": "f", "parameters": {}}]
+    assert "parse" not in vars(make.SdkResponseParser(tools=tools))
+    assert "parse" not in vars(make.OpenAIResponseParser(tools=tools))
+    parser = make.OpenAIResponseParser()
+    assert "parse" not in vars(parser)
+    with pytest.warns(Warning):
+        parser.parse(LINES[1])  # a Gemini response: the format check is over
+    assert "parse" in vars(parser)
+
+
+def test_direct_parse_is_collected(make: Any) -> None:
+    """The core refers back to its parser (for pickling): the cycle is collected."""
+    import gc
+    import weakref
+
+    parser = make.RawTextParser("hermes")
+    gone = weakref.ref(parser)
+    del parser
+    gc.collect()
+    assert gone() is None

@@ -13,6 +13,7 @@ __all__ = [
     "check_threads",
     "error_kind",
     "record_error",
+    "record_path_keys",
 ]
 
 
@@ -144,3 +145,22 @@ def check_threads(threads: object) -> None:
         isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
     ):
         raise ValueError(f"threads must be a positive int or None (all cores), got {threads!r}")
+
+
+def record_path_keys(record_path: object) -> list[str] | None:
+    """The keys of a dot path (`record_path=`), None for None; an error for anything
+    else that is not a non-empty str of valid Unicode (both backends, and the API)."""
+    if record_path is None:
+        return None
+    if not isinstance(record_path, str):
+        raise TypeError(f"record_path must be a str or None, got {type(record_path).__name__}")
+    if not record_path:
+        raise ValueError("record_path must not be empty (None: find the response on its own)")
+    if not record_path.isascii():
+        try:
+            record_path.encode("utf-8")
+        except UnicodeEncodeError:  # no key of JSON text can hold a lone surrogate
+            raise ValueError(
+                f"record_path must be valid Unicode (it has a lone surrogate): {record_path!r}"
+            ) from None
+    return record_path.split(".")

@@ -9,6 +9,7 @@ import struct
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from toolsift._errors import record_path_keys
 from toolsift._types import CALL_LEVEL_COLUMNS, COLUMNS
 
 __all__ = [
@@ -283,20 +284,3 @@ class FirstBatchTyped:
         """A `pyarrow.RecordBatchReader` over the batches (the first one read now)."""
         pa = require_pyarrow()
         return pa.RecordBatchReader.from_batches(self.schema, iter(self))
-
-
-def record_path_keys(record_path: object) -> list[str] | None:
-    if record_path is None:
-        return None
-    if not isinstance(record_path, str):
-        raise TypeError(f"record_path must be a str or None, got {type(record_path).__name__}")
-    if not record_path:
-        raise ValueError("record_path must not be empty (None: find the response on its own)")
-    if not record_path.isascii():
-        try:
-            record_path.encode("utf-8")
-        except UnicodeEncodeError:  # no key of JSON text can hold a lone surrogate
-            raise ValueError(
-                f"record_path must be valid Unicode (it has a lone surrogate): {record_path!r}"
-            ) from None
-    return record_path.split(".")

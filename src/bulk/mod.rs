@@ -159,6 +159,15 @@ impl Reader {
         self.read_seeing(text, |_| {})
     }
 
+    /// [`Self::read`] of text already known to be UTF-8 (a Python `str`): a format that
+    /// reads text does not check it again.
+    pub fn read_str<'a>(&self, text: &'a str) -> Outcome<'a> {
+        match self.format.text() {
+            Some(reader) => self.read_text(reader, text.as_bytes(), Some(text)),
+            None => self.read(text.as_bytes()),
+        }
+    }
+
     /// [`Self::read`], and the fields `carry` names in the record (`carried`; see
     /// [`Carry::values`]): read from the document parsed for its calls (the reader made
     /// [`Self::with_carry`]), not parsed again; for a record read as text, apart.
@@ -182,7 +191,7 @@ impl Reader {
     /// shown is the one read).
     fn read_seeing<'a>(&self, text: &'a [u8], mut seen: impl FnMut(&Tape<'a>)) -> Outcome<'a> {
         if let Some(reader) = self.format.text() {
-            return self.read_text(reader, text);
+            return self.read_text(reader, text, None);
         }
         // The hand-written pass reads a whole record faster than serde_json reads the
         // parts of it that are kept (below, for what the hand-written pass does not read).
@@ -231,11 +240,26 @@ impl Reader {
     /// the pure `parse_sdk` reads a decoded value. A record that is not JSON where
     /// `record_path` is given is a failed record (not an error raised: `parse` of these
     /// formats never raises).
-    fn read_text<'a>(&self, reader: TextReader<'_>, text: &'a [u8]) -> Outcome<'a> {
+    /// `valid`: `text` itself where it is known to be UTF-8.
+    fn read_text<'a>(
+        &self,
+        reader: TextReader<'_>,
+        text: &'a [u8],
+        valid: Option<&'a str>,
+    ) -> Outcome<'a> {
+        let as_text = || match valid {
+            Some(valid) => reader.record_str(valid),
+            None => reader.record(text),
+        };
+        // Most texts (a model's prose) cannot be JSON from their first byte on: they are
+        // not decoded for nothing (an error message made and dropped).
+        if self.path.is_none() && !json::may_start_value(text) {
+            return text_outcome(as_text());
+        }
         let tape = match json::parse(text) {
             Ok(tape) => tape,
             Err(err) if self.path.is_some() => return self.not_json(text, err),
-            Err(_) => return text_outcome(reader.record(text)),
+            Err(_) => return text_outcome(as_text()),
         };
         let located = envelope::locate(&tape, self.path.as_deref());
         match located.response {

@@ -10,6 +10,7 @@ use crate::node::{Node, TapeNode};
 use memchr::memmem;
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 /// The first `pattern` in `text[from..to]`, as an index into `text`.
 ///
@@ -171,9 +172,12 @@ pub fn begins_with(text: &[u8], marker: &[u8]) -> bool {
 /// The text outside the calls: its pieces joined, whitespace at both ends stripped;
 /// None when nothing is left.
 pub fn joined_content(outside: &[&str]) -> Option<String> {
-    let joined = outside.concat();
-    let kept = trim_space(&joined);
-    (!kept.is_empty()).then(|| kept.to_owned())
+    let mut joined = outside.concat();
+    let end = trim_end_space(&joined).len();
+    joined.truncate(end);
+    let start = end - trim_space(&joined).len();
+    joined.drain(..start);
+    (!joined.is_empty()).then_some(joined)
 }
 
 /// The whitespace skipped and trimmed at seams by every dialect (JSON's; the pure
@@ -182,16 +186,21 @@ pub fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
-
 /// `text` without JSON whitespace at either end.
 pub fn trim_space(text: &str) -> &str {
-    text.trim_matches(SPACE)
+    let start = skip_space(text.as_bytes(), 0);
+    // Whitespace is ASCII: the cut falls between characters.
+    trim_end_space(&text[start..])
 }
 
 /// `text` without JSON whitespace at its end.
 pub fn trim_end_space(text: &str) -> &str {
-    text.trim_end_matches(SPACE)
+    let b = text.as_bytes();
+    let mut end = b.len();
+    while end > 0 && is_space(b[end - 1]) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The first index from `i` that is not JSON whitespace.
@@ -221,21 +230,40 @@ pub fn outside_reasoning(
 ) -> (Vec<Range<usize>>, Option<String>) {
     let mut ranges = Vec::new();
     let mut thoughts: Vec<&str> = Vec::new();
-    // Searchers built once per text: `find_in` stops at every `<`, and reasoning markers
-    // are rare where other markers are dense.
-    let (open_finder, close_finder) = (memmem::Finder::new(open), memmem::Finder::new(close));
+    // Searchers, not `find_in`, which stops at every `<`: reasoning markers are rare
+    // where other markers are dense. Those of `<think>` are built once per process (most
+    // dialects'), any other pair once per text.
+    // A text with neither `<think>` nor `</think>` (most) is read in one pass for the end
+    // they share.
+    static THINK_FINDERS: LazyLock<[memmem::Finder<'static>; 3]> = LazyLock::new(|| {
+        let shared = &THINK.0[1..];
+        debug_assert!(THINK.1.ends_with(shared));
+        [THINK.0, THINK.1, shared].map(memmem::Finder::new)
+    });
+    let built;
+    let [open_finder, close_finder] = if (open, close) == THINK {
+        let [open_finder, close_finder, shared] = &*THINK_FINDERS;
+        if shared.find(text.as_bytes()).is_none() {
+            let whole = 0..text.len();
+            return (Vec::from([whole]), None);
+        }
+        [open_finder, close_finder]
+    } else {
+        built = [memmem::Finder::new(open), memmem::Finder::new(close)];
+        [&built[0], &built[1]]
+    };
     let find = |finder: &memmem::Finder, from: usize, to: usize| {
         finder.find(&text.as_bytes()[from..to]).map(|at| from + at)
     };
     let mut pos = 0;
-    if let Some(first_close) = find(&close_finder, 0, text.len()) {
-        if find(&open_finder, 0, first_close).is_none() {
+    if let Some(first_close) = find(close_finder, 0, text.len()) {
+        if find(open_finder, 0, first_close).is_none() {
             thoughts.push(&text[..first_close]);
             pos = first_close + close.len();
         }
     }
     loop {
-        let Some(start) = find(&open_finder, pos, text.len()) else {
+        let Some(start) = find(open_finder, pos, text.len()) else {
             ranges.push(pos..text.len());
             break;
         };
@@ -243,7 +271,7 @@ pub fn outside_reasoning(
             ranges.push(pos..start); // (empty ranges hold nothing)
         }
         let inner = start + open.len();
-        let Some(stop) = find(&close_finder, inner, text.len()) else {
+        let Some(stop) = find(close_finder, inner, text.len()) else {
             thoughts.push(&text[inner..]);
             break;
         };

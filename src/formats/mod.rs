@@ -418,6 +418,14 @@ impl TextReader<'_> {
         }
     }
 
+    /// [`record`](Self::record) of text known to be UTF-8.
+    pub fn record_str<'a>(self, text: &'a str) -> Record<'a> {
+        match self {
+            TextReader::LiteRt => litert::parse_record(text.as_bytes()),
+            TextReader::Dialect(format) => format.record_str(text),
+        }
+    }
+
     /// The record of a JSONL line that decoded to `tape` (the record itself, not an
     /// envelope), without decoding it again.
     pub fn document_record<'a>(self, line: &'a [u8], tape: Tape<'a>) -> Record<'a> {

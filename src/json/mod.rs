@@ -91,6 +91,19 @@ pub fn parse(input: &[u8]) -> Result<Tape<'_>, JsonError> {
     }
 }
 
+/// Whether `input` may be JSON text judged by its first byte after whitespace: false
+/// where [`parse`] must fail (nothing but whitespace, or a byte no JSON value starts
+/// with), so a caller that only wants documents need not decode the rest.
+pub fn may_start_value(input: &[u8]) -> bool {
+    let first = input
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    matches!(
+        first,
+        Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
+    )
+}
+
 /// The fast path of [`parse`] (also taken first by the bulk reader): the same tape, built
 /// in one hand-written pass without serde's per-value machinery. None for what it does
 /// not read: text that is not UTF-8 or not JSON, a lone surrogate escape, nesting deeper
@@ -211,6 +224,39 @@ fn tokens_of(text: &str) -> Result<(Vec<Token>, String), JsonError> {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    #[test]
+    fn text_no_value_starts_with_is_not_json() {
+        let texts = [
+            "",
+            " \n\t\r",
+            "The weather",
+            "  <tool_call>",
+            "\u{feff}{}",
+            "é",
+            "+1",
+            ".5",
+            "}",
+            "{",
+            "[1]",
+            " \"a\"",
+            "-1",
+            "0",
+            "true",
+            "false",
+            "null",
+            "nope",
+            "tx",
+            "\n{\"a\":1}",
+        ];
+        for text in texts {
+            if !super::may_start_value(text.as_bytes()) {
+                assert!(super::parse(text.as_bytes()).is_err(), "{text:?}");
+            }
+        }
+        assert!(!super::may_start_value(b"\xff{}"));
+        assert!(super::may_start_value(b" {"));
+    }
+
     #[test]
     fn parse_plain_builds_the_tape_parse_builds() {
         let documents = [

@@ -18,7 +18,7 @@ use build::{calls_from_record, response_from_object, response_from_outcome, Buil
 use objects::{surrogatepass, Input};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -48,6 +48,8 @@ struct Parser {
     reader: RecordReader,
     /// The tools' JSON text as given (a raw-text dialect's stream is the pure twin's).
     tools: Option<String>,
+    /// The public parser this core serves (`set_owner`): the core pickles as its `_core`.
+    owner: std::sync::OnceLock<Py<PyAny>>,
 }
 
 impl Parser {
@@ -93,21 +95,56 @@ impl Parser {
             format,
             reader,
             tools: tools.map(str::to_owned),
+            owner: std::sync::OnceLock::new(),
         })
     }
 
+    /// `owner`, the public parser that holds this core as `_core`, is what the core
+    /// pickles as: a public parser with nothing to add to `parse` hands out the core's own
+    /// (`parser.parse`), and `pickle` (a `multiprocessing.Pool.map(parser.parse, ...)`)
+    /// takes that for the public parser's. Set once; later calls change nothing.
+    fn set_owner(&self, owner: Bound<'_, PyAny>) {
+        let _ = self.owner.set(owner.unbind());
+    }
+
+    /// `getattr(owner, "_core")` (a core without an owner does not pickle).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let Some(owner) = self.owner.get() else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "cannot pickle a core Parser without its public parser",
+            ));
+        };
+        let getattr = py.import("builtins")?.getattr("getattr")?;
+        (getattr, (owner.clone_ref(py), "_core")).into_pyobject(py)
+    }
+
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        if let Some(owner) = self.owner.get() {
+            visit.call(owner)?;
+        }
+        Ok(())
+    }
+
     /// The calls in one response; raises ParseError for text that is not JSON. A batch
-    /// envelope is unwrapped (or the response taken at `record_path`, a list of keys).
-    #[pyo3(signature = (raw, record_path=None))]
+    /// envelope is unwrapped (or the response taken at `record_path`, a dot path): the
+    /// public `parse`'s signature, so that a parser with nothing to do after it calls
+    /// this directly.
+    #[pyo3(signature = (raw, /, *, record_path=None))]
     fn parse<'py>(
         &self,
         raw: &Bound<'py, PyAny>,
-        record_path: Option<Vec<String>>,
+        record_path: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = raw.py();
         let mut builder = Builder::new(py)?.repairing(self.reader.repair);
+        let record_path = match record_path {
+            Some(path) => builder.record_path_keys(path)?,
+            None => None,
+        };
         let input = Input::of(raw)?;
         let outcome = match (input.text(), &input) {
+            // A str's text is UTF-8 already (`to_str`): not checked again.
+            (Some(_), Input::Str(text)) => self.reader(record_path).read_str(text.to_str()?),
             (Some(text), _) => self.reader(record_path).read(text),
             (None, Input::Object) => {
                 return response_from_object(

@@ -11,7 +11,7 @@ pub(super) struct KeyCache {
     slots: Vec<Option<(Box<str>, Py<PyString>)>>,
 }
 
-const KEY_SLOTS: usize = 1024;
+const KEY_SLOTS: usize = 1024; // a power of two (`key_slot` takes the top bits)
 const KEY_MAX_LEN: usize = 64;
 
 pub(super) static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
@@ -69,9 +69,13 @@ pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
                     pyo3::ffi::PyUnicode_1BYTE_DATA(object),
                     chars,
                 ),
-                0xFF => widen(bytes, pyo3::ffi::PyUnicode_1BYTE_DATA(object), |c| c as u8),
-                0xFFFF => widen(bytes, pyo3::ffi::PyUnicode_2BYTE_DATA(object), |c| c as u16),
-                _ => widen(bytes, pyo3::ffi::PyUnicode_4BYTE_DATA(object), |c| c),
+                0xFF => widen(bytes, chars, pyo3::ffi::PyUnicode_1BYTE_DATA(object), |c| {
+                    c as u8
+                }),
+                0xFFFF => widen(bytes, chars, pyo3::ffi::PyUnicode_2BYTE_DATA(object), |c| {
+                    c as u16
+                }),
+                _ => widen(bytes, chars, pyo3::ffi::PyUnicode_4BYTE_DATA(object), |c| c),
             }
         }
         match Bound::from_owned_ptr_or_err(py, object) {
@@ -88,49 +92,76 @@ pub fn new_str<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
     PyString::new(py, text)
 }
 
-/// The largest byte of `bytes` and the count of its UTF-8 continuation bytes, sixteen
-/// bytes at a time (a loop the compiler turns into vector instructions).
+/// The largest byte of `bytes` and the count of its UTF-8 continuation bytes. The
+/// reductions across a vector register are what cost: a block of 128 bytes (a loop the
+/// compiler turns into vector instructions) has one of each; the rest goes sixteen bytes,
+/// then one byte, at a time.
 #[cfg(not(feature = "abi3"))]
 fn widest_byte(bytes: &[u8]) -> (u8, usize) {
-    let is_continuation = |b: u8| u8::from((b as i8) < -0x40);
-    let mut chunks = bytes.chunks_exact(16);
     let (mut widest, mut continuations) = (0, 0);
+    let mut blocks = bytes.chunks_exact(128);
+    for block in &mut blocks {
+        let (block_widest, block_continuations) = widest_in(block);
+        widest = widest.max(block_widest);
+        continuations += block_continuations;
+    }
+    let mut chunks = blocks.remainder().chunks_exact(16);
     for chunk in &mut chunks {
-        let (mut chunk_widest, mut chunk_continuations) = (0, 0);
-        for &b in chunk {
-            chunk_widest = chunk_widest.max(b);
-            chunk_continuations += is_continuation(b);
-        }
+        let (chunk_widest, chunk_continuations) = widest_in(chunk);
         widest = widest.max(chunk_widest);
-        continuations += usize::from(chunk_continuations);
+        continuations += chunk_continuations;
     }
-    for &b in chunks.remainder() {
+    let (rest_widest, rest_continuations) = widest_in(chunks.remainder());
+    (widest.max(rest_widest), continuations + rest_continuations)
+}
+
+/// [`widest_byte`] of at most 255 bytes (the count is kept in a byte).
+#[cfg(not(feature = "abi3"))]
+#[inline(always)]
+fn widest_in(bytes: &[u8]) -> (u8, usize) {
+    let (mut widest, mut continuations) = (0u8, 0u8);
+    for &b in bytes {
         widest = widest.max(b);
-        continuations += usize::from(is_continuation(b));
+        continuations += u8::from((b as i8) < -0x40);
     }
-    (widest, continuations)
+    (widest, usize::from(continuations))
 }
 
 /// Writes the characters of the UTF-8 `bytes` to `units`, one unit each, made by `unit`
-/// from the code point. Runs of ASCII are found eight bytes at a time and copied in one
-/// loop (which the compiler turns into vector instructions).
+/// from the code point. ASCII is read sixteen bytes at a time: sixteen of them are
+/// widened in one step (a loop the compiler turns into vector instructions), and where
+/// the sixteen hold a wider character, the ASCII before it is kept and the rest written
+/// again from there.
 ///
 /// # Safety
 ///
-/// `bytes` is UTF-8, `units` has room for as many units as it has characters, and each
-/// character fits the unit `unit` makes of it (see `new_str`).
+/// `bytes` is UTF-8, `units` has room for `room` units, which is as many as it has
+/// characters, and each character fits the unit `unit` makes of it (see `new_str`).
 #[cfg(not(feature = "abi3"))]
-unsafe fn widen<U: From<u8>>(bytes: &[u8], units: *mut U, unit: impl Fn(u32) -> U) {
+unsafe fn widen<U: From<u8>>(bytes: &[u8], room: usize, units: *mut U, unit: impl Fn(u32) -> U) {
     let continuation = |at: usize| u32::from(bytes[at] & 0x3F);
     let (mut i, mut at) = (0, 0);
     while let Some(&lead) = bytes.get(i) {
         if lead < 0x80 {
-            let run = &bytes[i..ascii_run_end(bytes, i)];
-            for (k, &b) in run.iter().enumerate() {
-                // SAFETY: each ASCII byte is a character, within the room.
-                unsafe { units.add(at + k).write(U::from(b)) };
-            }
-            (i, at) = (i + run.len(), at + run.len());
+            let ascii = match bytes.get(i..i + 16) {
+                Some(chunk) if at + 16 <= room => {
+                    let chunk: &[u8; 16] = chunk.try_into().expect("sixteen bytes");
+                    for (k, &b) in chunk.iter().enumerate() {
+                        // SAFETY: `at + 16 <= room`. The units past the ASCII ones (a
+                        // wider character's bytes) are written again: `at` moves past the
+                        // ASCII only, and each unit from there is written when `at`
+                        // reaches it, after which nothing writes it.
+                        unsafe { units.add(at + k).write(U::from(b)) };
+                    }
+                    ascii_prefix(chunk) // at least one: `lead`
+                }
+                _ => {
+                    // SAFETY: one character, within the room.
+                    unsafe { units.add(at).write(U::from(lead)) };
+                    1
+                }
+            };
+            (i, at) = (i + ascii, at + ascii);
             continue;
         }
         // A lead byte says how many continuation bytes follow, each adding six bits
@@ -155,19 +186,11 @@ unsafe fn widen<U: From<u8>>(bytes: &[u8], units: *mut U, unit: impl Fn(u32) -> 
     }
 }
 
-/// The end of the run of ASCII bytes from `i`: the index of the next byte of 128 or
-/// more, or the length. Eight bytes at a time.
+/// How many of the sixteen bytes are ASCII before the first that is not.
 #[cfg(not(feature = "abi3"))]
-fn ascii_run_end(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(word) = bytes.get(i..i + 8) {
-        let high =
-            u64::from_le_bytes(word.try_into().expect("eight bytes")) & 0x8080_8080_8080_8080;
-        if high != 0 {
-            return i + (high.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i + bytes[i..].iter().take_while(|b| b.is_ascii()).count()
+fn ascii_prefix(chunk: &[u8; 16]) -> usize {
+    let high = u128::from_le_bytes(*chunk) & 0x8080_8080_8080_8080_8080_8080_8080_8080;
+    (high.trailing_zeros() / 8) as usize
 }
 
 /// `key` as a Python string, for looking it up in a dict or an object.
@@ -176,6 +199,26 @@ pub fn field_key<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
         Ok(mut cache) => cache.get_or_insert_with(KeyCache::new).get(py, key),
         Err(_) => new_str(py, key), // busy: a lookup from inside a lookup
     }
+}
+
+/// The slot of a key of at most `KEY_MAX_LEN` bytes: its length and its first and last
+/// eight bytes (fewer when shorter), mixed. Keys are short and differ at an end nearly
+/// always; two that share both ends share a slot, and the one cached there is compared.
+fn key_slot(key: &[u8]) -> usize {
+    let n = key.len();
+    let word = |at: usize| u64::from_le_bytes(key[at..at + 8].try_into().expect("eight bytes"));
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            key[at..at + 4].try_into().expect("four"),
+        ))
+    };
+    let (head, tail) = match n {
+        8.. => (word(0), word(n - 8)),
+        4..=7 => (half(0), half(n - 4)),
+        _ => (key.iter().fold(0, |h, &b| h << 8 | u64::from(b)), 0),
+    };
+    let mixed = (head ^ tail.rotate_left(31) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed >> (64 - KEY_SLOTS.trailing_zeros())) as usize
 }
 
 impl KeyCache {
@@ -189,9 +232,7 @@ impl KeyCache {
         if key.len() > KEY_MAX_LEN {
             return new_str(py, key);
         }
-        // Short keys, no need for anything stronger: Fx reads them a word at a time.
-        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, key);
-        let slot = &mut self.slots[(hash as usize) % KEY_SLOTS];
+        let slot = &mut self.slots[key_slot(key.as_bytes())];
         if let Some((cached, string)) = slot {
             if **cached == *key {
                 return string.bind(py).clone();

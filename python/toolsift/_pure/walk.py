@@ -19,6 +19,7 @@ from toolsift._errors import (
     _unrecognized,
     check_threads,
     record_error,
+    record_path_keys,
 )
 from toolsift._jsontext import dumps_compact, loads, may_hold_big_integer
 from toolsift._pure import assistant_text, bulk, dialects, formats
@@ -194,9 +195,29 @@ class Parser:
                 single=single,
             )
 
-    def parse(self, raw: Any, record_path: Sequence[str] | None = None) -> AgentResponse:
+    _owner: Any = None
+
+    def set_owner(self, owner: Any) -> None:
+        """`owner`, the public parser that holds this core as `_core`, is what the core
+        pickles as (the native core's rule: `parser.parse` may be the core's own). Set
+        once; later calls change nothing."""
+        if self._owner is None:
+            self._owner = owner
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._owner is None:
+            raise TypeError("cannot pickle a core Parser without its public parser")
+        return getattr, (self._owner, "_core")
+
+    def parse(self, raw: Any, /, *, record_path: str | None = None) -> AgentResponse:
         """`raw`'s calls; a batch envelope is unwrapped (or the response is taken at
-        `record_path`), as `bulk.locate` says, and a failure it reports is the error."""
+        `record_path`, a dot path), as `bulk.locate` says, and a failure it reports is the
+        error. The public `parse`'s signature (a parser with nothing to do after it calls
+        this directly)."""
+        return self.parse_at(raw, record_path_keys(record_path))
+
+    def parse_at(self, raw: Any, record_path: Sequence[str] | None) -> AgentResponse:
+        """`parse` of the response at the keys `record_path`."""
         if self._text_reader is not None:  # never raises: text without calls has none
             return self._parse_text(self._text_reader, raw, record_path)
         try:
@@ -486,6 +507,6 @@ class Parser:
 
     def _parse_recorded(self, raw: Any, record_path: Sequence[str] | None) -> AgentResponse:
         try:
-            return self.parse(raw, record_path)
+            return self.parse_at(raw, record_path)
         except Exception as exc:  # one bad record is recorded, never raised
             return AgentResponse([], raw, record_error(exc))

@@ -68,8 +68,16 @@ class _ResponseParser:
         self._options = options
         self._core_options = options  # the core's (`_options` are the class's, for pickling)
         self._core = self._backend.Parser(self._format, **options)
+        self._core.set_owner(self)  # pickled as this parser's (see `_parse_directly`)
         # Responses without calls still to compare with auto-detection (FormatMismatchWarning).
         self._checks_left = 0 if self._format == _formats.AUTO else _FORMAT_CHECKS
+        self._parse_directly()
+
+    def _parse_directly(self) -> None:
+        """Once nothing is left to do after the core's `parse` (no checks, no format
+        check), `parse` is the core's own (the same signature): no Python frame per call."""
+        if self._checks is None and self._checks_left <= 0:
+            self.parse = self._core.parse  # type: ignore[method-assign]
 
     def _check_against(self, tools: _Any) -> None:
         """Calls are checked against `tools` (None: not checked); kept for pickling."""
@@ -77,6 +85,7 @@ class _ResponseParser:
             self._checks = _bulk.checks(self._backend, tools, None)
             self._tools = tools
             self._options = {**self._options, "tools": tools}
+            self.__dict__.pop("parse", None)  # checked by `parse`
 
     def _checks_of(self, tools: _Any, requests: _Any) -> _Any:
         """The checks of a call of the file and table API: its own `tools=` /
@@ -100,14 +109,9 @@ class _ResponseParser:
         `error`; `record_path` (a dot path, e.g. "response.body") takes the response at
         that path instead, as in `parse_file`. The envelope's custom id is not kept
         (AgentResponse has no field for it; `to_arrow` has a `custom_id` column)."""
-        if record_path is None:
-            keys = None
-            response = self._core.parse(raw)
-        else:
-            keys = _bulk.record_path_keys(record_path)
-            response = self._core.parse(raw, keys)
+        response = self._core.parse(raw, record_path=record_path)
         if not response.tool_calls and self._checks_left and response.error is None:
-            self._check_format(response, keys)
+            self._check_format(response, _bulk.record_path_keys(record_path))
         if self._checks is not None:
             _bulk.check_calls(self._checks, response, None)
         return response
@@ -160,7 +164,10 @@ class _ResponseParser:
                     _FormatMismatchWarning,
                     stacklevel=3,
                 )
-        return self._checks_left <= 0
+        if self._checks_left > 0:
+            return False
+        self._parse_directly()
+        return True
 
     def stream(self) -> _Stream:
         """An accumulator of this provider's stream events (docs: Streaming):
@@ -675,6 +682,7 @@ class RawTextParser(_ResponseParser):
         # `parse`: its calls are as they were before checks existed.
         self._tools = tools
         self._checks_left = 0  # auto-detection reads JSON responses, not raw text
+        self._parse_directly()
 
     def __repr__(self) -> str:
         tools = "" if self.tools is None else f", tools=[...{len(self.tools)}]"

@@ -16,6 +16,7 @@ pub(super) struct Hooks {
     pub(super) loads: Py<PyAny>,
     pub(super) record_error: Py<PyAny>,
     pub(super) check_threads: Py<PyAny>,
+    pub(super) record_path_keys: Py<PyAny>,
     /// `UnrecognizedShape(doc)`, and the one made from its message (`_unrecognized`).
     pub(super) unrecognized_shape: Py<PyAny>,
     pub(super) unrecognized_message: Py<PyAny>,
@@ -182,6 +183,7 @@ pub(super) fn hooks(py: Python<'_>) -> PyResult<&'static Hooks> {
             loads: jsontext.getattr("loads")?.unbind(),
             record_error: errors.getattr("record_error")?.unbind(),
             check_threads: errors.getattr("check_threads")?.unbind(),
+            record_path_keys: errors.getattr("record_path_keys")?.unbind(),
             unrecognized_shape: errors.getattr("UnrecognizedShape")?.unbind(),
             unrecognized_message: errors.getattr("_unrecognized")?.unbind(),
             int_max_str_digits: py

@@ -31,7 +31,14 @@ pub struct Builder<'py> {
     keys: Option<std::sync::MutexGuard<'static, Option<KeyCache>>>,
     /// `repair="safe"`: calls get the arguments the audited repairs make (`tool_call`).
     repair: bool,
+    /// How deep [`Builder::nested`] is in the value it builds, and whether it has asked
+    /// for room on the stack yet.
+    depth: u32,
+    stack_checked: bool,
 }
+
+/// How many levels of a value [`Builder::nested`] builds between two checks of the stack.
+const STACK_CHECK_LEVELS: u32 = 16;
 
 impl<'py> Builder<'py> {
     pub fn new(py: Python<'py>) -> PyResult<Self> {
@@ -46,6 +53,8 @@ impl<'py> Builder<'py> {
             hooks: hooks(py)?,
             keys,
             repair: false,
+            depth: 0,
+            stack_checked: false,
         })
     }
 
@@ -120,8 +129,21 @@ impl<'py> Builder<'py> {
     }
 
     fn nested(&mut self, tape: &Tape<'_>, idx: usize) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        // The tape is at most MAX_DEPTH deep; grow the stack rather than overflow it.
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.value(tape, idx))
+        // The tape is at most MAX_DEPTH deep; grow the stack rather than overflow it. The
+        // room left is asked at the first value this builder nests and then every
+        // `STACK_CHECK_LEVELS` levels (asking costs more than a small value): the levels
+        // between take a few KiB of the 64 KiB asked for, and every value is built from
+        // about the same depth of the stack (one `parse`).
+        self.depth += 1;
+        let check = self.depth % STACK_CHECK_LEVELS == 0 || !self.stack_checked;
+        self.stack_checked = true;
+        let value = if check {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.value(tape, idx))
+        } else {
+            self.value(tape, idx)
+        };
+        self.depth -= 1;
+        value
     }
 
     /// The dict of the object at `idx` (duplicate keys: the last value wins).
@@ -381,6 +403,13 @@ impl<'py> Builder<'py> {
             Ok(error) => PyErr::from_value(error),
             Err(err) => err,
         }
+    }
+
+    /// The keys of the dot path `record_path=` (the public argument, checked as the API
+    /// checks it: `_errors.record_path_keys`), None for None.
+    pub fn record_path_keys(&self, path: &Bound<'py, PyAny>) -> PyResult<Option<Vec<String>>> {
+        let keys = self.hooks.record_path_keys.bind(self.py).call1((path,))?;
+        keys.extract()
     }
 
     pub fn check_threads(&self, threads: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
