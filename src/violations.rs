@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::io::{BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
 mod instance;
@@ -104,8 +105,12 @@ fn compile(schema: &Value) -> Tool {
 
 impl Checks {
     /// Checks of `tools` (the JSON text of definitions) and `requests` (a JSONL request
-    /// file's text; `name` names it in errors).
-    pub fn new(tools: Option<&str>, requests: Option<&[u8]>, name: &str) -> Result<Checks, String> {
+    /// file's text, read line by line; `name` names it in errors, a read error among them).
+    pub fn new(
+        tools: Option<&str>,
+        requests: Option<&mut dyn Read>,
+        name: &str,
+    ) -> Result<Checks, String> {
         let mut compiler = Compiler::default();
         let tools = match tools {
             None => None,
@@ -299,22 +304,31 @@ fn add_codes(error: &ValidationError<'_>, codes: &mut BTreeSet<String>) {
 /// whole ([`Requests::add_parsed`]), as the twin reads every line: the same results,
 /// errors included.
 fn read_requests(
-    text: &[u8],
+    text: &mut dyn Read,
     name: &str,
     compiler: &mut Compiler,
 ) -> Result<FxHashMap<String, Arc<ToolSet>>, String> {
     let mut reader = Requests::new(name, compiler);
     let mut stripped = Vec::new();
-    let ends = memchr::memchr_iter(b'\n', text).chain([text.len()]);
-    let mut start = 0;
-    for (number, end) in ends.enumerate() {
-        let (line, number) = (&text[start..end], number + 1);
-        start = end + 1;
+    // A line at a time through one buffer: a request file is often larger than the
+    // output it checks, and reading it whole into fresh memory costs more than reading it.
+    let mut text = BufReader::with_capacity(1 << 20, text);
+    let mut line = Vec::new();
+    for number in 1.. {
+        line.clear();
+        let read = text.read_until(b'\n', &mut line);
+        match read.map_err(|err| format!("{name}: {err}"))? {
+            0 => break,
+            _ if line.last() == Some(&b'\n') => {
+                line.pop();
+            }
+            _ => {}
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        if !reader.add_cut(line, number, &mut stripped)? {
-            reader.add_parsed(line, number)?;
+        if !reader.add_cut(&line, number, &mut stripped)? {
+            reader.add_parsed(&line, number)?;
         }
     }
     Ok(reader.requests)
@@ -697,7 +711,7 @@ mod tests {
             }
             reader.requests
         } else {
-            read_requests(text.as_bytes(), "r", &mut compiler)?
+            read_requests(&mut text.as_bytes(), "r", &mut compiler)?
         };
         let mut names: Vec<_> = (requests.into_iter())
             .map(|(key, tools)| {
@@ -766,7 +780,7 @@ mod tests {
             replace(line("b", "gg"), "gg"),
         ] {
             let text = [line("a", "f"), bad].join(&b'\n');
-            let error = read_requests(&text, "r", &mut Compiler::default())
+            let error = read_requests(&mut text.as_slice(), "r", &mut Compiler::default())
                 .err()
                 .unwrap();
             assert!(error.starts_with("r, line 2: not JSON"), "{error}");

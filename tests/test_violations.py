@@ -321,6 +321,46 @@ def test_request_files_are_read_line_by_line(
                    for n in expected.values()]  # fmt: skip
 
 
+def test_request_files_are_read_a_piece_at_a_time(backend: Any) -> None:
+    """A file object of request lines (read in pieces: lines straddle the pieces, the
+    last one without its newline) gives the checks its bytes give; what the file object
+    raises comes out as it was raised."""
+    import io
+
+    lines = [fill(line) for _, line, _ in REQUEST_LINES]
+    padding = [f'{{"custom_id": "p{n}", "body": {{"tools": {G}}}}}' for n in range(30_000)]
+    text = "\n".join(padding + lines).encode()  # over 2 MiB, no final newline
+    assert len(text) > 2 << 20
+    expected = {key: names for key, _, names in reversed(REQUEST_LINES)}
+    for requests in (text, io.BytesIO(text)):
+        checks = backend.Checks(None, requests, "requests.jsonl")
+        assert {key: declared(checks, key) for key in expected} == expected
+        assert declared(checks, "p29999") == "g"
+
+    class Failing(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            if self.tell() > 1 << 20:
+                raise EOFError("cut short")
+            return super().read(size)
+
+        def readline(self, size: int | None = -1) -> bytes:
+            if self.tell() > 1 << 20:
+                raise EOFError("cut short")
+            return super().readline(size)
+
+    with pytest.raises(EOFError, match="cut short"):
+        backend.Checks(None, Failing(text), "requests.jsonl")
+
+
+def test_a_cut_gzip_request_file_is_an_error(make: Any, tmp_path: Path) -> None:
+    """A gzip request file cut short: gzip's own error, on both backends."""
+    text = "\n".join(fill(line) for _, line, _ in REQUEST_LINES).encode()
+    path = tmp_path / "requests.jsonl.gz"
+    path.write_bytes(gzip.compress(text * 50)[:-40])
+    with pytest.raises(EOFError):
+        make.OpenAIResponseParser().to_arrow([json.dumps({"custom_id": "a"})], requests=path)
+
+
 BAD_REQUESTS = [
     '{"custom_id": "q", "body": {"messages": [,], "tools": <F>}}',
     '{"custom_id": "q", "body": {"tools": <F>]}}',

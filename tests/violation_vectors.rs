@@ -72,7 +72,7 @@ fn requests_are_joined_by_their_key() {
          \n\
          {{\"key\": \"g1\", \"request\": {{\"tools\": [{{\"functionDeclarations\": [{{\"name\": \"f\", \"parameters\": {schema}}}]}}]}}}}\n"
     );
-    let checks = Checks::new(None, Some(requests.as_bytes()), "requests").unwrap();
+    let checks = Checks::new(None, Some(&mut requests.as_bytes()), "requests").unwrap();
     let mut codes = Vec::new();
     for key in ["r1", "b1", "g1"] {
         checks.violations(Some(key), "f", Some(r#"{"n": "1"}"#), &mut codes);
@@ -82,7 +82,7 @@ fn requests_are_joined_by_their_key() {
     assert_eq!(codes, ["missing_request"]);
     checks.violations(None, "f", Some("{}"), &mut codes);
     assert_eq!(codes, ["missing_request"]);
-    let error = Checks::new(None, Some(b"{oops\n"), "in.jsonl")
+    let error = Checks::new(None, Some(&mut &b"{oops\n"[..]), "in.jsonl")
         .err()
         .unwrap();
     assert!(error.starts_with("in.jsonl, line 1: not JSON"), "{error}");

@@ -801,16 +801,17 @@ def checks(backend: Any, tools: Any, requests: Any) -> Any:
         from toolsift._jsontext import dumps_strict
 
         text = dumps_strict(list(tools) if isinstance(tools, tuple) else tools)
-    data, name = None, "requests"
-    if requests is not None:
-        name = checked_path(requests)
-        with open(name, "rb") as file:
-            data = file.read()
-        if data[:2] == b"\x1f\x8b":
+    if requests is None:
+        return backend.Checks(text, None, "requests")
+    name = checked_path(requests)
+    # Read a piece at a time, not whole: a request file is often larger than the output.
+    with open(name, "rb") as file:
+        if file.peek(2)[:2] == b"\x1f\x8b":
             import gzip
 
-            data = gzip.decompress(data)
-    return backend.Checks(text, data, name)
+            with gzip.GzipFile(fileobj=file, mode="rb") as unzipped:
+                return backend.Checks(text, unzipped, name)
+        return backend.Checks(text, file, name)
 
 
 _REQUEST_KEYS = ("custom_id", "recordId", "key")

@@ -1,7 +1,7 @@
 """Stubs of the compiled module (src/python/)."""
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Final, final
+from typing import IO, Any, Final, final
 
 from toolsift._pure.dialects._stream import TextStream as _TextStream
 from toolsift._types import AgentResponse, ToolCall
@@ -79,7 +79,10 @@ class Checks:
     """The tools calls are checked against (`toolsift._pure.violations.Checks`'s twin)."""
 
     def __new__(
-        cls, tools: str | None = None, requests: bytes | None = None, name: str = "requests"
+        cls,
+        tools: str | None = None,
+        requests: bytes | IO[bytes] | None = None,
+        name: str = "requests",
     ) -> Checks: ...
     def violations(self, custom_id: str | None, name: str, arguments: str | None) -> list[str]: ...
 

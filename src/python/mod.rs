@@ -18,7 +18,7 @@ use build::{calls_from_record, response_from_object, response_from_outcome, Buil
 use objects::{surrogatepass, Input};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -288,22 +288,62 @@ impl Parser {
 }
 
 /// The tools calls are checked against (`toolsift._pure.violations.Checks`): `tools`
-/// (the JSON text of definitions) and `requests` (a JSONL request file's bytes; `name`
-/// names it in errors). ValueError for tools of no shape.
+/// (the JSON text of definitions) and `requests` (a JSONL request file's bytes, or a
+/// binary file object to read them from; `name` names it in errors). ValueError for
+/// tools of no shape; what the file object raises, as it raised it.
 #[pyclass(frozen, module = "toolsift._native")]
 struct Checks {
     inner: Arc<crate::violations::Checks>,
+}
+
+/// A Python binary file object as a `Read`: each read is one `read(n)` call. The first
+/// exception it raises is kept, to be raised as it is.
+struct PyFile<'py> {
+    file: Bound<'py, PyAny>,
+    raised: Option<PyErr>,
+}
+
+impl std::io::Read for PyFile<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.file.call_method1("read", (buf.len(),));
+        let piece = read.and_then(|piece| Ok(piece.cast_into::<PyBytes>()?));
+        let copied = piece.and_then(|piece| match piece.as_bytes() {
+            bytes if bytes.len() <= buf.len() => {
+                buf[..bytes.len()].copy_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            _ => Err(PyValueError::new_err("read(n) returned more than n bytes")),
+        });
+        copied.map_err(|err| {
+            let message = err.to_string();
+            self.raised.get_or_insert(err);
+            std::io::Error::other(message)
+        })
+    }
 }
 
 #[pymethods]
 impl Checks {
     #[new]
     #[pyo3(signature = (tools=None, requests=None, name="requests"))]
-    fn new(tools: Option<&str>, requests: Option<&[u8]>, name: &str) -> PyResult<Self> {
-        let inner =
-            crate::violations::Checks::new(tools, requests, name).map_err(PyValueError::new_err)?;
+    fn new(tools: Option<&str>, requests: Option<Bound<'_, PyAny>>, name: &str) -> PyResult<Self> {
+        let inner = match requests {
+            None => crate::violations::Checks::new(tools, None, name),
+            Some(bytes) if bytes.is_instance_of::<PyBytes>() => {
+                let mut bytes = bytes.cast::<PyBytes>()?.as_bytes();
+                crate::violations::Checks::new(tools, Some(&mut bytes), name)
+            }
+            Some(file) => {
+                let mut file = PyFile { file, raised: None };
+                let checks = crate::violations::Checks::new(tools, Some(&mut file), name);
+                if let Some(raised) = file.raised {
+                    return Err(raised);
+                }
+                checks
+            }
+        };
         Ok(Checks {
-            inner: Arc::new(inner),
+            inner: Arc::new(inner.map_err(PyValueError::new_err)?),
         })
     }
 

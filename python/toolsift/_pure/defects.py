@@ -389,26 +389,33 @@ class _Reader:
                 last = "n"
             else:
                 raise _Unread
-            # After a token: the plain stretch that follows it, at once.
-            run = _PLAIN(text, at)
-            if run.end() > at:
-                stretch = run.group()
-                brackets = _NOT_BRACKETS.sub(
-                    "", _STRINGS.sub("", stretch) if '"' in stretch else stretch
-                )
-                closers = len(brackets) - brackets.count("{") - brackets.count("[")
-                if closers >= depth:  # the first value may close in the stretch
-                    depths = accumulate(map(_DEPTH_CHANGE.__getitem__, brackets), initial=depth)
-                    # (the index of the bracket after which the depth is 0, if one is)
-                    closing = next(compress(count(-1), map(not_, depths)), None)
-                    if closing is not None:  # the value ends there
-                        length = next(islice(_TO_BRACKET.finditer(stretch), closing, None)).end()
-                        out.append(stretch[:length])
-                        return at + length
-                depth += len(brackets) - 2 * closers
-                out.append(stretch)
-                at = run.end()
-                last = _AFTER.get(text[at - 1], "n")
+            at, depth, after = self.stretch(at, depth, last)
+            if after is None:
+                return at
+            last = after
+
+    def stretch(self, at: int, depth: int, last: str) -> tuple[int, int, str | None]:
+        """After a token, at `depth`: the plain stretch that follows it, written at once.
+        (The index after it, the depth there, the last token); the last token None where
+        the first value closes in it, at the index just past the value."""
+        text = self.text
+        run = _PLAIN(text, at)
+        if run.end() == at:
+            return at, depth, last
+        stretch = run.group()
+        brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", stretch) if '"' in stretch else stretch)
+        closers = len(brackets) - brackets.count("{") - brackets.count("[")
+        if closers >= depth:  # the first value may close in the stretch
+            depths = accumulate(map(_DEPTH_CHANGE.__getitem__, brackets), initial=depth)
+            # (the index of the bracket after which the depth is 0, if one is)
+            closing = next(compress(count(-1), map(not_, depths)), None)
+            if closing is not None:  # the value ends there
+                length = next(islice(_TO_BRACKET.finditer(stretch), closing, None)).end()
+                self.out.append(stretch[:length])
+                return at + length, 0, None
+        self.out.append(stretch)
+        at = run.end()
+        return at, depth + len(brackets) - 2 * closers, _AFTER.get(text[at - 1], "n")
 
     def string(self, at: int, quote: str) -> int:
         """A string in `quote`s from `at`, written in double quotes; the index just

@@ -42,7 +42,8 @@ schema compiled once per run), whose errors map to codes by this table:
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
 
 from toolsift._jsontext import dumps_compact, loads
 from toolsift._pure.tools import Definitions, read_definitions
@@ -105,14 +106,24 @@ class _Unchecked:
 
 class Checks:
     """The tools calls are checked against: `tools` (the JSON text of definitions, any
-    shape `read_definitions` takes) and `requests` (a JSONL request file's bytes, read by
-    `read_requests`; `name` names it in errors). ValueError for tools of no shape."""
+    shape `read_definitions` takes) and `requests` (a JSONL request file's bytes, or a
+    binary file object to read them from, read by `read_requests`; `name` names it in
+    errors). ValueError for tools of no shape; what the file object raises, as it raised
+    it."""
 
     def __init__(
-        self, tools: str | None = None, requests: bytes | None = None, name: str = "requests"
+        self,
+        tools: str | None = None,
+        requests: bytes | IO[bytes] | None = None,
+        name: str = "requests",
     ) -> None:
         self._tools = None if tools is None else read_definitions(loads(tools))
-        self._requests = None if requests is None else read_requests(requests, name)
+        if requests is None:
+            self._requests = None
+        elif isinstance(requests, bytes):
+            self._requests = read_requests(requests.split(b"\n"), name)
+        else:
+            self._requests = read_requests(lines_of(requests), name)
         self._compiled: dict[str, Any] = {}  # by the schema's JSON text: compiled once
 
     def violations(self, custom_id: str | None, name: str, arguments: str | None) -> list[str]:
@@ -215,14 +226,29 @@ def _extra(error: Any) -> list[str]:
     ]
 
 
-def read_requests(text: bytes, name: str) -> dict[str, Definitions]:
-    """Each request's tools by its key (`REQUEST_KEYS`), from JSONL `text` (a batch input
-    file or a request log); the first request of a key wins, a line without a key is
-    skipped, a request without tools declares none. ValueError names a line that is not
-    JSON, or whose tools are of no shape."""
+def lines_of(file: IO[bytes], piece_size: int = 1 << 20) -> Iterator[bytes]:
+    """The lines of a binary file object (without their `\\n`), read a piece at a time
+    with `read(n)` as the Rust core reads it."""
+    pending: list[bytes] = []  # the pieces of the line not yet ended
+    while piece := file.read(piece_size):
+        start = 0
+        while (end := piece.find(b"\n", start)) >= 0:
+            pending.append(piece[start:end])
+            yield b"".join(pending)
+            pending.clear()
+            start = end + 1
+        pending.append(piece[start:])
+    yield b"".join(pending)
+
+
+def read_requests(lines: Iterable[bytes], name: str) -> dict[str, Definitions]:
+    """Each request's tools by its key (`REQUEST_KEYS`), from the `lines` of a JSONL file
+    (a batch input file or a request log; lines end at `\\n` only); the first request of a
+    key wins, a line without a key is skipped, a request without tools declares none.
+    ValueError names a line that is not JSON, or whose tools are of no shape."""
     requests: dict[str, Definitions] = {}
     seen: dict[str, Definitions] = {}  # the same tools, read once
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:

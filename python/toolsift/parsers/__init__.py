@@ -77,7 +77,7 @@ class _ResponseParser:
         """Once nothing is left to do after the core's `parse` (no checks, no format
         check), `parse` is the core's own (the same signature): no Python frame per call."""
         if self._checks is None and self._checks_left <= 0:
-            self.parse = self._core.parse  # type: ignore[method-assign]
+            self.parse = self._core.parse  # type: ignore[method-assign,assignment]
 
     def _check_against(self, tools: _Any) -> None:
         """Calls are checked against `tools` (None: not checked); kept for pickling."""
