@@ -202,10 +202,12 @@ def object_call(block: str, keys: tuple[str, ...], with_id: bool) -> ToolCall:
     when `with_id`. Arguments that are neither keep the block's text (a string: that
     string) in raw_arguments; a block that does not decode to an object with a string
     name gives the leading name (else "") and the block's text."""
+    if '"' not in block:
+        # No string, so no name (nor a leading one): no parse, no lookup (a text of many
+        # `{}` makes one call each).
+        return ToolCall("", {}, None, block)
     value = None
-    # Text that does not end with `}` is no object, and one without `"` has no name:
-    # spares the parser (a text of many `{}` makes one call each).
-    if block.endswith("}") and '"' in block:
+    if block.endswith("}"):  # else no object: spares the parser
         try:
             value = loads(block)
         except ParseError:
