@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 
 from toolsift._errors import ParseError
@@ -37,7 +39,6 @@ def parse_around_reasoning(text: str, think: tuple[str, str], scan: Scanner) -> 
 
 def parse_special_tokens(
     text: str,
-    prefix: str,
     markers: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
     block_call: Callable[[str], ToolCall],
 ) -> Parsed:
@@ -46,9 +47,9 @@ def parse_special_tokens(
     `block_call`."""
 
     def scan(text: str, start: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:
-        outside, blocks = special_token_blocks(text, (start, end), prefix, *markers)
+        outside, blocks = special_token_blocks(text, (start, end), *markers)
         pieces.extend(outside)
-        calls.extend(block_call(block) for block in blocks)
+        calls.extend([block_call(block) for block in blocks])
 
     return parse_around_reasoning(text, THINK, scan)
 
@@ -56,57 +57,61 @@ def parse_special_tokens(
 def special_token_blocks(
     text: str,
     span: tuple[int, int],
-    prefix: str,
     begins: tuple[str, ...],
     ends: tuple[str, ...],
     dropped: tuple[str, ...],
 ) -> tuple[list[str], list[str]]:
     """The call blocks in `text[span[0]:span[1]]` of a dialect whose markers are special
-    tokens sharing `prefix`, and the text outside them. A block is the text after a
-    `begins` marker up to an `ends` marker (consumed), the next `begins` or `dropped`
-    marker (not consumed: the block was cut off), or the end of the span. Outside blocks,
-    `dropped` markers (a section's own markers) and stray `ends` markers are removed; any
-    other text is kept. Markers are special tokens, so they are never inside a block's
-    arguments: the first one ends it."""
+    tokens, and the text outside them. A block is the text after a `begins` marker up to
+    an `ends` marker (consumed), the next `begins` or `dropped` marker (not consumed: the
+    block was cut off), or the end of the span. Outside blocks, `dropped` markers (a
+    section's own markers) and stray `ends` markers are removed; any other text is kept.
+    Markers are special tokens, so they are never inside a block's arguments: the first
+    one ends it."""
     start, stop = span
-    stops = begins + dropped  # what cuts a block off
-    removed = ends + dropped  # what is removed outside blocks
+    search = marker_pattern(begins, ends, dropped).search  # each marker found in one search
     outside: list[str] = []
     blocks: list[str] = []
     pos = start  # text from here on is not yet in `outside` or `blocks`
-    at = text.find(prefix, start, stop)
-    while at != -1:
-        # (`startswith` with a tuple first: most hits of `prefix` are no marker at all)
-        if text.startswith(begins, at):
-            outside.append(text[pos:at])
-            body = at + len(marker_at(text, at, begins) or "")
-            at = text.find(prefix, body, stop)
-            while at != -1 and not text.startswith(ends, at) and not text.startswith(stops, at):
-                at = text.find(prefix, at + len(prefix), stop)
-            if at == -1:
-                blocks.append(text[body:stop])
-                return outside, blocks
-            blocks.append(text[body:at])
-            end = marker_at(text, at, ends)
-            pos = at if end is None else at + len(end)
-            if end is not None:  # else the marker that cut the block off is next: `at` stays
-                at = text.find(prefix, pos, stop)
-        elif text.startswith(removed, at):
-            outside.append(text[pos:at])
-            pos = at + len(marker_at(text, at, removed) or "")
-            at = text.find(prefix, pos, stop)
-        else:
-            at = text.find(prefix, at + len(prefix), stop)
+    marker = search(text, start, stop)
+    while marker is not None:
+        if pos < marker.start():  # (no empty pieces: a marker every few bytes makes many)
+            outside.append(text[pos : marker.start()])
+        if marker.lastgroup != "begin":  # an end or dropped marker outside a block
+            pos = marker.end()
+            marker = search(text, pos, stop)
+            continue
+        body = marker.end()
+        marker = search(text, body, stop)
+        if marker is None:
+            blocks.append(text[body:stop])
+            return outside, blocks
+        blocks.append(text[body : marker.start()])
+        if marker.lastgroup == "end":
+            pos = marker.end()
+            marker = search(text, pos, stop)
+        else:  # the marker that cut the block off is read next
+            pos = marker.start()
     outside.append(text[pos:stop])
     return outside, blocks
 
 
-def marker_at(text: str, at: int, markers: tuple[str, ...]) -> str | None:
-    """The one of `markers` that `text` holds at `at`, if any."""
-    for marker in markers:  # (a loop, not a generator: this runs once per marker found)
-        if text.startswith(marker, at):
-            return marker
-    return None
+@functools.cache
+def marker_pattern(
+    begins: tuple[str, ...], ends: tuple[str, ...], dropped: tuple[str, ...]
+) -> re.Pattern[str]:
+    """Any of the markers, the kind found named by `lastgroup` (`begin`, `end`, `dropped`).
+    No marker is the start of another (they are special tokens), so at most one is found
+    at any place."""
+    markers = begins + ends + dropped
+    assert not any(a != b and b.startswith(a) for a in markers for b in markers)
+
+    def one_of(markers: tuple[str, ...]) -> str:
+        return "|".join(map(re.escape, markers)) or "(?!)"
+
+    return re.compile(
+        f"(?P<begin>{one_of(begins)})|(?P<end>{one_of(ends)})|(?P<dropped>{one_of(dropped)})"
+    )
 
 
 def joined_content(outside: list[str]) -> str | None:
