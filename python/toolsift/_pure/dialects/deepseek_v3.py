@@ -43,6 +43,7 @@ from toolsift._types import ToolCall
 from . import Parsed, Spec, Tools
 from ._text import WHITESPACE, nameless, parse_special_tokens
 
+PREFIX = "<｜tool▁"
 SECTION_MARKERS = ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
 CALL_BEGIN = "<｜tool▁call▁begin｜>"
 CALL_END = "<｜tool▁call▁end｜>"
@@ -58,7 +59,9 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    return parse_special_tokens(text, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call)
+    return parse_special_tokens(
+        text, PREFIX, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call
+    )
 
 
 def block_call(block: str) -> ToolCall:

@@ -39,6 +39,7 @@ from ._text import WHITESPACE, nameless, parse_special_tokens
 from .deepseek_v3 import (
     CALL_BEGIN,
     CALL_END,
+    PREFIX,
     SECTION_MARKERS,
     SEPARATOR,
     V3_CALL,
@@ -52,7 +53,9 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    return parse_special_tokens(text, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call)
+    return parse_special_tokens(
+        text, PREFIX, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call
+    )
 
 
 def block_call(block: str) -> ToolCall:

@@ -40,6 +40,7 @@ from toolsift._types import ToolCall
 from . import Parsed, Spec, Tools
 from ._text import WHITESPACE, nameless, parse_special_tokens
 
+PREFIX = "<|tool_call"
 SECTION_MARKERS = (
     "<|tool_calls_section_begin|>",
     "<|tool_calls_section_end|>",
@@ -60,7 +61,9 @@ def detect(text: str) -> bool:
 
 
 def parse(text: str, tools: Tools | None) -> Parsed:
-    return parse_special_tokens(text, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call)
+    return parse_special_tokens(
+        text, PREFIX, ((CALL_BEGIN,), (CALL_END,), SECTION_MARKERS), block_call
+    )
 
 
 def block_call(block: str) -> ToolCall:

@@ -102,7 +102,7 @@ def parse(text: str, tools: Tools | None) -> Parsed:
     calls: list[ToolCall] = []
     blocks_seen = False
     for span in spans:
-        pieces, blocks = special_token_blocks(text, span, BEGINS, ENDS, ())
+        pieces, blocks = special_token_blocks(text, span, "<|", BEGINS, ENDS, ())
         outside.extend(pieces)
         blocks_seen = blocks_seen or bool(blocks)
         for block in blocks:
