@@ -38,7 +38,7 @@ vectors: about 8 MB of new memory per MB of text (harmony's `<|` case likewise m
 that could be avoided. Pythonic's nesting (one 1 MB call of lists nested 98 deep) was
 JSON's: the arguments the pythonic reader writes as JSON text nest 100 deep, deeper than
 `json`'s hand-written pass went (64), so serde_json read them (70% of the parse); that
-pass now goes to 128 deep (2.1x wall, load 2.6).
+pass now goes to 128 deep (2.1x wall, load 1.7).
 
 Where the pure twin stood (wall-clock ratios; two runs of the script alone, under load
 1.8-3.1 before and 4.7-5.8 after, other helpers' builds running; the two `--rust` runs,
@@ -53,8 +53,8 @@ under more load, give the same picture: 4.8-15.6x before, 0.09-1.6x after):
 | kimi-k2 a million { | 11.2x | 0.15x |
 | kimi-k2 backslash run | 10.8x | 1.6x |
 | harmony a million { | 4.2x | 0.06x |
-| kimi-k2 call begin every few bytes | 5.1x | 4.7x -> 1.6x |
-| llama3-json ; every few bytes | 9.8x | 9.0x -> 3.9x |
+| kimi-k2 call begin every few bytes | 5.1x | 4.7x -> 3.8x |
+| llama3-json ; every few bytes | 9.8x | 9.0x -> 4.1x |
 
 The cut-off arguments were read twice in Python: `_jsontext.error_for` looked for why
 they are not JSON (no one read the reason), then `toolsift._pure.defects.salvage`
@@ -69,15 +69,16 @@ text's), each read in Python for about 4 us (its end found, a name looked for, t
 after it, a `ToolCall`: the object alone is 0.5 us); kimi-k2's call begin (53K calls per
 MB, about 1.5 us each) is at the bar (4.7-5.2x in four runs).
 
-Then both per call (the `->` column; one run, load 2.6, `--rust` with it: every case of
-llama3-json, kimi-k2, pythonic and both deepseeks at most 3.9x on either backend):
+Then both per call (the `->` column; one run, load 1.7-1.9, `--rust` with it: every
+case of llama3-json, kimi-k2, pythonic and both deepseeks at most 4.1x pure, 3.8x Rust):
 llama3-json reads a run of objects that hold no string (so no name: each is a nameless
 call of its text) in two regex matches, and the `;` between calls in one; the special-
-token dialects find each marker with one regex search of all their markers (was: a find
-of the shared prefix, then `startswith` per kind), and keep no empty content pieces.
-What is left of llama3-json's 3.9x is the 333K `ToolCall`s themselves: building them
-takes 0.44 s per MB under load 6 (0.19 s with the garbage collector off), where ordinary
-text takes 0.15-0.22 s in all.
+token dialects find each marker with one regex search (their shared prefix, then the
+rest of every marker, one group per kind) instead of a find of the prefix, then
+`startswith` per kind, and keep no empty content pieces (ordinary text is faster too:
+kimi-k2's 15.7 -> 12.9 ms). What is left is the `ToolCall`s themselves: llama3-json's
+333K take 0.44 s per MB under load 6 (0.19 s with the garbage collector off), where
+ordinary text takes 0.15-0.22 s in all; kimi-k2's 53K, about half of its 49 ms.
 """
 
 from __future__ import annotations
