@@ -21,6 +21,7 @@ Where the Rust backend stood (issue 39's check; callgrind, instructions of one p
 | deepseek-v3.1 call begin every few bytes | 31.6M (5.6x) | 31.6M | 13.1M | 2.4x |
 | kimi-k2 call begin every few bytes | 39.2M (6.0x) | 39.2M | 13.4M | 2.9x |
 | harmony `<|` every 2 bytes | 70.1M (6.5x) | 70.1M | 28.1M | 2.5x |
+| pythonic nesting at the depth limit | 271.5M (6.7-7.5x) | 131.1M | 53.4M | 5.1x -> 2.5x |
 
 The backslash runs were the JSON layer reading the cut-off argument string twice: the
 hand-written pass, then serde_json again for an error message no one read
@@ -34,7 +35,10 @@ it is under 3x ordinary text. Its wall time is twice its instruction count's sha
 because each call is a `Call` of about 130 bytes, with its block and piece in two more
 vectors: about 8 MB of new memory per MB of text (harmony's `<|` case likewise makes
 250K empty segments per MB). Building one result per call is the output, not a scan
-that could be avoided.
+that could be avoided. Pythonic's nesting (one 1 MB call of lists nested 98 deep) was
+JSON's: the arguments the pythonic reader writes as JSON text nest 100 deep, deeper than
+`json`'s hand-written pass went (64), so serde_json read them (70% of the parse); that
+pass now goes to 128 deep (2.1x wall, load 1.7).
 
 Where the pure twin stood (wall-clock ratios; two runs of the script alone, under load
 1.8-3.1 before and 4.7-5.8 after, other helpers' builds running; the two `--rust` runs,
@@ -49,8 +53,8 @@ under more load, give the same picture: 4.8-15.6x before, 0.09-1.6x after):
 | kimi-k2 a million { | 11.2x | 0.15x |
 | kimi-k2 backslash run | 10.8x | 1.6x |
 | harmony a million { | 4.2x | 0.06x |
-| kimi-k2 call begin every few bytes | 5.1x | 4.7x |
-| llama3-json ; every few bytes | 9.8x | 9.0x |
+| kimi-k2 call begin every few bytes | 5.1x | 4.7x -> 3.8x |
+| llama3-json ; every few bytes | 9.8x | 9.0x -> 4.1x |
 
 The cut-off arguments were read twice in Python: `_jsontext.error_for` looked for why
 they are not JSON (no one read the reason), then `toolsift._pure.defects.salvage`
@@ -64,6 +68,17 @@ core: llama3-json's `{};` every 3 bytes makes 333K calls per MB (50 times ordina
 text's), each read in Python for about 4 us (its end found, a name looked for, the `;`
 after it, a `ToolCall`: the object alone is 0.5 us); kimi-k2's call begin (53K calls per
 MB, about 1.5 us each) is at the bar (4.7-5.2x in four runs).
+
+Then both per call (the `->` column; one run, load 1.7-1.9, `--rust` with it: every
+case of llama3-json, kimi-k2, pythonic and both deepseeks at most 4.1x pure, 3.8x Rust):
+llama3-json reads a run of objects that hold no string (so no name: each is a nameless
+call of its text) in two regex matches, and the `;` between calls in one; the special-
+token dialects find each marker with one regex search (their shared prefix, then the
+rest of every marker, one group per kind) instead of a find of the prefix, then
+`startswith` per kind, and keep no empty content pieces (ordinary text is faster too:
+kimi-k2's 15.7 -> 12.9 ms). What is left is the `ToolCall`s themselves: llama3-json's
+333K take 0.44 s per MB under load 6 (0.19 s with the garbage collector off), where
+ordinary text takes 0.15-0.22 s in all; kimi-k2's 53K, about half of its 49 ms.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 //! JSON text to a flat tape of tokens, with the project's JSON semantics.
 //!
 //! A hand-written pass ([`parse_plain`]) reads most documents; serde_json reads the rest:
-//! text that is not JSON (and reports its error), nesting deeper than 64, numbers beyond
+//! text that is not JSON (and reports its error), nesting deeper than 128, numbers beyond
 //! the float range, escaped lone surrogates; and [`parse_pruned`] reads parts of
 //! documents with it. Both build the same tape: tests check that on every text of the
 //! vectors, cut and changed, and the fuzz targets compare the backends on random input.
@@ -274,13 +274,35 @@ pub(crate) mod tests {
             assert_eq!(plain, parse(text.as_bytes()).unwrap(), "{text}");
         }
         let refused = [
-            "", " ", "{", "[1,]", "{\"a\" 1}", "01", "1.", "1e", "-", "tru", "\"\\ud800\"",
-            "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\u{1}\"", "\"\\x\"", "[1] 2", "{\"a\":1,}",
-            "NaN", "1e400", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+            "",
+            " ",
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "01",
+            "1.",
+            "1e",
+            "-",
+            "tru",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"\\ud800\\u0041\"",
+            "\"\u{1}\"",
+            "\"\\x\"",
+            "[1] 2",
+            "{\"a\":1,}",
+            "NaN",
+            "1e400",
         ];
         for text in refused {
             assert!(parse_plain(text.as_bytes()).is_none(), "{text}");
         }
+        // Nesting deeper than the pass goes is left to serde_json; up to it, the same tape.
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(parse_plain(nested(scan::PLAIN_DEPTH + 1).as_bytes()).is_none());
+        let deepest = nested(scan::PLAIN_DEPTH);
+        let plain = parse_plain(deepest.as_bytes()).unwrap();
+        assert_eq!(plain, serde_parse(deepest.as_bytes()).unwrap());
         assert!(parse_plain(b"\"\xff\"").is_none());
     }
 

@@ -1,5 +1,5 @@
 //! serde_json reads what the hand-written pass (`scan`) does not, onto the same tape:
-//! text that is not JSON (and reports its error), nesting deeper than 64, numbers beyond
+//! text that is not JSON (and reports its error), nesting deeper than 128, numbers beyond
 //! the float range, escaped lone surrogates; and the documents [`parse_pruned`]
 //! reads in part. `arbitrary_precision` hands over the text of every number that does
 //! not fit 64 bits; every container recursion runs under `stacker::maybe_grow`.

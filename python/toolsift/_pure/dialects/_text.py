@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 
 from toolsift._errors import ParseError
@@ -48,7 +50,7 @@ def parse_special_tokens(
     def scan(text: str, start: int, end: int, calls: list[ToolCall], pieces: list[str]) -> None:
         outside, blocks = special_token_blocks(text, (start, end), prefix, *markers)
         pieces.extend(outside)
-        calls.extend(block_call(block) for block in blocks)
+        calls.extend([block_call(block) for block in blocks])
 
     return parse_around_reasoning(text, THINK, scan)
 
@@ -69,44 +71,52 @@ def special_token_blocks(
     other text is kept. Markers are special tokens, so they are never inside a block's
     arguments: the first one ends it."""
     start, stop = span
-    stops = begins + dropped  # what cuts a block off
-    removed = ends + dropped  # what is removed outside blocks
+    search = marker_pattern(prefix, begins, ends, dropped).search
     outside: list[str] = []
     blocks: list[str] = []
     pos = start  # text from here on is not yet in `outside` or `blocks`
-    at = text.find(prefix, start, stop)
-    while at != -1:
-        # (`startswith` with a tuple first: most hits of `prefix` are no marker at all)
-        if text.startswith(begins, at):
+    marker = search(text, start, stop)
+    while marker is not None:
+        at = marker.start()
+        if pos < at:  # (no empty pieces: a marker every few bytes makes many)
             outside.append(text[pos:at])
-            body = at + len(marker_at(text, at, begins) or "")
-            at = text.find(prefix, body, stop)
-            while at != -1 and not text.startswith(ends, at) and not text.startswith(stops, at):
-                at = text.find(prefix, at + len(prefix), stop)
-            if at == -1:
-                blocks.append(text[body:stop])
-                return outside, blocks
-            blocks.append(text[body:at])
-            end = marker_at(text, at, ends)
-            pos = at if end is None else at + len(end)
-            if end is not None:  # else the marker that cut the block off is next: `at` stays
-                at = text.find(prefix, pos, stop)
-        elif text.startswith(removed, at):
-            outside.append(text[pos:at])
-            pos = at + len(marker_at(text, at, removed) or "")
-            at = text.find(prefix, pos, stop)
-        else:
-            at = text.find(prefix, at + len(prefix), stop)
+        if marker.lastgroup != "begin":  # an end or dropped marker outside a block
+            pos = marker.end()
+            marker = search(text, pos, stop)
+            continue
+        body = marker.end()
+        marker = search(text, body, stop)
+        if marker is None:
+            blocks.append(text[body:stop])
+            return outside, blocks
+        pos = marker.start()
+        blocks.append(text[body:pos])
+        if marker.lastgroup == "end":  # consumed (a marker that cut the block off is not)
+            pos = marker.end()
+            marker = search(text, pos, stop)
     outside.append(text[pos:stop])
     return outside, blocks
 
 
-def marker_at(text: str, at: int, markers: tuple[str, ...]) -> str | None:
-    """The one of `markers` that `text` holds at `at`, if any."""
-    for marker in markers:  # (a loop, not a generator: this runs once per marker found)
-        if text.startswith(marker, at):
-            return marker
-    return None
+@functools.cache
+def marker_pattern(
+    prefix: str, begins: tuple[str, ...], ends: tuple[str, ...], dropped: tuple[str, ...]
+) -> re.Pattern[str]:
+    """Any of the markers (each starts with `prefix`), the kind found named by `lastgroup`
+    (`begin`, `end`, `dropped`). The prefix is written once, in front: the regex engine
+    then looks for it first (as `str.find` would), not for every marker everywhere. No
+    marker is the start of another (they are special tokens), so at most one is found
+    at any place."""
+    markers = begins + ends + dropped
+    assert all(marker.startswith(prefix) for marker in markers)
+    assert not any(a != b and b.startswith(a) for a in markers for b in markers)
+
+    def one_of(markers: tuple[str, ...]) -> str:
+        rests = (marker[len(prefix) :] for marker in markers)
+        return "|".join(map(re.escape, rests)) or "(?!)"
+
+    kinds = f"(?P<begin>{one_of(begins)})|(?P<end>{one_of(ends)})|(?P<dropped>{one_of(dropped)})"
+    return re.compile(re.escape(prefix) + f"(?:{kinds})")
 
 
 def joined_content(outside: list[str]) -> str | None:
@@ -202,10 +212,12 @@ def object_call(block: str, keys: tuple[str, ...], with_id: bool) -> ToolCall:
     when `with_id`. Arguments that are neither keep the block's text (a string: that
     string) in raw_arguments; a block that does not decode to an object with a string
     name gives the leading name (else "") and the block's text."""
+    if '"' not in block:
+        # No string, so no name (nor a leading one): no parse, no lookup (a text of many
+        # `{}` makes one call each).
+        return ToolCall("", {}, None, block)
     value = None
-    # Text that does not end with `}` is no object, and one without `"` has no name:
-    # spares the parser (a text of many `{}` makes one call each).
-    if block.endswith("}") and '"' in block:
+    if block.endswith("}"):  # else no object: spares the parser
         try:
             value = loads(block)
         except ParseError:
