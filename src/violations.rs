@@ -348,6 +348,24 @@ struct Cut {
     end: usize,
 }
 
+/// `line` into `stripped` with each cut value emptied (`[]` or `{}`): each cut key's
+/// place there, just past its opening quote.
+fn strip_cuts(line: &[u8], cuts: &[Cut], stripped: &mut Vec<u8>) -> Vec<usize> {
+    stripped.clear();
+    let mut expected = Vec::with_capacity(cuts.len());
+    let mut from = 0;
+    for cut in cuts {
+        stripped.extend_from_slice(&line[from..cut.key]);
+        expected.push(stripped.len() + 1);
+        stripped.extend_from_slice(&line[cut.key..cut.start]);
+        let open = TOOL_FIELDS[cut.field].1;
+        stripped.extend_from_slice(if open == b'[' { b"[]" } else { b"{}" });
+        from = cut.end;
+    }
+    stripped.extend_from_slice(&line[from..]);
+    expected
+}
+
 /// The state of [`read_requests`].
 struct Requests<'c> {
     name: &'c str,
@@ -435,18 +453,7 @@ impl<'c> Requests<'c> {
         if cuts.is_empty() {
             return Ok(false); // a short line: parsed whole as fast
         }
-        stripped.clear();
-        let mut expected = Vec::with_capacity(cuts.len()); // each key's place in `stripped`
-        let mut from = 0;
-        for cut in &cuts {
-            stripped.extend_from_slice(&line[from..cut.key]);
-            expected.push(stripped.len() + 1); // past the key's opening quote
-            stripped.extend_from_slice(&line[cut.key..cut.start]);
-            let open = TOOL_FIELDS[cut.field].1;
-            stripped.extend_from_slice(if open == b'[' { b"[]" } else { b"{}" });
-            from = cut.end;
-        }
-        stripped.extend_from_slice(&line[from..]);
+        let expected = strip_cuts(line, &cuts, stripped);
         let Some(tape) = json::parse_plain(stripped) else {
             return Ok(false);
         };

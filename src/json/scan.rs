@@ -161,22 +161,10 @@ fn scan_first<S: Sink>(text: &str, sink: &mut S) -> Option<usize> {
                 sink.close(started, 0, parent)?;
                 None
             }
-            b'"' => {
-                let (string, end) = plain_string(text, i, sink.owned())?;
+            b'"' | b't' | b'f' | b'n' => {
+                let (token, end) = plain_scalar(text, i, sink.owned())?;
                 i = end;
-                Some(Token::Str(string))
-            }
-            b't' if b[i..].starts_with(b"true") => {
-                i += 4;
-                Some(Token::Bool(true))
-            }
-            b'f' if b[i..].starts_with(b"false") => {
-                i += 5;
-                Some(Token::Bool(false))
-            }
-            b'n' if b[i..].starts_with(b"null") => {
-                i += 4;
-                Some(Token::Null)
+                Some(token)
             }
             b'-' | b'0'..=b'9' => {
                 let end = number_end(b, i)?;
@@ -219,6 +207,22 @@ fn scan_first<S: Sink>(text: &str, sink: &mut S) -> Option<usize> {
             let (closed, len, _) = open.pop()?;
             sink.close(closed, len, open.last_mut().map(|top| &mut top.0))?;
         }
+    }
+}
+
+/// The string or literal (`true`, `false`, `null`) at `i`, and the index past it.
+#[inline(always)]
+fn plain_scalar(text: &str, i: usize, owned: &mut String) -> Option<(Token, usize)> {
+    let b = text.as_bytes();
+    match b[i] {
+        b'"' => {
+            let (string, end) = plain_string(text, i, owned)?;
+            Some((Token::Str(string), end))
+        }
+        b't' if b[i..].starts_with(b"true") => Some((Token::Bool(true), i + 4)),
+        b'f' if b[i..].starts_with(b"false") => Some((Token::Bool(false), i + 5)),
+        b'n' if b[i..].starts_with(b"null") => Some((Token::Null, i + 4)),
+        _ => None,
     }
 }
 
