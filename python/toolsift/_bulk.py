@@ -394,7 +394,9 @@ class _Part:
         self._run = run
         self._head = head
         self._ready = threading.Condition()
-        self._batches: collections.deque[Any] = collections.deque()
+        # Each batch with the bytes its buffers hold: counted once (`nbytes` walks a
+        # string column's offsets, each time it is asked).
+        self._batches: collections.deque[tuple[Any, int]] = collections.deque()
         self._bytes = 0
         self._done = False
         self._cancelled = False
@@ -434,8 +436,9 @@ class _Part:
                     idle = None
             if self._cancelled:
                 raise _Cancelled
-            self._batches.append(batch)
-            self._bytes += batch.nbytes
+            size = batch.get_total_buffer_size()
+            self._batches.append((batch, size))
+            self._bytes += size
             self._ready.notify_all()
 
     def _full(self) -> bool:
@@ -452,8 +455,8 @@ class _Part:
                 while not self._batches and not self._done:
                     self._ready.wait()
                 if self._batches:
-                    batch = self._batches.popleft()
-                    self._bytes -= batch.nbytes
+                    batch, size = self._batches.popleft()
+                    self._bytes -= size
                     self._ready.notify_all()
                 else:
                     batch = None

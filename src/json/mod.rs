@@ -107,7 +107,7 @@ pub fn may_start_value(input: &[u8]) -> bool {
 /// The fast path of [`parse`] (also taken first by the bulk reader): the same tape, built
 /// in one hand-written pass without serde's per-value machinery. None for what it does
 /// not read: text that is not UTF-8 or not JSON, a lone surrogate escape, nesting deeper
-/// than 64, a number beyond the float range; serde_json then reads it (and reports the
+/// than 128, a number beyond the float range; serde_json then reads it (and reports the
 /// error).
 pub fn parse_plain(input: &[u8]) -> Option<Tape<'_>> {
     let text = simdutf8::basic::from_utf8(input).ok()?;
