@@ -173,20 +173,52 @@ impl Checks {
             Some(())
         });
         if read.is_none() {
-            let Ok(instance) = serde_json::from_str::<Value>(arguments) else {
-                return out.push("undecodable_arguments".into());
-            };
-            let Some(validator) = compiled.value() else {
-                return out.push("invalid_schema".into());
-            };
-            if !validator.is_valid(&instance) {
-                for error in validator.iter_errors(&instance) {
-                    add_codes(&error, &mut codes);
-                }
+            if let Err(code) = value_codes(compiled, arguments, &mut codes) {
+                return out.push(code.into());
             }
         }
         out.extend(codes);
     }
+}
+
+/// The room a `Value` of arguments nested `json::MAX_DEPTH` deep needs to be read,
+/// checked (against a schema that recurses with it) and dropped: each recurses once a
+/// level.
+const DEEP_VALUE_STACK: usize = json::MAX_DEPTH * 8 * 1024;
+
+/// The codes of `arguments` that the pass leaves (see `instance`), checked as a `Value`:
+/// decodable where `json::parse` reads them, nested up to `json::MAX_DEPTH` deep (past
+/// serde_json's own limit of 128 levels: lifted for them, on a stack grown to hold them).
+fn value_codes(
+    compiled: &Compiled,
+    arguments: &str,
+    codes: &mut BTreeSet<String>,
+) -> Result<(), &'static str> {
+    if let Ok(instance) = serde_json::from_str::<Value>(arguments) {
+        return value_checked(compiled, &instance, codes);
+    }
+    json::parse(arguments.as_bytes()).map_err(|_| "undecodable_arguments")?;
+    stacker::maybe_grow(DEEP_VALUE_STACK, 2 * DEEP_VALUE_STACK, || {
+        let mut reader = serde_json::Deserializer::from_str(arguments);
+        reader.disable_recursion_limit();
+        let instance: Value =
+            serde::Deserialize::deserialize(&mut reader).map_err(|_| "undecodable_arguments")?;
+        value_checked(compiled, &instance, codes)
+    })
+}
+
+fn value_checked(
+    compiled: &Compiled,
+    instance: &Value,
+    codes: &mut BTreeSet<String>,
+) -> Result<(), &'static str> {
+    let validator = compiled.value().ok_or("invalid_schema")?;
+    if !validator.is_valid(instance) {
+        for error in validator.iter_errors(instance) {
+            add_codes(&error, codes);
+        }
+    }
+    Ok(())
 }
 
 /// `/`-joined path segments, each escaped (RFC 6901).
@@ -906,7 +938,7 @@ mod tests {
     }
 
     /// What the pass leaves is checked as a `Value`: a duplicate key (the last one
-    /// counts), nesting deeper than 64; a lone surrogate does not decode.
+    /// counts), nesting deeper than the pass reads (128); a lone surrogate does not decode.
     #[test]
     fn text_left_to_the_value_is_checked_as_before() {
         let tools = r#"{"f": {"properties": {"n": {"type": "integer"}, "d": {"type": "array"}}}}"#;
@@ -916,9 +948,34 @@ mod tests {
         assert!(codes.is_empty(), "{codes:?}");
         checks.violations(None, "f", Some(r#"{"n": 1, "n": "2"}"#), &mut codes);
         assert_eq!(codes, ["numeric_string:/n"]);
-        let deep = format!(r#"{{"n": 1.5, "d": {}{}}}"#, "[".repeat(70), "]".repeat(70));
-        checks.violations(None, "f", Some(&deep), &mut codes);
-        assert_eq!(codes, ["wrong_type:/n"]);
+        // Past the pass's depth, and past serde_json's own limit: up to `json::MAX_DEPTH`
+        // levels, as `json::parse` reads them.
+        for (levels, expected) in [
+            (200, "wrong_type:/n"),
+            (json::MAX_DEPTH - 1, "wrong_type:/n"),
+            (json::MAX_DEPTH, "undecodable_arguments"),
+        ] {
+            let deep = format!(
+                r#"{{"n": 1.5, "d": {}{}}}"#,
+                "[".repeat(levels),
+                "]".repeat(levels)
+            );
+            checks.violations(None, "f", Some(&deep), &mut codes);
+            assert_eq!(codes, [expected], "{levels}");
+        }
+        // A schema that recurses as deep as the arguments, checked on a worker's stack.
+        let nested = r##"{"f": {"properties": {"d": {"$ref": "#/$defs/a"}},
+            "$defs": {"a": {"type": "array", "items": {"$ref": "#/$defs/a"}}}}}"##;
+        let deeply = Checks::new(Some(nested), None, "requests").unwrap();
+        let levels = json::MAX_DEPTH - 1;
+        let deep = format!(r#"{{"d": {}7{}}}"#, "[".repeat(levels), "]".repeat(levels));
+        let found = std::thread::spawn(move || {
+            let mut codes = Vec::new();
+            deeply.violations(None, "f", Some(&deep), &mut codes);
+            codes
+        });
+        let expected = format!("wrong_type:/d{}", "/0".repeat(levels));
+        assert_eq!(found.join().unwrap(), [expected]);
         checks.violations(None, "f", Some(r#"{"n": "\ud800"}"#), &mut codes);
         assert_eq!(codes, ["undecodable_arguments"]);
     }

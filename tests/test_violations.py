@@ -52,6 +52,51 @@ def test_each_text(impl: str, case: dict[str, Any]) -> None:
     assert checks.violations(None, "f", case["text"]) == case["violations"]
 
 
+MAX_DEPTH = 1024  # the nesting both backends decode (`json::MAX_DEPTH`, `_jsontext`)
+ITEMS = {"$ref": "#/$defs/list"}
+RECURSIVE = {
+    "via items": {"$defs": {"list": {"type": "array", "items": ITEMS}}},
+    "via allOf and anyOf": {
+        "$defs": {
+            "list": {"allOf": [{"anyOf": [{"$ref": "#/$defs/array"}]}]},
+            "array": {"type": "array", "items": ITEMS},
+        }
+    },
+}
+
+
+def nested(levels: int, inner: str = "") -> str:
+    return "[" * levels + inner + "]" * levels
+
+
+@pytest.mark.parametrize("levels", [100, 200, MAX_DEPTH - 2])
+def test_deep_arguments_are_checked_as_deep_as_they_decode(impl: str, levels: int) -> None:
+    """Arguments nested past 128 levels (serde_json's own limit; the Rust backend said
+    `undecodable_arguments` there) up to the decoders' 1024 are checked; deeper ones do
+    not decode, on both backends."""
+    schema = {"properties": {"n": {"type": "integer"}, "d": {"type": "array"}}}
+    checks = checks_of(impl, {"f": schema})
+    text = '{"n": 1.5, "d": ' + nested(levels) + "}"
+    assert checks.violations(None, "f", text) == ["wrong_type:/n"]
+    too_deep = '{"n": 1.5, "d": ' + nested(MAX_DEPTH) + "}"
+    assert checks.violations(None, "f", too_deep) == ["undecodable_arguments"]
+
+
+@pytest.mark.parametrize("levels", [300, MAX_DEPTH - 2])
+@pytest.mark.parametrize("schema", list(RECURSIVE), ids=list(RECURSIVE))
+def test_a_schema_recursing_with_deep_arguments(impl: str, levels: int, schema: str) -> None:
+    """A schema that refers to itself a level down is followed as deep as the arguments
+    go (the pure backend's validator past Python's recursion limit: on a deep stack)."""
+    definitions = {"properties": {"d": ITEMS}, **RECURSIVE[schema]}
+    checks = checks_of(impl, {"f": definitions})
+    got = checks.violations(None, "f", '{"d": ' + nested(levels, "7") + "}")
+    if schema == "via items":
+        assert got == ["wrong_type:/d" + "/0" * levels]
+    else:
+        assert got == ["no_match:/d"]
+    assert checks.violations(None, "f", '{"d": ' + nested(levels) + "}") == []
+
+
 def test_tools_of_no_shape_are_refused(impl: str) -> None:
     with pytest.raises(ValueError, match="expected a list of tool definitions or an object"):
         checks_of(impl, "get_weather")

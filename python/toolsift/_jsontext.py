@@ -320,9 +320,10 @@ _LIMITS_LOCK = threading.RLock()  # re-entrant: repr() in _safe_repr runs arbitr
 
 
 @contextmanager
-def _generous_limits() -> Iterator[None]:
-    """Lift the recursion limit by enough for `MAX_DEPTH` levels and the int<->str digit
-    limit, for the rare slow paths that need it; both are restored on exit.
+def _generous_limits(frames_per_level: int = 1) -> Iterator[None]:
+    """Lift the recursion limit by enough for `MAX_DEPTH` levels (of `frames_per_level`
+    frames each) and the int<->str digit limit, for the rare slow paths that need it;
+    both are restored on exit.
 
     Both settings are process-wide: other threads briefly see the higher limits, which
     only makes them more permissive. The lock keeps this module's own users from
@@ -332,7 +333,7 @@ def _generous_limits() -> Iterator[None]:
         old_recursion = sys.getrecursionlimit()
         get_digits = getattr(sys, "get_int_max_str_digits", None)
         old_digits = get_digits() if get_digits is not None else None
-        sys.setrecursionlimit(old_recursion + MAX_DEPTH + 100)
+        sys.setrecursionlimit(old_recursion + frames_per_level * MAX_DEPTH + 100)
         if old_digits is not None:
             sys.set_int_max_str_digits(0)
         try:

@@ -42,11 +42,14 @@ schema compiled once per run), whose errors map to codes by this table:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from typing import IO, Any
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, TypeVar
 
-from toolsift._jsontext import dumps_compact, loads
+from toolsift._jsontext import _generous_limits, dumps_compact, loads
 from toolsift._pure.tools import Definitions, read_definitions
+
+T = TypeVar("T")
 
 __all__ = ["Checks", "read_requests"]
 
@@ -158,10 +161,11 @@ class Checks:
             return ["invalid_schema"]
         from referencing.exceptions import Unresolvable
 
-        codes: set[str] = set()
         try:
-            for error in validator.iter_errors(arguments):
-                codes.update(_codes(error))
+            try:
+                codes = _all_codes(validator, arguments)
+            except RecursionError:  # a schema that recurses with arguments nested deep
+                codes = _deep(_all_codes, validator, arguments)
         except Unresolvable:
             return ["invalid_schema"]
         return sorted(codes)
@@ -189,6 +193,52 @@ def _compile(schema: Any) -> Any:
     except jsonschema.SchemaError:
         return _Unchecked()
     return cls(schema)
+
+
+def _all_codes(validator: Any, arguments: Any) -> set[str]:
+    codes: set[str] = set()
+    for error in validator.iter_errors(arguments):
+        codes.update(_codes(error))
+    return codes
+
+
+DEEP_FRAMES_PER_LEVEL = 16
+"""Python frames the validator may take for each level of arguments nested `MAX_DEPTH`
+deep (4 for a schema whose `items` refer to itself, 10 through an `allOf` and an
+`anyOf`), as the Rust validator checks them."""
+
+DEEP_STACK_BYTES = 512 << 20
+"""The stack of the thread that checks them: room for that many frames (each nested
+generator the validator resumes takes C stack too)."""
+
+
+def _deep(check: Callable[..., T], *args: Any) -> T:
+    """`check(*args)` on a thread of its own with a deep stack and the recursion limit
+    lifted (`DEEP_FRAMES_PER_LEVEL`), its exception raised here."""
+    found: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            found.append(check(*args))
+        except BaseException as exc:  # raised on the caller's thread
+            failed.append(exc)
+
+    with _generous_limits(DEEP_FRAMES_PER_LEVEL):
+        with _DEEP_LOCK:  # the stack size is read by each thread started, process-wide
+            previous = threading.stack_size(DEEP_STACK_BYTES)
+            try:
+                thread = threading.Thread(target=run, name="toolsift-deep-check")
+                thread.start()
+            finally:
+                threading.stack_size(previous)
+        thread.join()
+    if failed:
+        raise failed[0]
+    return found[0]
+
+
+_DEEP_LOCK = threading.Lock()
 
 
 def _codes(error: Any) -> list[str]:
