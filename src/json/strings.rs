@@ -5,6 +5,7 @@
 
 use super::tape::Text;
 use std::fmt::Write;
+use std::mem::MaybeUninit;
 
 /// The most room [`escaped_string`] makes at once for unescaped text: a document of up
 /// to this much text has its strings unescaped into one allocation.
@@ -23,17 +24,20 @@ pub(super) fn escaped_string(
     let at = owned.len();
     // Worked on as a local vector, whose length and capacity stay in registers.
     let mut out = std::mem::take(owned).into_bytes();
-    // Room for the rest of the text (up to a bound): this string ends within it, and so
-    // does every later one, which unescaped take no more room than the text they come
-    // from; so below the bound the buffer is allocated once and never grown.
-    out.reserve((text.len() - start).min(ESCAPED_ROOM));
+    // Room for the rest of the text (up to a bound) and a piece of `unescape_into`: this
+    // string ends within it, and so does every later one, which unescaped take no more
+    // room than the text they come from; so below the bound the buffer is allocated
+    // once and never grown.
+    out.reserve((text.len() - start).min(ESCAPED_ROOM) + UNESCAPE_ROOM);
     let end = unescape(text.as_bytes(), start, j, &mut out);
-    // SAFETY: `out` is UTF-8: it was `owned`, then `unescape` appended the UTF-8 of
-    // escaped characters, and slices of `text` (a `str`) in order, each from a character
-    // boundary (just past a quote or an escape, both ASCII) to one (just before a quote,
-    // backslash or control character, all ASCII; `copy_run` cuts its pieces back to there
-    // before it returns). The tests compare every string with serde_json's, on every
-    // vector text, cut and changed (`parse_plain_agrees_with_serde_json...`).
+    // SAFETY: `out` is UTF-8: it was `owned`, then `unescape` appended, in order, the
+    // UTF-8 of escaped characters and the bytes of `text` (a `str`) between them, from
+    // just past an escape (ASCII) up to just before a quote, backslash or control
+    // character (ASCII), or the end of the text: so each run of bytes appended starts
+    // and ends on a character boundary, whichever piece it was copied in. The tests
+    // compare every string with serde_json's, on every vector text, cut and changed
+    // (`parse_plain_agrees_with_serde_json...`), and at every offset of the pieces
+    // (`unescapes_at_every_offset`).
     *owned = unsafe { String::from_utf8_unchecked(out) };
     let text = Text::Owned {
         start: at as u32, // no more than the text read: see `plain_tokens`
@@ -48,55 +52,114 @@ pub(super) fn escaped_string(
 fn unescape(b: &[u8], start: usize, mut j: usize, out: &mut Vec<u8>) -> Option<usize> {
     out.extend_from_slice(&b[start..j]);
     loop {
-        match *b.get(j)? {
-            b'"' => return Some(j + 1),
-            b'\\' => {
-                // A one-letter escape (nearly every one) is the byte it stands for.
-                let one = ONE_LETTER_ESCAPES[usize::from(*b.get(j + 1)?)];
-                if one != 0 {
-                    out.push(one);
-                    j += 2;
-                } else {
-                    let (c, next) = escaped_char(b, j + 1)?;
-                    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                    j = next;
-                }
-            }
-            c if c < 0x20 => return None,
-            _ => j = copy_run(b, j, out),
+        if out.capacity() - out.len() < UNESCAPE_ROOM {
+            out.reserve((b.len() - j).clamp(UNESCAPE_ROOM, ESCAPED_ROOM));
+        }
+        let len = out.len();
+        let (next, written, stop) = unescape_into(b, j, out.spare_capacity_mut());
+        // SAFETY: `unescape_into` initialized the first `written` bytes of the spare room
+        // (`Unescaped::written`), which now follow the `len` bytes `out` held.
+        unsafe { out.set_len(len + written) };
+        j = next;
+        match stop {
+            Stop::Quote => return Some(j + 1),
+            Stop::Invalid => return None,
+            Stop::Room => continue,
+            Stop::Tail => return unescape_tail(b, j, out),
         }
     }
 }
 
-/// Appends the run of string characters from `i` to `out` (see [`run_end`]), sixteen
-/// bytes at a time, then eight: each piece is copied whole, then cut back where the run
-/// ends. The index of the byte that ends it.
-fn copy_run(b: &[u8], mut i: usize, out: &mut Vec<u8>) -> usize {
-    while let Some(chunk) = b.get(i..i + 16) {
-        let chunk: &[u8; 16] = chunk.try_into().expect("sixteen bytes");
-        out.extend_from_slice(chunk);
-        let found = string_ends16(chunk);
-        if found != 0 {
-            let kept = found.trailing_zeros() as usize;
-            out.truncate(out.len() - 16 + kept);
-            return i + kept;
+/// Where [`unescape_into`] stopped, at the index it returns.
+enum Stop {
+    /// At the closing quote.
+    Quote,
+    /// At what is not JSON: a control character, or an escape JSON does not allow, a
+    /// lone surrogate or one cut off by the end of the text.
+    Invalid,
+    /// Short of room: the next piece might not fit.
+    Room,
+    /// Fewer than sixteen bytes of text are left.
+    Tail,
+}
+
+/// Room for a piece of [`unescape_into`]: sixteen bytes, and the widest character an
+/// escape in them writes (four bytes).
+const UNESCAPE_ROOM: usize = 20;
+
+/// The string's text from `j` unescaped into `room`, sixteen bytes at a time: each piece
+/// is written whole, then the place written to and the text go on from where the run of
+/// string characters in it ends (its quote, backslash or control byte), past an escape,
+/// whose character is written there. The index of the text and the bytes of `room`
+/// written (all initialized, from the first on), where it stopped and why.
+#[inline(always)]
+fn unescape_into(b: &[u8], mut j: usize, room: &mut [MaybeUninit<u8>]) -> (usize, usize, Stop) {
+    let mut o = 0;
+    loop {
+        let Some(piece) = b.get(j..j + 16) else {
+            return (j, o, Stop::Tail);
+        };
+        let Some(to) = room.get_mut(o..o + UNESCAPE_ROOM) else {
+            return (j, o, Stop::Room);
+        };
+        let piece: &[u8; 16] = piece.try_into().expect("sixteen bytes");
+        for (slot, &byte) in to.iter_mut().zip(piece) {
+            slot.write(byte);
         }
-        i += 16;
-    }
-    while let Some(chunk) = b.get(i..i + 8) {
-        let chunk: [u8; 8] = chunk.try_into().expect("eight bytes");
-        out.extend_from_slice(&chunk);
-        let found = string_ends(u64::from_le_bytes(chunk));
-        if found != 0 {
-            let kept = (found.trailing_zeros() / 8) as usize;
-            out.truncate(out.len() - 8 + kept);
-            return i + kept;
+        let found = string_ends16(piece);
+        if found == 0 {
+            (j, o) = (j + 16, o + 16);
+            continue;
         }
-        i += 8;
+        let kept = found.trailing_zeros() as usize;
+        (j, o) = (j + kept, o + kept);
+        if piece[kept] != b'\\' {
+            let stop = if piece[kept] == b'"' {
+                Stop::Quote
+            } else {
+                Stop::Invalid
+            };
+            return (j, o, stop);
+        }
+        // A one-letter escape (nearly every one) is the byte it stands for.
+        let letter = b.get(j + 1).copied().unwrap_or(0);
+        let one = ONE_LETTER_ESCAPES[usize::from(letter)];
+        if one != 0 {
+            to[kept].write(one);
+            (j, o) = (j + 2, o + 1);
+            continue;
+        }
+        let Some((c, next)) = escaped_char(b, j + 1) else {
+            return (j, o, Stop::Invalid);
+        };
+        let mut utf8 = [0; 4];
+        let utf8 = c.encode_utf8(&mut utf8).as_bytes();
+        // Within `to`: at most four bytes from `kept`, which is below sixteen.
+        for (slot, &byte) in to[kept..kept + utf8.len()].iter_mut().zip(utf8) {
+            slot.write(byte);
+        }
+        (j, o) = (next, o + utf8.len());
     }
-    let end = run_end(b, i);
-    out.extend_from_slice(&b[i..end]);
-    end
+}
+
+/// The rest of the string from `j` (fewer than sixteen bytes of text are left), a byte
+/// at a time; as [`unescape`].
+fn unescape_tail(b: &[u8], mut j: usize, out: &mut Vec<u8>) -> Option<usize> {
+    loop {
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => {
+                let (c, next) = escaped_char(b, j + 1)?;
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                j = next;
+            }
+            c if c < 0x20 => return None,
+            c => {
+                out.push(c);
+                j += 1;
+            }
+        }
+    }
 }
 
 /// The end of the run of string characters from `i`: the index of the next quote,
@@ -304,10 +367,10 @@ pub fn write_str_body(s: &str, out: &mut String) {
 mod tests {
     use super::*;
 
-    /// `run_end` and `copy_run` (sixteen bytes at a time, then eight, then one) against a
-    /// byte at a time: every end byte at every place of texts up to 48 bytes, among
-    /// string bytes that look close (DEL, space, bytes with the high bit set), from
-    /// every start up to 17.
+    /// `run_end` (sixteen bytes at a time, then eight, then one) against a byte at a
+    /// time: every end byte at every place of texts up to 48 bytes, among string bytes
+    /// that look close (DEL, space, bytes with the high bit set), from every start up to
+    /// 17.
     #[test]
     fn runs_end_at_the_first_quote_backslash_or_control_byte() {
         let is_end = |b: u8| matches!(b, b'"' | b'\\' | 0x00..=0x1f);
@@ -322,9 +385,6 @@ mod tests {
                         for start in 0..=len.min(17) {
                             let expected = (start..len).find(|&k| is_end(bytes[k])).unwrap_or(len);
                             assert_eq!(super::run_end(&bytes, start), expected);
-                            let mut out = b"kept".to_vec();
-                            assert_eq!(super::copy_run(&bytes, start, &mut out), expected);
-                            assert_eq!(out[4..], bytes[start..expected]);
                             if let Some(chunk) = bytes.get(start..start + 16) {
                                 let chunk = chunk.try_into().expect("sixteen bytes");
                                 let lowest = |found: u32| found & found.wrapping_neg();
@@ -338,6 +398,62 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `escaped_string` against serde_json's reader: each escape (and a character of
+    /// each width, and a control byte, which is not JSON) at every place of strings up
+    /// to 48 bytes, after text already owned, so that the sixteen-byte pieces, the room
+    /// they are written to and the tail meet it at every offset; and a string longer
+    /// than the room made at once.
+    #[test]
+    fn unescapes_at_every_offset() {
+        let specials = [
+            r#"\""#,
+            r"\\",
+            r"\/",
+            r"\b",
+            r"\f",
+            r"\n",
+            r"\r",
+            r"\t",
+            r"\u00e9",
+            r"\u20ac",
+            r"\ud83d\ude00",
+            r"\ud83d",
+            r"\x",
+            "é",
+            "€",
+            "😀",
+            "\u{1}",
+        ];
+        let check = |body: &str| {
+            let json = format!("\"{body}\"");
+            let expected: Option<String> = serde_json::from_str(&json).ok();
+            let mut owned = String::from("kept");
+            let found = escaped_string(&json, 1, 1 + body.find('\\').unwrap_or(0), &mut owned);
+            match (found, expected) {
+                (Some((text, end)), Some(expected)) => {
+                    assert_eq!(end, json.len(), "{json}");
+                    assert_eq!(text.resolve("", &owned), expected, "{json}");
+                }
+                (None, None) => assert!(owned.starts_with("kept"), "{json}"),
+                (found, expected) => panic!("{json}: {found:?} but {expected:?}"),
+            }
+        };
+        for len in 0..48 {
+            for at in 0..=len {
+                for special in specials {
+                    for next in ["", r"\n", "a"] {
+                        let mut body = "a".repeat(len);
+                        body.insert_str(at, special);
+                        body.insert_str(0, r"\t"); // the string's first escape
+                        body.push_str(next);
+                        check(&body);
+                    }
+                }
+            }
+        }
+        check(&r#"ab\"cd\\ef\u00e9"#.repeat(ESCAPED_ROOM / 8));
     }
 
     /// `write_str` against serde_json's writer (which escapes as `json.dumps` does):
