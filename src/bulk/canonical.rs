@@ -274,28 +274,34 @@ impl Writer<'_, '_> {
     /// A string whose opening quote has been read, written as Python writes it: whether
     /// that differs from its text.
     fn string(&mut self) -> Result<bool, Stop> {
+        let bytes = self.bytes;
+        let mut i = self.i;
         let mut rewritten = false;
         loop {
-            self.i = run_end(self.bytes, self.i);
-            match self.peek() {
+            i = run_end(bytes, i);
+            match bytes.get(i) {
                 Some(b'"') => {
-                    self.i += 1;
+                    self.i = i + 1;
                     return Ok(rewritten);
                 }
-                Some(b'\\') => rewritten |= self.escape()?,
+                // Most escapes are ones Python writes as they are (the quotes and line
+                // ends of text inside an argument): left in the text.
+                Some(b'\\') => match bytes.get(i + 1) {
+                    Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => i += 2,
+                    _ => {
+                        self.i = i;
+                        self.rewrite_escape()?;
+                        rewritten = true;
+                        i = self.i;
+                    }
+                },
                 _ => return Err(INVALID), // a control character, or the end
             }
         }
     }
 
-    /// The escape at `i`: whether it was written other than as it is.
-    fn escape(&mut self) -> Result<bool, Stop> {
-        // Most escapes are ones Python writes as they are (the quotes and line ends of
-        // text inside an argument): left in the text.
-        if let Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') = self.bytes.get(self.i + 1) {
-            self.i += 2;
-            return Ok(false);
-        }
+    /// The escape at `i`, one Python writes otherwise (`\/`, `\u`), written as it does.
+    fn rewrite_escape(&mut self) -> Result<(), Stop> {
         let (c, next) = json::escaped_char(self.bytes, self.i + 1).ok_or(INVALID)?;
         self.copy_to(self.i);
         self.i = next;
@@ -304,7 +310,7 @@ impl Writer<'_, '_> {
         let encoded: &str = c.encode_utf8(&mut buf);
         // The character as Python writes it (escaped where it must be).
         json::write_str_body(encoded, self.out);
-        Ok(true)
+        Ok(())
     }
 }
 
