@@ -207,7 +207,7 @@ DEEP_FRAMES_PER_LEVEL = 16
 deep (4 for a schema whose `items` refer to itself, 10 through an `allOf` and an
 `anyOf`), as the Rust validator checks them."""
 
-DEEP_STACK_BYTES = 512 << 20
+DEEP_STACK_BYTES = 64 << 20
 """The stack of the thread that checks them: room for that many frames (each nested
 generator the validator resumes takes C stack too)."""
 
