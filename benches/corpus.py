@@ -9,7 +9,9 @@ Four corpora, all reproducible from a seed:
   every field present, ``null`` where empty). About 1% of the argument strings are
   truncated JSON (a model cut off by ``max_tokens``).
 * ``gemini``: REST ``generateContent`` responses (camelCase: ``functionCall``, ``args`` as a
-  JSON *object*, ``thoughtSignature``, ``usageMetadata``, ``modelVersion``, ``responseId``).
+  JSON *object*, ``usageMetadata``, ``modelVersion``, ``responseId``). 30% of the
+  responses of thinking models (2.5) carry a ``thoughtSignature`` of 1.6-6.4 KB of base64
+  on their first call part, or on their last part when they have no call.
 * ``gemini_sdk``: the same responses as the google-genai SDK's
   ``model_dump(mode="json", exclude_none=True)`` logs them (snake_case: ``function_call``).
   russo's ``GeminiResponseParser`` reads only this spelling.
@@ -522,9 +524,8 @@ class _Pool:
             self.weights.append(weight)
         self.prose = [_paragraphs(rng, rng.randint(1, 6), spice=0.1) for _ in range(300)]
         self.short = [_sentence(rng, 4, 14, spice=0.1) for _ in range(300)]
-        self.signatures = [
-            base64.b64encode(rng.randbytes(rng.randint(180, 1100))).decode() for _ in range(64)
-        ]
+        # Thought signatures: opaque bytes, base64 in JSON, several KB (issue 43's logs)
+        self.signatures = [rng.randbytes(rng.randint(1200, 4800)) for _ in range(64)]
 
     def blob(self, rng: random.Random) -> _Blob:
         (blobs,) = rng.choices(self.classes, self.weights)
@@ -702,6 +703,18 @@ def _to_snake(value: Any) -> Any:
     return value
 
 
+# The share of thinking models' responses that carry a thought signature (issue 43).
+_SIGNED = 0.3
+
+
+def _signature(raw: bytes, case: str) -> str:
+    """A signature as JSON holds it: REST's base64; google-genai's `model_dump(mode="json")`
+    writes `Part.thought_signature` (bytes) in the URL-safe alphabet."""
+    if case == "snake":
+        return base64.urlsafe_b64encode(raw).decode()
+    return base64.b64encode(raw).decode()
+
+
 def gemini_lines(n: int, seed: int = 0, *, case: str = "camel") -> list[bytes]:
     """`n` logged Gemini generateContent responses, seeded.
 
@@ -727,7 +740,7 @@ def gemini_lines(n: int, seed: int = 0, *, case: str = "camel") -> list[bytes]:
             text = rng.choice(pool.prose) if not k else rng.choice(pool.short)
             parts.append({"text": text})
             completion += len(text) // 4
-        for i in range(k):
+        for _ in range(k):
             blob = pool.blob(rng)
             call: dict[str, Any] = {"name": blob.name}
             if blob.args:  # Gemini omits empty args
@@ -736,10 +749,13 @@ def gemini_lines(n: int, seed: int = 0, *, case: str = "camel") -> list[bytes]:
             if rng.random() < 0.2:
                 call["id"] = _token(rng, 8, string.ascii_lowercase + string.digits)
             part: dict[str, Any] = {"functionCall": call}
-            if thinking and i == 0 and rng.random() < 0.6:
-                part["thoughtSignature"] = rng.choice(pool.signatures)
             parts.append(part)
             completion += len(blob.gem[0]) // 4 + 6
+        if thinking and rng.random() < _SIGNED:
+            # on the first call part (a parallel call's later parts carry none), else on
+            # the last part (Gemini API docs, "Thought signatures")
+            signed = next((p for p in parts if "functionCall" in p), parts[-1])
+            signed["thoughtSignature"] = _signature(rng.choice(pool.signatures), case)
         cand: dict[str, Any] = {
             "content": {"parts": parts, "role": "model"},
             "finishReason": "MAX_TOKENS" if not k and rng.random() < 0.01 else "STOP",
