@@ -19,10 +19,13 @@ read by one thread, which hid DuckDB's two-thread scaling (0.92-1.08x instead of
 Groups are ``duckdb-<provider>``; ``python benches/interleaved.py --only duckdb`` runs them
 with the entries taking turns (the ratios to quote).
 
-One run (2026-12-06, `nproc` 2, load 0.5, fat LTO, `--lines 40000 --rounds 5`, medians):
-toolsift `to_arrow` over DuckDB's typed reader, one thread / two threads: OpenAI 0.93x /
-0.86x (1.68x / 1.79x over the checked reader), Anthropic 1.01x / 1.17x, Gemini 1.00x /
-0.87x; toolsift's two threads over one 1.76-1.79x, DuckDB's 1.52-2.04x.
+The last run (2026-12-06 21:21, `nproc` 2, load 1.1-1.3, fat LTO, `--lines 40000 --rounds
+11`, medians): toolsift `to_arrow` over DuckDB's typed reader, one thread / two threads:
+OpenAI 0.67x / 0.81x (1.29x / 1.53x over the checked reader), Anthropic 0.73x / 0.86x,
+Gemini 0.87x / 0.93x; toolsift's two threads over one 1.82-1.93x, DuckDB's 1.55-1.78x.
+The run before it (7 rounds): OpenAI 0.71x / 0.82x (1.32x / 1.40x), Anthropic 0.84x /
+0.94x, Gemini 0.86x / 0.94x; two threads over one 1.86-1.91x. How close `to_arrow` could
+come at best: `duckdb_floor.py`.
 """
 
 from __future__ import annotations

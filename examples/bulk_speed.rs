@@ -3,9 +3,10 @@
 //! contract's floor, records, Arrow rows); prints each stage's median MB/s.
 //!
 //! The floor is the work no reader of the file can skip and still give what `to_arrow`
-//! gives: every line read as JSON (the tape) and every `arguments` string's text checked
-//! and written in its compact form (`canonical::object`), with nothing else: no envelope,
-//! no walk, no row.
+//! gives: every line read as JSON (the tape), every `arguments` string's text checked
+//! and written in its compact form (`canonical::object`) into an Arrow string column,
+//! with nothing else: no envelope, no walk, no other column.
+use arrow_array::builder::StringBuilder;
 use std::time::Instant;
 use toolsift::bulk::canonical;
 use toolsift::bulk::rows::Rows;
@@ -48,11 +49,11 @@ fn main() {
             .sum();
         seconds[1].push(start.elapsed().as_secs_f64());
         let start = Instant::now();
-        let mut out = String::new();
-        let written: usize = lines()
-            .filter_map(|l| json::parse(l).ok())
-            .map(|tape| arguments_written(&tape, &mut out))
-            .sum();
+        let mut column = StringBuilder::new();
+        for tape in lines().filter_map(|l| json::parse(l).ok()) {
+            arguments_written(&tape, &mut column);
+        }
+        let written = column.finish().values().len();
         seconds[2].push(start.elapsed().as_secs_f64());
         let start = Instant::now();
         let mut calls = 0;
@@ -83,17 +84,14 @@ fn main() {
     }
 }
 
-/// The compact form of each `arguments` string on `tape` written (into `out`, reused):
-/// the bytes written.
-fn arguments_written(tape: &Tape<'_>, out: &mut String) -> usize {
-    let mut written = 0;
+/// The compact form of each `arguments` string on `tape` appended to `column`.
+fn arguments_written(tape: &Tape<'_>, column: &mut StringBuilder) {
+    let mut out = String::new();
     for (idx, pair) in tape.tokens.windows(2).enumerate() {
         if let [Token::Str(_), Token::Str(value)] = pair {
             if tape.str_is(idx, "arguments") {
-                let text = tape.text(value);
-                written += canonical::object(text, out).map_or(0, str::len);
+                column.append_option(canonical::object(tape.text(value), &mut out).ok());
             }
         }
     }
-    written
 }
