@@ -58,7 +58,7 @@ fn unescape(b: &[u8], start: usize, mut j: usize, out: &mut Vec<u8>) -> Option<u
         let len = out.len();
         let (next, written, stop) = unescape_into(b, j, out.spare_capacity_mut());
         // SAFETY: `unescape_into` initialized the first `written` bytes of the spare room
-        // (`Unescaped::written`), which now follow the `len` bytes `out` held.
+        // (the count it returns), which now follow the `len` bytes `out` held.
         unsafe { out.set_len(len + written) };
         j = next;
         match stop {
