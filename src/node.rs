@@ -164,19 +164,7 @@ impl<'t, 'a> TapeNode<'t, 'a> {
     /// the last one wins, as in Python's `json.loads`); None for anything else. The one
     /// member lookup on a tape: [`Node::member`] is this with null as missing.
     pub fn get(&self, key: &str) -> Option<Self> {
-        let Token::Object { end, .. } = *self.token() else {
-            return None;
-        };
-        let mut found = None;
-        let mut idx = self.idx + 1;
-        while idx < end as usize {
-            let value = idx + 1;
-            if self.tape.str_is(idx, key) {
-                found = Some(value);
-            }
-            idx = self.tape.skip(value);
-        }
-        found.map(|idx| self.at(idx))
+        self.tape.member(self.idx, key).map(|idx| self.at(idx))
     }
 
     /// Whether the object has the member `key` (null values included).

@@ -171,16 +171,49 @@ impl Tape<'_> {
         text.resolve(&self.source, &self.owned)
     }
 
+    /// The index of the value of the last `key` member of the object at `idx` (null
+    /// included; duplicate keys: the last one wins, as in Python's `json.loads`); None
+    /// for anything else. The one member lookup of the walkers (`TapeNode::get`).
+    pub fn member(&self, idx: usize, key: &str) -> Option<usize> {
+        let Token::Object { end, .. } = self.tokens[idx] else {
+            return None;
+        };
+        let tokens = &self.tokens[..end as usize];
+        let mut found = None;
+        let mut at = idx + 1;
+        // Each member is a key (a string) and its value.
+        while let (Some(name), Some(value)) = (tokens.get(at), tokens.get(at + 1)) {
+            if self.is_text(name, key) {
+                found = Some(at + 1);
+            }
+            at = match *value {
+                Token::Array { end, .. } | Token::Object { end, .. } => end as usize,
+                _ => at + 2,
+            };
+        }
+        found
+    }
+
     /// Whether the value at `idx` is the string `s` (compared byte by byte).
     pub fn str_is(&self, idx: usize, s: &str) -> bool {
-        let (text, start, len) = match self.tokens[idx] {
-            Token::Str(Text::Source { start, len }) => (&*self.source, start, len),
-            Token::Str(Text::Owned { start, len }) => (self.owned.as_str(), start, len),
+        self.is_text(&self.tokens[idx], s)
+    }
+
+    /// Whether `token` is the string `s`: lengths first (most keys differ in length from
+    /// the one looked for), then the bytes.
+    #[inline(always)]
+    fn is_text(&self, token: &Token, s: &str) -> bool {
+        let (text, start) = match *token {
+            Token::Str(Text::Source { start, len }) if len as usize == s.len() => {
+                (self.source.as_bytes(), start as usize)
+            }
+            Token::Str(Text::Owned { start, len }) if len as usize == s.len() => {
+                (self.owned.as_bytes(), start as usize)
+            }
             _ => return false,
         };
-        // Bytes, lengths first: most keys differ in length from the one looked for.
-        let (start, len) = (start as usize, len as usize);
-        len == s.len() && text.as_bytes().get(start..start + len) == Some(s.as_bytes())
+        text.get(start..start + s.len())
+            .is_some_and(|text| same_bytes(text, s.as_bytes()))
     }
 
     /// The string at `idx`, if the value there is a string.
@@ -189,5 +222,97 @@ impl Tape<'_> {
             Token::Str(text) => Some(self.text(text)),
             _ => None,
         }
+    }
+}
+
+/// `a == b` for slices of the same length: keys of 4 to 16 bytes (nearly every key a
+/// walk looks up) are compared as two overlapping words each, without a call.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        8..=16 => {
+            let word = |s: &[u8], i: usize| {
+                u64::from_le_bytes(s[i..i + 8].try_into().expect("eight bytes"))
+            };
+            word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8)
+        }
+        4..=7 => {
+            let word = |s: &[u8], i: usize| {
+                u32::from_le_bytes(s[i..i + 4].try_into().expect("four bytes"))
+            };
+            word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4)
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    #[test]
+    fn same_bytes_is_equality_at_every_length() {
+        for n in 0..=20 {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
+            assert!(same_bytes(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 1;
+                assert!(!same_bytes(&a, &b), "{n} {at}");
+            }
+            assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
+        }
+    }
+
+    /// `member` finds what a search of the keys in order finds: the last member of that
+    /// key, null values too, keys unescaped or not, containers skipped whole.
+    #[test]
+    fn member_is_the_last_member_of_that_key() {
+        let text =
+            r#"{"a":1,"bb":{"a":2},"ccccccccc":[{"a":3}],"d\u0065":null,"a":4,"dddd":5,"":6}"#;
+        let tape = parse(text.as_bytes()).unwrap();
+        let naive = |key: &str| {
+            let mut found = None;
+            let mut at = 1;
+            while at < tape.skip(0) {
+                if tape.str_at(at) == Some(key) {
+                    found = Some(at + 1);
+                }
+                at = tape.skip(at + 1);
+            }
+            found
+        };
+        for key in [
+            "a",
+            "bb",
+            "ccccccccc",
+            "de",
+            "dddd",
+            "",
+            "dd",
+            "ccccccccd",
+            "x",
+        ] {
+            assert_eq!(tape.member(0, key), naive(key), "{key}");
+        }
+        assert_eq!(
+            tape.member(0, "a").map(|i| tape.tokens[i]),
+            Some(Token::Int(4))
+        );
+        assert_eq!(
+            tape.member(0, "de").map(|i| tape.tokens[i]),
+            Some(Token::Null)
+        );
+        let inner = tape.member(0, "bb").unwrap();
+        assert_eq!(
+            tape.member(inner, "a").map(|i| tape.tokens[i]),
+            Some(Token::Int(2))
+        );
+        assert_eq!(tape.member(tape.member(0, "a").unwrap(), "a"), None); // not an object
     }
 }
