@@ -21,6 +21,17 @@ pub(super) fn escaped_string(
     j: usize,
     owned: &mut String,
 ) -> Option<(Text, usize)> {
+    unescaped(text, (start, j), owned, Pieces::fastest())
+}
+
+/// [`escaped_string`] with the pieces of `pieces`.
+#[inline(always)]
+fn unescaped(
+    text: &str,
+    (start, j): (usize, usize),
+    owned: &mut String,
+    pieces: Pieces,
+) -> Option<(Text, usize)> {
     let at = owned.len();
     // Worked on as a local vector, whose length and capacity stay in registers.
     let mut out = std::mem::take(owned).into_bytes();
@@ -29,14 +40,17 @@ pub(super) fn escaped_string(
     // room than the text they come from; so below the bound the buffer is allocated
     // once and never grown.
     out.reserve((text.len() - start).min(ESCAPED_ROOM) + UNESCAPE_ROOM);
-    let end = unescape(text.as_bytes(), start, j, &mut out);
+    let end = unescape(text.as_bytes(), start, j, &mut out, pieces);
     // SAFETY: `out` is UTF-8: it was `owned`, then `unescape` appended, in order, the
     // UTF-8 of escaped characters and the bytes of `text` (a `str`) between them, from
     // just past an escape (ASCII) up to just before a quote, backslash or control
     // character (ASCII), or the end of the text: so each run of bytes appended starts
-    // and ends on a character boundary, whichever piece it was copied in. The tests
-    // compare every string with serde_json's, on every vector text, cut and changed
-    // (`parse_plain_agrees_with_serde_json...`), and at every offset of the pieces
+    // and ends on a character boundary, whichever piece it was copied in. (A compressed
+    // piece appends its sixteen bytes of `text` but the backslashes that start its
+    // escapes, each of which stands for its own letter: that is the same bytes, run by
+    // run and escape by escape.) The tests compare every string with serde_json's, on
+    // every vector text, cut and changed (`parse_plain_agrees_with_serde_json...`), and
+    // at every offset of the pieces, each way of reading them
     // (`unescapes_at_every_offset`).
     *owned = unsafe { String::from_utf8_unchecked(out) };
     let text = Text::Owned {
@@ -49,14 +63,26 @@ pub(super) fn escaped_string(
 /// Appends the unescaped string from `start` (its first escape at `j`) to `out`: the
 /// index past its closing quote; None where it is not JSON.
 #[inline(always)]
-fn unescape(b: &[u8], start: usize, mut j: usize, out: &mut Vec<u8>) -> Option<usize> {
+fn unescape(
+    b: &[u8],
+    start: usize,
+    mut j: usize,
+    out: &mut Vec<u8>,
+    pieces: Pieces,
+) -> Option<usize> {
     out.extend_from_slice(&b[start..j]);
     loop {
         if out.capacity() - out.len() < UNESCAPE_ROOM {
             out.reserve((b.len() - j).clamp(UNESCAPE_ROOM, ESCAPED_ROOM));
         }
         let len = out.len();
-        let (next, written, stop) = unescape_into(b, j, out.spare_capacity_mut());
+        let room = out.spare_capacity_mut();
+        let (next, written, stop) = match pieces {
+            Pieces::Plain => unescape_into::<false>(b, j, room),
+            // SAFETY: `Pieces::Compressed` is only made where the processor has SSSE3.
+            #[cfg(target_arch = "x86_64")]
+            Pieces::Compressed => unsafe { unescape_into_ssse3(b, j, room) },
+        };
         // SAFETY: `unescape_into` initialized the first `written` bytes of the spare room
         // (the count it returns), which now follow the `len` bytes `out` held.
         unsafe { out.set_len(len + written) };
@@ -92,8 +118,16 @@ const UNESCAPE_ROOM: usize = 20;
 /// string characters in it ends (its quote, backslash or control byte), past an escape,
 /// whose character is written there. The index of the text and the bytes of `room`
 /// written (all initialized, from the first on), where it stopped and why.
+/// With `COMPRESS` (only where the processor has SSSE3: see [`Pieces`]), a piece whose
+/// escapes all stand for their own letter (`\"`, `\\`, `\/`: the quotes of JSON text
+/// inside a string, and its own escapes) is written at once, without the backslashes
+/// that start them.
 #[inline(always)]
-fn unescape_into(b: &[u8], mut j: usize, room: &mut [MaybeUninit<u8>]) -> (usize, usize, Stop) {
+fn unescape_into<const COMPRESS: bool>(
+    b: &[u8],
+    mut j: usize,
+    room: &mut [MaybeUninit<u8>],
+) -> (usize, usize, Stop) {
     let mut o = 0;
     loop {
         let Some(piece) = b.get(j..j + 16) else {
@@ -110,6 +144,14 @@ fn unescape_into(b: &[u8], mut j: usize, room: &mut [MaybeUninit<u8>]) -> (usize
         if found == 0 {
             (j, o) = (j + 16, o + 16);
             continue;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if COMPRESS {
+            // SAFETY: with `COMPRESS`, this runs inside `unescape_into_ssse3` only.
+            if let Some(written) = unsafe { compressed(piece, found, to) } {
+                (j, o) = (j + 16, o + written);
+                continue;
+            }
         }
         let kept = found.trailing_zeros() as usize;
         (j, o) = (j + kept, o + kept);
@@ -141,6 +183,134 @@ fn unescape_into(b: &[u8], mut j: usize, room: &mut [MaybeUninit<u8>]) -> (usize
         (j, o) = (next, o + utf8.len());
     }
 }
+
+/// How [`unescape_into`] reads its pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pieces {
+    /// Escape by escape.
+    Plain,
+    /// Compressed where they can be (x86-64 with SSSE3, which has a byte shuffle).
+    #[cfg(target_arch = "x86_64")]
+    Compressed,
+}
+
+impl Pieces {
+    /// The fastest way this processor has.
+    #[inline(always)]
+    fn fastest() -> Pieces {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("ssse3") {
+            return Pieces::Compressed;
+        }
+        Pieces::Plain
+    }
+}
+
+/// [`unescape_into`] compressing its pieces, compiled for SSSE3.
+///
+/// # Safety
+/// The processor has SSSE3.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3")]
+unsafe fn unescape_into_ssse3(
+    b: &[u8],
+    j: usize,
+    room: &mut [MaybeUninit<u8>],
+) -> (usize, usize, Stop) {
+    unescape_into::<true>(b, j, room)
+}
+
+/// A piece (`found`: its bytes that end a run, [`string_ends16`]) written to `to` without the backslashes that start its escapes, where every one
+/// of them stands for its letter and is whole in the piece, and nothing else in it ends
+/// a run (a quote, a control character): the bytes written. None for any other piece,
+/// `to` then unchanged.
+///
+/// # Safety
+/// The processor has SSSE3.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3")]
+#[inline]
+unsafe fn compressed(piece: &[u8; 16], found: u32, to: &mut [MaybeUninit<u8>]) -> Option<usize> {
+    use std::arch::x86_64::{
+        _mm_add_epi8, _mm_cmpeq_epi8, _mm_loadl_epi64, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_shuffle_epi8, _mm_storel_epi64,
+    };
+    if to.len() < 16 {
+        return None;
+    }
+    // SAFETY: the caller's processor has SSSE3 (and SSE2, part of x86-64), so these
+    // intrinsics may be called. The loads read sixteen bytes of `piece` and eight of a
+    // table row, with no alignment required. `to` has room for sixteen bytes (checked
+    // above); each store writes eight, the second from `low_len` (at most
+    // eight) on. The bytes written past the kept ones are overwritten by what comes next
+    // or left past the length returned.
+    unsafe {
+        let v = _mm_loadu_si128(piece.as_ptr().cast());
+        let is = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
+        let backslashes = _mm_movemask_epi8(is(b'\\')) as u32;
+        let own_letters =
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is(b'"'), is(b'\\')), is(b'/'))) as u32;
+        let starts = escape_starts(backslashes);
+        let letters = starts << 1;
+        if letters > 0xFFFF || letters & !own_letters != 0 || found & !(starts | letters) != 0 {
+            return None;
+        }
+        // Each half's kept bytes, moved to its front (a half's shuffle picks bytes of the
+        // whole piece: the high half's picks are eight on).
+        let (low, high) = ((starts & 0xFF) as usize, (starts >> 8) as usize);
+        let shuffle = |dropped: usize| _mm_loadl_epi64(KEPT_BYTES[dropped].as_ptr().cast());
+        let low_kept = _mm_shuffle_epi8(v, shuffle(low));
+        let high_kept = _mm_shuffle_epi8(v, _mm_add_epi8(shuffle(high), _mm_set1_epi8(8)));
+        let low_len = usize::from(KEPT_COUNT[low]);
+        _mm_storel_epi64(to.as_mut_ptr().cast(), low_kept);
+        _mm_storel_epi64(to.as_mut_ptr().add(low_len).cast(), high_kept);
+        Some(low_len + usize::from(KEPT_COUNT[high]))
+    }
+}
+
+/// The backslashes (a bit each, the first of the piece not itself escaped) that start an
+/// escape: from the first on, each that is not the letter of the one before; in a run
+/// of them, every other one. At once, without a loop: subtracting a run's lowest bit
+/// from it, above the odd bits set, flips the bits of the run up to past its end, which
+/// tells a run that starts on an even place from one that starts on an odd one.
+#[inline(always)]
+fn escape_starts(backslashes: u32) -> u32 {
+    const ODD: u32 = 0xAAAA_AAAA;
+    ((((backslashes << 1) | ODD).wrapping_sub(backslashes)) ^ ODD) & backslashes
+}
+
+/// For each set of bytes of eight to drop (a bit each): the indices of the others, in
+/// order (a byte shuffle's picks; the zeros after them pick bytes written past the
+/// kept ones).
+#[cfg(target_arch = "x86_64")]
+static KEPT_BYTES: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut dropped = 0;
+    while dropped < 256 {
+        let (mut at, mut kept) = (0, 0);
+        while at < 8 {
+            if dropped & (1 << at) == 0 {
+                table[dropped][kept] = at as u8;
+                kept += 1;
+            }
+            at += 1;
+        }
+        dropped += 1;
+    }
+    table
+};
+
+/// For each set of bytes of eight to drop: how many are kept.
+#[cfg(target_arch = "x86_64")]
+static KEPT_COUNT: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut dropped = 0;
+    while dropped < 256 {
+        table[dropped] = 8 - (dropped as u8).count_ones() as u8;
+        dropped += 1;
+    }
+    table
+};
 
 /// The rest of the string from `j` (fewer than sixteen bytes of text are left), a byte
 /// at a time; as [`unescape`].
@@ -421,6 +591,11 @@ mod tests {
             r"\ud83d\ude00",
             r"\ud83d",
             r"\x",
+            r#"\"\\\/"#,
+            r#"\\\""#,
+            r"\\\\\\\\",
+            r#"\"a\"b\"c\"d\"e\"f\"g\"h\"i"#,
+            r#"\"\n\""#,
             "é",
             "€",
             "😀",
@@ -429,15 +604,18 @@ mod tests {
         let check = |body: &str| {
             let json = format!("\"{body}\"");
             let expected: Option<String> = serde_json::from_str(&json).ok();
-            let mut owned = String::from("kept");
-            let found = escaped_string(&json, 1, 1 + body.find('\\').unwrap_or(0), &mut owned);
-            match (found, expected) {
-                (Some((text, end)), Some(expected)) => {
-                    assert_eq!(end, json.len(), "{json}");
-                    assert_eq!(text.resolve("", &owned), expected, "{json}");
+            let first = 1 + body.find('\\').unwrap_or(0);
+            // Escape by escape, and compressed (where this processor can).
+            for pieces in [Pieces::Plain, Pieces::fastest()] {
+                let mut owned = String::from("kept");
+                match (unescaped(&json, (1, first), &mut owned, pieces), &expected) {
+                    (Some((text, end)), Some(expected)) => {
+                        assert_eq!(end, json.len(), "{json} {pieces:?}");
+                        assert_eq!(text.resolve("", &owned), expected, "{json} {pieces:?}");
+                    }
+                    (None, None) => assert!(owned.starts_with("kept"), "{json}"),
+                    (found, expected) => panic!("{json} {pieces:?}: {found:?} but {expected:?}"),
                 }
-                (None, None) => assert!(owned.starts_with("kept"), "{json}"),
-                (found, expected) => panic!("{json}: {found:?} but {expected:?}"),
             }
         };
         for len in 0..48 {
@@ -454,6 +632,57 @@ mod tests {
             }
         }
         check(&r#"ab\"cd\\ef\u00e9"#.repeat(ESCAPED_ROOM / 8));
+    }
+
+    /// `escape_starts` against a walk over the backslashes, for every piece.
+    #[test]
+    fn escape_starts_are_every_other_backslash_of_a_run() {
+        for backslashes in 0..=u32::from(u16::MAX) {
+            let (mut starts, mut rest) = (0u32, backslashes);
+            while rest != 0 {
+                let at = rest.trailing_zeros();
+                starts |= 1 << at;
+                rest &= !(3 << at);
+            }
+            assert_eq!(escape_starts(backslashes), starts, "{backslashes:b}");
+        }
+    }
+
+    /// A piece is compressed where each of its escapes stands for its own letter and is
+    /// whole in it, and nothing else in it ends a run; else it is left to the escape by
+    /// escape reading.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn compresses_the_pieces_of_escapes_that_stand_for_their_letter() {
+        if Pieces::fastest() != Pieces::Compressed {
+            return; // no SSSE3: never compressed
+        }
+        let compress = |piece: &[u8]| {
+            let piece: &[u8; 16] = piece.try_into().unwrap();
+            let mut to = [MaybeUninit::new(b'.'); 20];
+            // SAFETY: this processor has SSSE3 (`Pieces::fastest`).
+            let written = unsafe { compressed(piece, string_ends16(piece), &mut to) }?;
+            Some(
+                to[..written]
+                    .iter()
+                    .map(|b| unsafe { b.assume_init() })
+                    .collect::<Vec<u8>>(),
+            )
+        };
+        let cases: [(&[u8], Option<&[u8]>); 9] = [
+            (br#"a\"b\\c\/d\"eeee"#, Some(br#"a"b\c/d"eeee"#)),
+            (br"\\\\\\\\\\\\\\\\", Some(br"\\\\\\\\")),
+            (b"no escapes here!", Some(b"no escapes here!")),
+            (br#"aaaaaaaaaaaaaa\""#, Some(br#"aaaaaaaaaaaaaa""#)),
+            (br"aaaaaaaaaaaaaaa\", None), // its letter in the next piece
+            (br"aaaa\naaaaaaaaaa", None), // a line feed: not its letter
+            (br"aaaa\u00e9aaaaaa", None),
+            (br#"aaaa\"aaaa"aaaaa"#, None),   // the string's end
+            (b"aaaa\\\"aaaa\x01aaaaa", None), // not JSON
+        ];
+        for (piece, expected) in cases {
+            assert_eq!(compress(piece).as_deref(), expected, "{piece:?}");
+        }
     }
 
     /// `write_str` against serde_json's writer (which escapes as `json.dumps` does):
