@@ -137,23 +137,26 @@ fn unescape_into<const COMPRESS: bool>(
             return (j, o, Stop::Room);
         };
         let piece: &[u8; 16] = piece.try_into().expect("sixteen bytes");
-        for (slot, &byte) in to.iter_mut().zip(piece) {
-            slot.write(byte);
-        }
+        write_bytes(to, piece);
         let found = string_ends16(piece);
         if found == 0 {
             (j, o) = (j + 16, o + 16);
             continue;
         }
+        let kept = found.trailing_zeros() as usize;
+        // Tried where the first escape stands for its letter: not on a run of `\u`
+        // escapes (text dumped as ASCII), which a piece never compresses.
         #[cfg(target_arch = "x86_64")]
-        if COMPRESS {
+        if COMPRESS
+            && piece[kept] == b'\\'
+            && matches!(b.get(j + kept + 1), Some(b'"' | b'\\' | b'/'))
+        {
             // SAFETY: with `COMPRESS`, this runs inside `unescape_into_ssse3` only.
             if let Some(written) = unsafe { compressed(piece, found, to) } {
                 (j, o) = (j + 16, o + written);
                 continue;
             }
         }
-        let kept = found.trailing_zeros() as usize;
         (j, o) = (j + kept, o + kept);
         if piece[kept] != b'\\' {
             let stop = if piece[kept] == b'"' {
@@ -177,11 +180,18 @@ fn unescape_into<const COMPRESS: bool>(
         let mut utf8 = [0; 4];
         let utf8 = c.encode_utf8(&mut utf8).as_bytes();
         // Within `to`: at most four bytes from `kept`, which is below sixteen.
-        for (slot, &byte) in to[kept..kept + utf8.len()].iter_mut().zip(utf8) {
-            slot.write(byte);
-        }
+        write_bytes(&mut to[kept..], utf8);
         (j, o) = (next, o + utf8.len());
     }
+}
+
+/// `bytes` written at the start of `to` (which is at least as long), in one copy.
+#[inline(always)]
+fn write_bytes(to: &mut [MaybeUninit<u8>], bytes: &[u8]) {
+    let to = &mut to[..bytes.len()];
+    // SAFETY: `to` and `bytes` have the same length (the slice above), a `&mut` slice
+    // overlaps no `&` one, and `MaybeUninit<u8>` has the layout of `u8`.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), to.as_mut_ptr().cast(), bytes.len()) }
 }
 
 /// How [`unescape_into`] reads its pieces.
