@@ -54,11 +54,26 @@ def test_each_text(impl: str, case: dict[str, Any]) -> None:
 
 MAX_DEPTH = 1024  # the nesting both backends decode (`json::MAX_DEPTH`, `_jsontext`)
 ITEMS = {"$ref": "#/$defs/list"}
+
+
+def wrapped(schema: dict[str, Any], times: int) -> dict[str, Any]:
+    for _ in range(times):
+        schema = {"allOf": [schema]}
+    return schema
+
+
 RECURSIVE = {
     "via items": {"$defs": {"list": {"type": "array", "items": ITEMS}}},
     "via allOf and anyOf": {
         "$defs": {
             "list": {"allOf": [{"anyOf": [{"$ref": "#/$defs/array"}]}]},
+            "array": {"type": "array", "items": ITEMS},
+        }
+    },
+    # Past the first deep stack of the pure backend's validator (28 frames a level).
+    "via twelve allOf": {
+        "$defs": {
+            "list": wrapped({"$ref": "#/$defs/array"}, 12),
             "array": {"type": "array", "items": ITEMS},
         }
     },
@@ -90,7 +105,7 @@ def test_a_schema_recursing_with_deep_arguments(impl: str, levels: int, schema: 
     definitions = {"properties": {"d": ITEMS}, **RECURSIVE[schema]}
     checks = checks_of(impl, {"f": definitions})
     got = checks.violations(None, "f", '{"d": ' + nested(levels, "7") + "}")
-    if schema == "via items":
+    if schema != "via allOf and anyOf":
         assert got == ["wrong_type:/d" + "/0" * levels]
     else:
         assert got == ["no_match:/d"]

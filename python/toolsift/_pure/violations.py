@@ -164,8 +164,8 @@ class Checks:
         try:
             try:
                 codes = _all_codes(validator, arguments)
-            except RecursionError:  # a schema that recurses with arguments nested deep
-                codes = _deep(_all_codes, validator, arguments)
+            except RecursionError as hit:  # a schema recursing, arguments nested deep
+                codes = _deep(hit, _all_codes, validator, arguments)
         except Unresolvable:
             return ["invalid_schema"]
         return sorted(codes)
@@ -202,19 +202,40 @@ def _all_codes(validator: Any, arguments: Any) -> set[str]:
     return codes
 
 
-DEEP_FRAMES_PER_LEVEL = 16
-"""Python frames the validator may take for each level of arguments nested `MAX_DEPTH`
-deep (4 for a schema whose `items` refer to itself, 10 through an `allOf` and an
-`anyOf`), as the Rust validator checks them."""
+DEEP_LIMITS = ((16, 64 << 20), (128, 1 << 30))
+"""The Python frames the validator may take for each level of arguments nested
+`MAX_DEPTH` deep, and the stack of the thread that checks them (room for that many
+frames: each nested generator the validator resumes takes C stack too), tried in turn: 4
+frames a level for a schema whose `items` refer to itself, 10 through an `allOf` and an
+`anyOf`, about two more for each `allOf` wrapped around a level's schema. The second
+stack is only reserved: its pages are used as deep as the check goes. The Rust validator
+checks any such schema; past about 60 wrappers a level on arguments 1,000 deep, this one
+still raises `RecursionError`."""
 
-DEEP_STACK_BYTES = 64 << 20
-"""The stack of the thread that checks them: room for that many frames (each nested
-generator the validator resumes takes C stack too)."""
+
+def _deep(hit: RecursionError, check: Callable[..., T], *args: Any) -> T:
+    """`check(*args)`, which hit the recursion limit (`hit`), on a thread of its own with
+    a deep stack and the recursion limit lifted, by each of `DEEP_LIMITS` while it is hit
+    again; its exception raised here (the last `RecursionError` where each is hit, or no
+    thread of the next stack can start)."""
+    last = hit
+    for frames_per_level, stack_bytes in DEEP_LIMITS:
+        try:
+            return _on_deep_stack(frames_per_level, stack_bytes, check, *args)
+        except RecursionError as exc:
+            last = exc
+        except _NoThread:
+            break
+    raise last
 
 
-def _deep(check: Callable[..., T], *args: Any) -> T:
-    """`check(*args)` on a thread of its own with a deep stack and the recursion limit
-    lifted (`DEEP_FRAMES_PER_LEVEL`), its exception raised here."""
+class _NoThread(Exception):
+    """A thread with that stack could not start (its memory refused)."""
+
+
+def _on_deep_stack(
+    frames_per_level: int, stack_bytes: int, check: Callable[..., T], *args: Any
+) -> T:
     found: list[T] = []
     failed: list[BaseException] = []
 
@@ -224,12 +245,14 @@ def _deep(check: Callable[..., T], *args: Any) -> T:
         except BaseException as exc:  # raised on the caller's thread
             failed.append(exc)
 
-    with _generous_limits(DEEP_FRAMES_PER_LEVEL):
+    with _generous_limits(frames_per_level):
         with _DEEP_LOCK:  # the stack size is read by each thread started, process-wide
-            previous = threading.stack_size(DEEP_STACK_BYTES)
+            previous = threading.stack_size(stack_bytes)
             try:
                 thread = threading.Thread(target=run, name="toolsift-deep-check")
                 thread.start()
+            except (RuntimeError, MemoryError) as exc:
+                raise _NoThread from exc
             finally:
                 threading.stack_size(previous)
         thread.join()
