@@ -62,6 +62,7 @@ pub fn record_at_with<'a>(
         |node| holds_stream(&tape, node.idx),
         is_text,
         Walked::detected,
+        true,
     );
     let (name, raw_calls) = match route {
         // A whole stream, or a piece of one read as a stream of one event.

@@ -321,6 +321,23 @@ pub enum Unwrapped<N> {
 }
 
 impl Walked {
+    /// The calls of a response decoded from JSON text, or None where it is a piece of a
+    /// stream ([`is_stream_piece`](Self::is_stream_piece)). Gemini's walk tells a piece on
+    /// its way, in the same pass (the pure `DECODED_WALKERS`); the other formats are asked
+    /// first.
+    pub fn decoded_walk<N: Node>(self, doc: &N) -> Result<Option<Vec<RawCall<N>>>, N::Error> {
+        let mut calls = Vec::new();
+        let piece = match self {
+            Walked::Gemini => gemini::walk_unless_piece(doc, &mut calls)?,
+            _ if self.is_stream_piece(doc)? => true,
+            _ => {
+                self.walk(doc, &mut calls)?;
+                false
+            }
+        };
+        Ok((!piece).then_some(calls))
+    }
+
     /// The parts of a record every format's batch envelope reads, with `response` kept
     /// of the response inside.
     pub fn batch_keep(response: &Keep) -> Keep {

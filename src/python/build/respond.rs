@@ -261,7 +261,8 @@ fn response_from_node<'py>(
         node.0.is_instance_of::<PyList>() || node.0.is_instance_of::<PyTuple>()
     };
     let is_text = doc.is_instance_of::<PyString>();
-    let found = match route(format, &node, is_list, is_text, |node| b.detected(&node.0))? {
+    let detected = |node: &PyNode<'py>| b.detected(&node.0);
+    let found = match route(format, &node, is_list, is_text, detected, false)? {
         // A list of events: a whole stream.
         Route::Stream(reader) => {
             return crate::python::stream::assembled_response(b, reader, doc, doc, raw);
