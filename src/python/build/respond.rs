@@ -13,6 +13,7 @@ use crate::json::Tape;
 use crate::node::{Failure, DESCRIBE};
 use crate::python::objects::{is_plain, Input, PyNode};
 use crate::python::strings::field_key;
+use crate::record::Wanted;
 use crate::route::{route, Route};
 use crate::text_dialect::{self, Found, TextRead};
 use pyo3::intern;
@@ -250,7 +251,11 @@ fn response_from_node<'py>(
             // A string inside an envelope: read as a JSON line holding that string is
             // (JSON text inside it decoded, SSE text a stream), as the pure `read` does.
             let line = serde_json::Value::from(text).to_string();
-            return match crate::record::parse_record_with(format, line.as_bytes(), false) {
+            let wanted = Wanted {
+                decode: false,
+                context: false,
+            };
+            return match crate::record::parse_record_with(format, line.as_bytes(), wanted) {
                 Ok(record) => response_from_record(b, raw, &record),
                 Err(err) => Err(b.parse_error(raw, Some(&err))?),
             };
