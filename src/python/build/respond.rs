@@ -94,7 +94,8 @@ fn tool_call_of<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     let name = match &call.name {
-        Some(name) => new_str(py, name),
+        // Names repeat (the same tools), as keys do: from the key cache.
+        Some(name) => b.key(name),
         None => intern!(py, "").clone(),
     };
     let id = match &call.id {
