@@ -13,43 +13,60 @@ use crate::node::{Node, TapeNode};
 use crate::route::{route, Route};
 use crate::text_dialect;
 
+/// What is made of a record besides its calls.
+#[derive(Clone, Copy, Debug)]
+pub struct Wanted {
+    /// Argument strings decoded; else left as they are (`Arguments::Encoded`): the thread
+    /// that builds Python objects decodes them straight into those.
+    pub decode: bool,
+    /// The context columns (`Record::context`), which Arrow rows read and Python objects
+    /// do not hold; else left empty.
+    pub context: bool,
+}
+
+impl Wanted {
+    /// Everything: decoded arguments and the context.
+    pub const ALL: Wanted = Wanted {
+        decode: true,
+        context: true,
+    };
+}
+
 /// Parse one response and find its calls.
 /// LiteRT-LM text is never an error: text without calls (or not UTF-8) has none.
 pub fn parse_record<'a>(format: &Format, text: &'a [u8]) -> Result<Record<'a>, JsonError> {
-    parse_record_with(format, text, true)
+    parse_record_with(format, text, Wanted::ALL)
 }
 
-/// [`parse_record`], leaving argument strings as they are (`Arguments::Encoded`) unless
-/// `decode`: the thread that builds Python objects decodes them straight into those.
+/// [`parse_record`], making what is `wanted` of it.
 pub fn parse_record_with<'a>(
     format: &Format,
     text: &'a [u8],
-    decode: bool,
+    wanted: Wanted,
 ) -> Result<Record<'a>, JsonError> {
     if let Some(reader) = format.text() {
         return Ok(reader.record(text));
     }
-    Ok(record_at_with(format, json::parse(text)?, 0, decode))
+    Ok(record_at_with(format, json::parse(text)?, 0, wanted))
 }
 
 /// The calls of the response at `root` on a parsed tape (the whole document, or a part
 /// of it such as the `response.body` of a batch envelope).
 pub fn record_at<'a>(format: &Format, tape: Tape<'a>, root: usize) -> Record<'a> {
-    record_at_with(format, tape, root, true)
+    record_at_with(format, tape, root, Wanted::ALL)
 }
 
-/// [`record_at`], leaving argument strings as they are (`Arguments::Encoded`) unless
-/// `decode`.
+/// [`record_at`], making what is `wanted` of it.
 pub fn record_at_with<'a>(
     format: &Format,
     tape: Tape<'a>,
     root: usize,
-    decode: bool,
+    wanted: Wanted,
 ) -> Record<'a> {
     if let Some(decoded) = json_in_string(&tape, root) {
         // A response given as JSON text inside a string (a log that stored the body, or
         // `model_dump_json()`, as a string): the value the text holds is the record.
-        return record_at_with(format, decoded, 0, decode);
+        return record_at_with(format, decoded, 0, wanted);
     }
     let node = TapeNode {
         tape: &tape,
@@ -62,13 +79,16 @@ pub fn record_at_with<'a>(
         |node| holds_stream(&tape, node.idx),
         is_text,
         Walked::detected,
+        true,
     );
     let (name, raw_calls) = match route {
         // A whole stream, or a piece of one read as a stream of one event.
         Route::Stream(reader) | Route::Piece(reader) => {
             return events::record(reader, tape, root, unrecognized_shape);
         }
-        Route::Transcript(options) => return transcript_record(&options, tape, root, decode),
+        Route::Transcript(options) => {
+            return transcript_record(&options, tape, root, wanted.decode)
+        }
         Route::Calls(name, calls) => (name, calls),
         Route::Unrecognized => {
             let error = unrecognized_shape(&tape, root);
@@ -85,14 +105,18 @@ pub fn record_at_with<'a>(
     };
     if let (Format::WithText(_, text), Some(walked)) = (format, Walked::named(name)) {
         // Calls in the text too.
-        return text_record(text, walked, tape, root, decode);
+        return text_record(text, walked, tape, root, wanted);
     }
-    let placed = raw_calls
-        .iter()
-        .map(|call| (call.choice.as_ref(), own_type(call)));
-    let context = context_of(&node, Walked::named(name), placed);
+    let context = if wanted.context {
+        let placed = raw_calls
+            .iter()
+            .map(|call| (call.choice.as_ref(), own_type(call)));
+        context_of(&node, Walked::named(name), placed)
+    } else {
+        Context::default()
+    };
     let calls = (raw_calls.into_iter())
-        .map(|call| call_at(&tape, found_at(call), decode))
+        .map(|call| call_at(&tape, found_at(call), wanted.decode))
         .collect();
     Record {
         tape,
@@ -214,7 +238,7 @@ fn text_record<'a>(
     walked: Walked,
     tape: Tape<'a>,
     root: usize,
-    decode: bool,
+    wanted: Wanted,
 ) -> Record<'a> {
     let node = TapeNode {
         tape: &tape,
@@ -229,10 +253,14 @@ fn text_record<'a>(
         text_dialect::Found::Structured(call) => (call.choice.as_ref(), own_type(call)),
         text_dialect::Found::Text(_, choice, dialect) => (choice.as_ref(), Some(*dialect)),
     });
-    let context = context_of(&node, Some(walked), placed);
+    let context = if wanted.context {
+        context_of(&node, Some(walked), placed)
+    } else {
+        Context::default()
+    };
     let calls = (calls.into_iter())
         .map(|call| match call {
-            text_dialect::Found::Structured(call) => call_at(&tape, found_at(call), decode),
+            text_dialect::Found::Structured(call) => call_at(&tape, found_at(call), wanted.decode),
             text_dialect::Found::Text(call, ..) => call,
         })
         .collect();

@@ -23,7 +23,8 @@ pub enum Route<N> {
 
 /// The route of `doc` read as `format`: `holds_stream` says whether it is a list of
 /// events (asked only of a format that reads streams), `is_text` whether it is a string,
-/// `detected` which walked format `auto` recognizes it as. For `auto`, a list of
+/// `detected` which walked format `auto` recognizes it as, `decoded` whether it was
+/// decoded from JSON text (a tape: its reads cannot fail). For `auto`, a list of
 /// messages is a transcript before it is taken for a list of events, and a record no
 /// response format recognizes is one where `messages::detect` says so.
 pub fn route<N: Node>(
@@ -32,6 +33,7 @@ pub fn route<N: Node>(
     holds_stream: impl FnOnce(&N) -> bool,
     is_text: bool,
     detected: impl FnOnce(&N) -> Option<Walked>,
+    decoded: bool,
 ) -> Result<Route<N>, N::Error> {
     if let Some(options) = transcript(format, doc, None) {
         return Ok(Route::Transcript(options));
@@ -42,6 +44,15 @@ pub fn route<N: Node>(
     let walked = format.walked(doc, detected);
     if let Some(options) = transcript(format, doc, Some(walked)) {
         return Ok(Route::Transcript(options));
+    }
+    if let Some(walked) = walked.filter(|_| decoded) {
+        // A piece of a stream told on the walk's way where the format can (the pure
+        // `decoded_read`); the caller's own objects are asked first, in the order the
+        // pure `read` reads them (a read may raise).
+        return Ok(match walked.decoded_walk(doc)? {
+            Some(calls) => Route::Calls(walked.name(), calls),
+            None => Route::Piece(Reader::Walked(walked)),
+        });
     }
     if let Some(reader) = events::piece_reader(format, walked, doc, is_text)? {
         return Ok(Route::Piece(reader));

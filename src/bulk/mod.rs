@@ -16,7 +16,7 @@ use crate::formats::{self, Format, TextReader, Walked};
 use crate::json::{self, JsonError, Keep, Tape, Token};
 use crate::json_errors;
 use crate::node::TapeNode;
-use crate::record::{record_at, record_at_with};
+use crate::record::{record_at_with, Wanted};
 use source::Line;
 use std::borrow::Cow;
 
@@ -54,6 +54,9 @@ pub struct Reader {
     /// in one pass (`canonical`), and `parse_file`'s calling thread decodes them straight
     /// into Python objects, without a tape either way.
     encoded_arguments: bool,
+    /// The context columns of each record (`Record::context`): Arrow rows read them,
+    /// Python objects do not ([`Self::without_context`]).
+    context: bool,
     /// `repair="safe"`: what is made of the records (Arrow rows, Python objects) has the
     /// arguments the audited repairs make (`crate::defects`); reading is the same.
     pub repair: bool,
@@ -92,8 +95,16 @@ impl Reader {
             keep,
             max_line: source::MAX_LINE_BYTES,
             encoded_arguments: false,
+            context: true,
             repair: false,
         }
+    }
+
+    /// The same, leaving each record's context empty (for Python objects, which do not
+    /// hold it).
+    pub fn without_context(mut self) -> Reader {
+        self.context = false;
+        self
     }
 
     /// The same, making the audited repairs where `repair`.
@@ -147,11 +158,11 @@ impl Reader {
     }
 
     fn record<'a>(&self, tape: Tape<'a>, root: usize) -> Record<'a> {
-        if self.encoded_arguments {
-            record_at_with(&self.format, tape, root, false)
-        } else {
-            record_at(&self.format, tape, root)
-        }
+        let wanted = Wanted {
+            decode: !self.encoded_arguments,
+            context: self.context,
+        };
+        record_at_with(&self.format, tape, root, wanted)
     }
 
     /// Read one record: decode, find the response (see [`envelope::locate`]), walk it.

@@ -125,8 +125,30 @@ pub fn detect<N: Node>(doc: &N) -> bool {
 /// `candidates[].content.parts[].function_call` (or REST `functionCall`), then a Live API
 /// message's `tool_call.function_calls[]` (or REST `toolCall.functionCalls`).
 pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error> {
+    calls(doc, out, Pieces::Unasked).map(drop)
+}
+
+/// [`walk`] of a document decoded from JSON text, telling a piece of a stream
+/// ([`is_stream_piece`]) in the same pass: true, the calls not all read, where a call has
+/// `partial_args` (the pure `decoded_gemini_calls`).
+pub fn walk_unless_piece<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<bool, N::Error> {
+    calls(doc, out, Pieces::Told)
+}
+
+/// Whether a walk tells a piece of a stream (a call with `partial_args`).
+#[derive(Clone, Copy, PartialEq)]
+enum Pieces {
+    Unasked,
+    Told,
+}
+
+/// The calls of [`walk`]; true (the walk stopped) at a piece of a stream where `pieces`
+/// are told.
+fn calls<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>, pieces: Pieces) -> Result<bool, N::Error> {
     for (position, candidate) in elements_of(doc.field("candidates")?).enumerate() {
-        candidate_calls(position, &candidate, out)?;
+        if candidate_calls(position, &candidate, out, pieces)? {
+            return Ok(true);
+        }
     }
     for call in elements_of(live_calls(doc)?) {
         out.push(RawCall::new(
@@ -135,15 +157,17 @@ pub fn walk<N: Node>(doc: &N, out: &mut Vec<RawCall<N>>) -> Result<(), N::Error>
             call.field("args")?,
         ));
     }
-    Ok(())
+    Ok(false)
 }
 
-/// A candidate's `content.parts[].function_call` (or REST `functionCall`).
+/// A candidate's `content.parts[].function_call` (or REST `functionCall`); true (the
+/// walk stopped) at a call with `partial_args` where `pieces` are told.
 fn candidate_calls<N: Node>(
     position: usize,
     candidate: &N,
     out: &mut Vec<RawCall<N>>,
-) -> Result<(), N::Error> {
+    pieces: Pieces,
+) -> Result<bool, N::Error> {
     let content = candidate.field("content")?;
     for part in elements_of(field_of(&content, "parts")?) {
         let call = match part.field("function_call")? {
@@ -153,12 +177,15 @@ fn candidate_calls<N: Node>(
                 None => continue,
             },
         };
+        if pieces == Pieces::Told && either(&call, "partial_args", "partialArgs")?.is_some() {
+            return Ok(true);
+        }
         out.push(
             RawCall::new(call.field("name")?, call.field("id")?, call.field("args")?)
                 .in_choice(position, candidate.clone()),
         );
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Each candidate: its calls, and the `text` of its parts that are not thoughts
@@ -166,7 +193,7 @@ fn candidate_calls<N: Node>(
 pub fn turns<N: Node>(doc: &N, out: &mut Vec<Turn<N>>) -> Result<(), N::Error> {
     for (position, candidate) in elements_of(doc.field("candidates")?).enumerate() {
         let mut turn = Turn::in_choice(position, candidate.clone());
-        candidate_calls(position, &candidate, &mut turn.calls)?;
+        candidate_calls(position, &candidate, &mut turn.calls, Pieces::Unasked)?;
         let content = candidate.field("content")?;
         for part in elements_of(field_of(&content, "parts")?) {
             if !is_true(part.field("thought")?)? {

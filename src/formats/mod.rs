@@ -321,6 +321,23 @@ pub enum Unwrapped<N> {
 }
 
 impl Walked {
+    /// The calls of a response decoded from JSON text, or None where it is a piece of a
+    /// stream ([`is_stream_piece`](Self::is_stream_piece)). Gemini's walk tells a piece on
+    /// its way, in the same pass (the pure `DECODED_WALKERS`); the other formats are asked
+    /// first.
+    pub fn decoded_walk<N: Node>(self, doc: &N) -> Result<Option<Vec<RawCall<N>>>, N::Error> {
+        let mut calls = Vec::new();
+        let piece = match self {
+            Walked::Gemini => gemini::walk_unless_piece(doc, &mut calls)?,
+            _ if self.is_stream_piece(doc)? => true,
+            _ => {
+                self.walk(doc, &mut calls)?;
+                false
+            }
+        };
+        Ok((!piece).then_some(calls))
+    }
+
     /// The parts of a record every format's batch envelope reads, with `response` kept
     /// of the response inside.
     pub fn batch_keep(response: &Keep) -> Keep {
@@ -707,6 +724,47 @@ pub fn field_of<N: Node>(node: &Option<N>, key: &str) -> Result<Option<N>, N::Er
 mod tests {
     use super::*;
     use crate::json::{parse, parse_pruned};
+
+    /// Each format's walk of a document decoded from JSON text finds what its walk finds,
+    /// and None for a piece of a stream, as its `is_stream_piece` says (Gemini tells it in
+    /// the same pass).
+    #[test]
+    fn decoded_walks_follow_the_walks() {
+        let docs = [
+            r#"{"candidates":[{"content":{"parts":[{"function_call":5},{"functionCall":"x"},7]}},{"content":{"parts":[{"function_call":null,"functionCall":{"name":"f"}}]}},{"content":[]}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]}},{"content":{"parts":[{"functionCall":{"partialArgs":[],"name":""}}]}}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"function_call":{"partial_args":null,"name":"f"}}]}}],"toolCall":{"functionCalls":[{"name":"g"}]}}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"a"},{"functionCall":{"name":"f","id":"1","args":{"a":1}}},{"function_call":{"name":"g","partial_args":[{"json_path":"$.a"}]}}]}}]}"#,
+            r#"{"type":"message_start","message":{"content":[]}}"#,
+            r#"{"choices":[{"message":{"tool_calls":[{"id":"c","function":{"name":"f","arguments":"{}"}}]}}]}"#,
+        ];
+        let places = |calls: &[RawCall<TapeNode<'_, '_>>]| {
+            let idx = |node: &Option<TapeNode<'_, '_>>| node.map(|n| n.idx);
+            calls
+                .iter()
+                .map(|c| {
+                    (
+                        idx(&c.name),
+                        idx(&c.id),
+                        idx(&c.arguments),
+                        c.choice.map(|c| c.0),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        for doc in docs {
+            let tape = parse(doc.as_bytes()).unwrap();
+            let node = TapeNode::root(&tape);
+            for &walked in Walked::ALL {
+                let Ok(piece) = walked.is_stream_piece(&node);
+                let mut calls = Vec::new();
+                let Ok(()) = walked.walk(&node, &mut calls);
+                let expected = (!piece).then(|| places(&calls));
+                let Ok(found) = walked.decoded_walk(&node);
+                assert_eq!(found.map(|c| places(&c)), expected, "{doc} as {walked:?}");
+            }
+        }
+    }
 
     /// The envelopes formats bring along are found through the registry, and the parts
     /// of a record they read are kept by the registry's `batch_keep`.

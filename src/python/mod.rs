@@ -61,6 +61,7 @@ impl Parser {
             Some(path) => Cow::Owned(
                 RecordReader::new(&self.format, Some(path))
                     .with_encoded_arguments()
+                    .without_context()
                     .with_repair(self.reader.repair),
             ),
         }
@@ -90,6 +91,7 @@ impl Parser {
         // Argument strings are decoded straight into Python objects while building.
         let reader = RecordReader::new(&format, None)
             .with_encoded_arguments()
+            .without_context()
             .with_repair(repair == Some("safe")); // (the public classes check the value)
         Ok(Parser {
             format,
@@ -233,6 +235,7 @@ impl Parser {
         let file = files::FilePath::new(path)?;
         let max_line = max_line_bytes.unwrap_or(MAX_LINE_BYTES);
         let reader = RecordReader::new(&self.format, record_path)
+            .without_context()
             .with_max_line(max_line)
             .with_repair(self.reader.repair);
         files::FileResponses::open(path.py(), reader, file, threads, progress)

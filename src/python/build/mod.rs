@@ -64,6 +64,8 @@ impl<'py> Builder<'py> {
         self
     }
 
+    /// `key` as a Python string, from the key cache where it is in it (a string that
+    /// repeats across responses: an object key, a tool's name).
     pub(super) fn key(&mut self, key: &str) -> Bound<'py, PyString> {
         match self.keys.as_mut().and_then(|guard| guard.as_mut()) {
             Some(cache) => cache.get(self.py, key),

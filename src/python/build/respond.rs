@@ -13,6 +13,7 @@ use crate::json::Tape;
 use crate::node::{Failure, DESCRIBE};
 use crate::python::objects::{is_plain, Input, PyNode};
 use crate::python::strings::field_key;
+use crate::record::Wanted;
 use crate::route::{route, Route};
 use crate::text_dialect::{self, Found, TextRead};
 use pyo3::intern;
@@ -93,7 +94,8 @@ fn tool_call_of<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = b.py;
     let name = match &call.name {
-        Some(name) => new_str(py, name),
+        // Names repeat (the same tools), as keys do: from the key cache.
+        Some(name) => b.key(name),
         None => intern!(py, "").clone(),
     };
     let id = match &call.id {
@@ -250,7 +252,11 @@ fn response_from_node<'py>(
             // A string inside an envelope: read as a JSON line holding that string is
             // (JSON text inside it decoded, SSE text a stream), as the pure `read` does.
             let line = serde_json::Value::from(text).to_string();
-            return match crate::record::parse_record_with(format, line.as_bytes(), false) {
+            let wanted = Wanted {
+                decode: false,
+                context: false,
+            };
+            return match crate::record::parse_record_with(format, line.as_bytes(), wanted) {
                 Ok(record) => response_from_record(b, raw, &record),
                 Err(err) => Err(b.parse_error(raw, Some(&err))?),
             };
@@ -261,7 +267,8 @@ fn response_from_node<'py>(
         node.0.is_instance_of::<PyList>() || node.0.is_instance_of::<PyTuple>()
     };
     let is_text = doc.is_instance_of::<PyString>();
-    let found = match route(format, &node, is_list, is_text, |node| b.detected(&node.0))? {
+    let detected = |node: &PyNode<'py>| b.detected(&node.0);
+    let found = match route(format, &node, is_list, is_text, detected, false)? {
         // A list of events: a whole stream.
         Route::Stream(reader) => {
             return crate::python::stream::assembled_response(b, reader, doc, doc, raw);
