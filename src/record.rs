@@ -51,12 +51,7 @@ pub fn parse_record_with<'a>(
 }
 
 /// The calls of the response at `root` on a parsed tape (the whole document, or a part
-/// of it such as the `response.body` of a batch envelope).
-pub fn record_at<'a>(format: &Format, tape: Tape<'a>, root: usize) -> Record<'a> {
-    record_at_with(format, tape, root, Wanted::ALL)
-}
-
-/// [`record_at`], making what is `wanted` of it.
+/// of it such as the `response.body` of a batch envelope), and what else is `wanted`.
 pub fn record_at_with<'a>(
     format: &Format,
     tape: Tape<'a>,

@@ -54,7 +54,7 @@ fn unwrap_batch<'a>(format: &str, tape: &Tape<'a>) -> Option<Located<'a>> {
 }
 
 /// A raw call as the vectors write it, `{name, arguments, id, raw_arguments}`, by the
-/// rules of `record::record_at` (which reads the `Format` registry's walkers).
+/// rules of `record::record_at_with` (which reads the `Format` registry's walkers).
 fn call_value(tape: &Tape<'_>, call: &RawCall<TapeNode<'_, '_>>) -> Value {
     let string = |node: &Option<TapeNode<'_, '_>>| {
         node.as_ref()
